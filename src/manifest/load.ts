@@ -1,0 +1,43 @@
+import { applyDefaults, type ResolvedOperation } from './apply-defaults.js';
+import { decodeManifestBytes } from './decode.js';
+import { validateManifestData } from './validate.js';
+import { parseJson } from './parse-json.js';
+import { parseYaml } from './parse-yaml.js';
+import type { ManifestProblem } from './problem.js';
+import type { MappingSource } from './source-map.js';
+import type { Manifest } from './types.js';
+
+export interface LoadedManifest {
+  readonly ok: true;
+  readonly file: string;
+  readonly text: string;
+  readonly manifest: Manifest;
+  readonly source: MappingSource;
+  /** Operations with `defaults` merged in, in manifest order. */
+  readonly operations: readonly ResolvedOperation[];
+}
+
+export interface RejectedManifest {
+  readonly ok: false;
+  readonly file: string;
+  /** The text as far as it could be decoded, for placing the problems. */
+  readonly text: string;
+  readonly problems: readonly ManifestProblem[];
+}
+
+export type ManifestLoad = LoadedManifest | RejectedManifest;
+
+/** Bytes of one file to a validated manifest, or to every problem that stops it being one. Pure. */
+export function loadManifest(file: string, bytes: Uint8Array): ManifestLoad {
+  const decoded = decodeManifestBytes(bytes);
+  if (!decoded.ok) return { ok: false, file, text: decoded.text, problems: [decoded.problem] };
+  const text = decoded.text; // the decoder already dropped a UTF-8 byte-order mark
+  const parsed = /\.json$/i.test(file) ? parseJson(text) : parseYaml(text);
+  if (!parsed.ok) return { ok: false, file, text, problems: [parsed.problem] };
+  const { value, source } = parsed.document;
+  const problems = validateManifestData(value, source);
+  if (problems.length > 0) return { ok: false, file, text, problems };
+  const manifest = value as Manifest;
+  const root = source as MappingSource;
+  return { ok: true, file, text, manifest, source: root, operations: applyDefaults(manifest, root) };
+}

@@ -1,0 +1,74 @@
+/**
+ * Where each key and value of a manifest sits in its text.
+ *
+ * Offsets are 0-based indices into the decoded text (UTF-16 code units), end-exclusive.
+ * They become 1-based lines and columns only when a finding is made (see line-index.ts).
+ */
+export type SourceNode = ScalarSource | MappingSource | SequenceSource;
+
+export interface ScalarSource {
+  readonly kind: 'scalar';
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface MappingSource {
+  readonly kind: 'mapping';
+  readonly start: number;
+  readonly end: number;
+  /** Keyed by the key's string value. A node reached through a YAML alias is shared, so key spans live here, not on the node. */
+  readonly entries: Map<string, SourceEntry>;
+}
+
+export interface SequenceSource {
+  readonly kind: 'sequence';
+  readonly start: number;
+  readonly end: number;
+  readonly items: SourceNode[];
+}
+
+export interface SourceEntry {
+  readonly keyStart: number;
+  readonly keyEnd: number;
+  readonly value: SourceNode;
+}
+
+export type PathSegment = string | number;
+
+/** The span a finding about `path` should point at. */
+export interface Located {
+  readonly start: number;
+  readonly end: number;
+  /** True when the path exists; false when the span is that of its nearest existing ancestor. */
+  readonly exact: boolean;
+}
+
+/**
+ * Finds the span for a path: the value itself (`at: 'value'`), or the key that names it (`at: 'key'`),
+ * or, when the path does not exist, the key of its nearest existing ancestor (or that ancestor's value when it has no key).
+ */
+export function locate(root: SourceNode, path: readonly PathSegment[], at: 'key' | 'value' = 'value'): Located {
+  let node: SourceNode = root;
+  let entry: SourceEntry | undefined;
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i]!;
+    let next: SourceNode | undefined;
+    let nextEntry: SourceEntry | undefined;
+    if (node.kind === 'mapping') {
+      nextEntry = node.entries.get(String(segment));
+      next = nextEntry?.value;
+    } else if (node.kind === 'sequence' && /^\d+$/.test(String(segment))) {
+      next = node.items[Number(segment)];
+    }
+    if (next === undefined) return { ...spanOf(node, entry, 'key'), exact: false };
+    node = next;
+    entry = nextEntry;
+  }
+  return { ...spanOf(node, entry, at), exact: true };
+}
+
+function spanOf(node: SourceNode, entry: SourceEntry | undefined, at: 'key' | 'value'): { start: number; end: number } {
+  if (at === 'key' && entry !== undefined) return { start: entry.keyStart, end: entry.keyEnd };
+  // A collection's span would cover many lines; its first line is what an editor should show.
+  return { start: node.start, end: node.kind === 'scalar' ? node.end : node.start + 1 };
+}

@@ -1,0 +1,163 @@
+/**
+ * The manifest as data, after validation against schemas/manifest.schema.json.
+ * Optional fields are optional in the schema on purpose: the rule that needs one reports it missing.
+ */
+export type SpecVersion = '2025-11-25' | '2026-07-28';
+export type Transport = 'stdio' | 'streamable-http';
+export type SideEffect = 'none' | 'idempotent' | 'mutation';
+export type Jitter = 'none' | 'full' | 'equal';
+
+export interface Manifest {
+  readonly mcprely: 1;
+  readonly specVersion: SpecVersion;
+  readonly server: ServerSpec;
+  readonly defaults?: Policy;
+  readonly operations: readonly OperationSpec[];
+}
+
+export interface ServerSpec {
+  readonly name: string;
+  readonly transports: readonly Transport[];
+  readonly replicas?: number;
+  readonly http?: HttpSpec;
+}
+
+export interface HttpSpec {
+  readonly endpoint?: string;
+  readonly sseHeaders?: Readonly<Record<string, string>>;
+  readonly keepaliveMs?: number;
+  readonly proxyIdleTimeoutMs?: number;
+}
+
+export type Method =
+  | 'tools/call'
+  | 'resources/read'
+  | 'resources/list'
+  | 'tools/list'
+  | 'prompts/get'
+  | 'prompts/list'
+  | 'completion/complete'
+  | 'subscriptions/listen'
+  | 'resources/subscribe'
+  | 'initialize'
+  | 'sampling/createMessage'
+  | 'elicitation/create'
+  | 'roots/list';
+
+export interface Policy {
+  readonly sideEffect?: SideEffect;
+  readonly annotations?: Annotations;
+  readonly timeouts?: Timeouts;
+  readonly progress?: ProgressPolicy;
+  readonly cancellation?: CancellationPolicy;
+  readonly retry?: RetryPolicy;
+  readonly idempotency?: IdempotencyPolicy;
+  readonly flowControl?: FlowControlPolicy;
+  readonly recovery?: RecoveryPolicy;
+  readonly task?: TaskPolicy;
+}
+
+export interface OperationSpec extends Policy {
+  readonly name: string;
+  readonly method: Method;
+  readonly description?: string;
+  readonly direction?: 'client-to-server' | 'server-to-client';
+  readonly transports?: readonly Transport[];
+}
+
+export interface Annotations {
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+export interface Timeouts {
+  readonly idleMs?: number;
+  readonly maxMs?: number;
+  readonly resetIdleOnProgress?: boolean;
+  readonly resetMaxOnProgress?: boolean;
+  readonly keepaliveCountsAsActivity?: boolean;
+  readonly cancelOnTimeout?: boolean;
+}
+
+export interface ProgressPolicy {
+  readonly emits?: boolean;
+  readonly minIntervalMs?: number;
+  readonly monotonic?: boolean;
+  readonly stopsOnCompletion?: boolean;
+  readonly stopsOnCancellation?: boolean;
+}
+
+export interface CancellationPolicy {
+  readonly stopsWork?: 'immediately' | 'checkpoint' | 'never';
+  readonly suppressResponseAfterCancel?: boolean;
+  readonly httpSignal?: 'close-stream' | 'notification';
+  readonly disconnectIsCancellation?: boolean;
+  readonly invalidOrLate?: 'ignore' | 'error-response';
+  readonly clientMayCancel?: boolean;
+  readonly serverSendsCancelled?: boolean;
+}
+
+export interface Backoff {
+  readonly baseMs?: number;
+  readonly capMs?: number;
+  readonly jitter?: Jitter;
+}
+
+export interface RetryPolicy {
+  readonly automatic?: 'never' | 'on-transport-error' | 'on-timeout' | 'on-transport-error-or-timeout';
+  readonly maxAttempts?: number;
+  readonly backoff?: Backoff;
+  readonly newRequestId?: boolean;
+  readonly reconcileFirst?: boolean;
+}
+
+export interface IdempotencyPolicy {
+  readonly keyArgument?: string;
+  readonly fingerprint?: readonly string[];
+  readonly onKeyReuseWithOtherArguments?: 'reject' | 'replay' | 'execute';
+  readonly ledger?: {
+    readonly store?: 'memory' | 'sqlite' | 'postgres' | 'mysql' | 'redis' | 'dynamodb' | 'upstream' | 'other';
+    readonly durable?: boolean;
+    readonly sharedAcrossReplicas?: boolean;
+    readonly atomicWithEffect?: boolean;
+  };
+  readonly effect?: {
+    readonly kind?: 'local-record' | 'external-api';
+    readonly boundary?: 'outbox' | 'upstream-key' | 'none';
+  };
+  readonly returns?: 'defensive-copy' | 'shared-reference';
+  readonly reconcileByKey?: boolean;
+}
+
+export interface FlowControlPolicy {
+  readonly progressBuffer?: {
+    readonly capacity?: number;
+    readonly overflow?: 'coalesce-then-drop-oldest' | 'drop-oldest' | 'drop-newest' | 'block' | 'unbounded';
+  };
+  readonly preserveFinal?: boolean;
+  readonly refetchOnDrop?: boolean;
+}
+
+export interface RecoveryPolicy {
+  readonly reconnect?: {
+    readonly newRequestId?: boolean;
+    readonly sendLastEventId?: boolean;
+    readonly backoff?: Backoff;
+  };
+  readonly refetch?: readonly string[];
+  readonly replayUnsafeMutations?: boolean;
+}
+
+export interface TaskPolicy {
+  readonly used?: boolean;
+  readonly cancel?: 'acknowledge-then-checkpoint' | 'immediate-terminal';
+  readonly cancelVia?: 'tasks/cancel' | 'notifications/cancelled';
+  readonly ackIsTerminal?: boolean;
+  readonly store?: 'durable' | 'in-memory';
+  readonly survivesDisconnect?: boolean;
+  readonly clientWaits?: 'poll' | 'listen' | 'none';
+  readonly pollIntervalMs?: number;
+  readonly ttlMs?: number;
+}
