@@ -70,6 +70,8 @@ const KINDS = [
     cancellation: { stopsWork: immediately, serverSendsCancelled: true }
     flowControl:
       progressBuffer: { capacity: ${64 + (i % 4) * 64}, overflow: coalesce-then-drop-oldest }
+      preserveFinal: true
+      refetchOnDrop: true
     recovery:
       refetch: ["resources/read store://collections/${i}", "resources/list"]`,
 ];

@@ -28,6 +28,14 @@ export interface Finding {
   readonly range?: Range;
   /** What to do about it, in one sentence. */
   readonly fix?: string;
+  /** Present when the finding is suppressed: reported for the record, never counted. */
+  readonly suppression?: Suppression;
+}
+
+/** `in-source`: an x-mcprely-ignore entry in the manifest; `baseline`: listed in the baseline file. */
+export interface Suppression {
+  readonly kind: 'in-source' | 'baseline';
+  readonly justification: string;
 }
 
 /** Rule ids of findings that mean the file could not be understood as a manifest (exit code 2). */

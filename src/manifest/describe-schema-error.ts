@@ -1,13 +1,14 @@
 import { closestMatch } from './did-you-mean.js';
 import { makeProblem, type ManifestProblem } from './problem.js';
-import { allowedKeys, allowedValues, schemasAt } from './schema-lookup.js';
+import { allowedKeys, allowedValues, type SchemaLookup } from './schema-lookup.js';
 import { locate, type PathSegment, type SourceNode } from './source-map.js';
 import type { SchemaError } from './validator-types.js';
 
 /** Turns one ajv error into one sentence that names the field, points at its place and says what to do. */
-export function describeSchemaError(error: SchemaError, value: unknown, source: SourceNode): ManifestProblem {
+export function describeSchemaError(error: SchemaError, value: unknown, source: SourceNode, lookup: SchemaLookup): ManifestProblem {
+  const schemasAt = lookup.schemasAt;
   const path = parsePointer(error.instancePath);
-  const field = displayPath(path);
+  const field = displayPath(path, lookup.documentName);
   const params = error.params;
   const at = (target: readonly PathSegment[], where: 'key' | 'value') => ({ path: target, ...locate(source, target, where) });
   switch (error.keyword) {
@@ -73,9 +74,9 @@ export function parsePointer(pointer: string): PathSegment[] {
     .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** `operations[0].timeouts.maxMs`; the document itself is "the manifest". */
-export function displayPath(path: readonly PathSegment[]): string {
-  if (path.length === 0) return 'the manifest';
+/** `operations[0].timeouts.maxMs`; the document itself is named (e.g. "the manifest"). */
+export function displayPath(path: readonly PathSegment[], documentName = 'the manifest'): string {
+  if (path.length === 0) return documentName;
   let text = '';
   for (const segment of path) {
     const key = String(segment);
@@ -87,13 +88,13 @@ export function displayPath(path: readonly PathSegment[]): string {
 }
 
 function capitalise(text: string): string {
-  return text === 'the manifest' ? 'The manifest' : text;
+  return text.startsWith('the ') ? `T${text.slice(1)}` : text;
 }
 
 function valueAt(value: unknown, path: readonly PathSegment[]): unknown {
   let current = value;
   for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, String(segment))) return undefined;
     current = (current as Record<string, unknown>)[String(segment)];
   }
   return current;

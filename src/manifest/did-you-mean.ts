@@ -4,7 +4,10 @@ export function closestMatch(word: string, candidates: Iterable<string>): string
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    const distance = editDistance(lower, candidate.toLowerCase());
+    const other = candidate.toLowerCase();
+    // One word extending the other ("warning" for "warn", "timeout" for "timeouts") is as close as one edit.
+    const extends_ = Math.min(lower.length, other.length) >= 3 && (lower.startsWith(other) || other.startsWith(lower));
+    const distance = extends_ ? 1 : editDistance(lower, other);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -1,11 +1,9 @@
-import { applyDefaults, type ResolvedOperation } from './apply-defaults.js';
-import { decodeManifestBytes } from './decode.js';
-import { validateManifestData } from './validate.js';
-import { parseJson } from './parse-json.js';
-import { parseYaml } from './parse-yaml.js';
+import { resolveOperations, type ResolvedOperation } from './apply-defaults.js';
+import { parseDocumentBytes } from './parse-document.js';
 import type { ManifestProblem } from './problem.js';
 import type { MappingSource } from './source-map.js';
 import type { Manifest } from './types.js';
+import { validateManifestData } from './validate.js';
 
 export interface LoadedManifest {
   readonly ok: true;
@@ -29,15 +27,12 @@ export type ManifestLoad = LoadedManifest | RejectedManifest;
 
 /** Bytes of one file to a validated manifest, or to every problem that stops it being one. Pure. */
 export function loadManifest(file: string, bytes: Uint8Array): ManifestLoad {
-  const decoded = decodeManifestBytes(bytes);
-  if (!decoded.ok) return { ok: false, file, text: decoded.text, problems: [decoded.problem] };
-  const text = decoded.text; // the decoder already dropped a UTF-8 byte-order mark
-  const parsed = /\.json$/i.test(file) ? parseJson(text) : parseYaml(text);
-  if (!parsed.ok) return { ok: false, file, text, problems: [parsed.problem] };
+  const parsed = parseDocumentBytes(file, bytes);
+  if (!parsed.ok) return { ok: false, file, text: parsed.text, problems: parsed.problems };
   const { value, source } = parsed.document;
   const problems = validateManifestData(value, source);
-  if (problems.length > 0) return { ok: false, file, text, problems };
+  if (problems.length > 0) return { ok: false, file, text: parsed.text, problems };
   const manifest = value as Manifest;
   const root = source as MappingSource;
-  return { ok: true, file, text, manifest, source: root, operations: applyDefaults(manifest, root) };
+  return { ok: true, file, text: parsed.text, manifest, source: root, operations: resolveOperations(manifest, root) };
 }

@@ -1,3 +1,4 @@
+import { setOwn } from './own-property.js';
 import { LineIndex } from './line-index.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
 import { duplicateKeyError, syntaxError, SyntaxProblem, tooDeepError } from './problem.js';
@@ -70,7 +71,7 @@ class JsonParser {
   object(depth: number): { value: unknown; source: SourceNode } {
     const start = this.at++;
     this.checkDepth(depth, start);
-    const value = Object.create(null) as Record<string, unknown>;
+    const value: Record<string, unknown> = {};
     const entries = new Map<string, SourceEntry>();
     this.skipSpace();
     if (this.text[this.at] === '}') {
@@ -94,7 +95,7 @@ class JsonParser {
       this.at++;
       this.skipSpace();
       const child = this.value(depth + 1);
-      value[key] = child.value;
+      setOwn(value, key, child.value);
       entries.set(key, { keyStart, keyEnd, value: child.source });
       this.skipSpace();
       const next = this.text[this.at];

@@ -1,3 +1,4 @@
+import { setOwn } from './own-property.js';
 import { EVENT_ID, getScalarValue, parseEvents, type Event, type ScalarEvent } from 'js-yaml';
 import { LineIndex } from './line-index.js';
 import { MAX_ALIAS_EXPANSION, MAX_NESTING_DEPTH } from './limits.js';
@@ -7,7 +8,7 @@ import { findUnclosedOpener } from './yaml-error-hint.js';
 import { resolvePlainScalar, resolveTaggedScalar } from './yaml-scalar.js';
 
 export interface ParsedDocument {
-  /** Plain data; mappings are null-prototype objects, so keys such as __proto__ are ordinary keys. */
+  /** Plain data; a key such as __proto__ is an ordinary own property (see own-property.ts). */
   readonly value: unknown;
   readonly source: SourceNode;
 }
@@ -136,7 +137,7 @@ class EventReader {
   }
 
   #readMapping(start: number, depth: number): Anchored {
-    const value: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    const value: Record<string, unknown> = {};
     const entries = new Map<string, SourceEntry>();
     let size = 1;
     let end = start + 1;
@@ -161,7 +162,7 @@ class EventReader {
         });
       }
       const child = this.#readNode(depth + 1);
-      value[key] = child.value;
+      setOwn(value, key, child.value);
       entries.set(key, { keyStart, keyEnd, value: child.source });
       size += child.size;
       end = child.source.end;

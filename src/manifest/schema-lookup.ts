@@ -1,4 +1,3 @@
-import manifestSchema from '../../schemas/manifest.schema.json' with { type: 'json' };
 import type { PathSegment } from './source-map.js';
 
 /** The parts of a JSON Schema that error messages read. */
@@ -9,30 +8,41 @@ export interface SchemaNode {
   readonly const?: unknown;
   readonly description?: string;
   readonly properties?: Readonly<Record<string, SchemaNode>>;
-  readonly patternProperties?: Readonly<Record<string, SchemaNode>>;
+  readonly additionalProperties?: SchemaNode | boolean;
   readonly items?: SchemaNode;
+  readonly $defs?: Readonly<Record<string, SchemaNode>>;
 }
 
-const root = manifestSchema as unknown as SchemaNode & { $defs: Record<string, SchemaNode> };
-
-/** A schema and every schema it references with $ref: together they describe one place in a manifest. */
-function withReferences(schema: SchemaNode | undefined): SchemaNode[] {
-  const facets: SchemaNode[] = [];
-  for (let current = schema; current !== undefined; ) {
-    facets.push(current);
-    current = current.$ref === undefined ? undefined : root.$defs[current.$ref.replace('#/$defs/', '')];
-  }
-  return facets;
+/** Answers "which schemas apply at this instance path" for one root schema (local $refs only). */
+export interface SchemaLookup {
+  /** What the document is called in messages ("the manifest", "the configuration"). */
+  readonly documentName: string;
+  schemasAt(path: readonly PathSegment[]): SchemaNode[];
 }
 
-/** The schemas that apply at an instance path of a manifest ([] when the path leaves the schema). */
-export function schemasAt(path: readonly PathSegment[]): SchemaNode[] {
-  let facets = withReferences(root);
-  for (const segment of path) {
-    const next = facets.map((facet) => (typeof segment === 'number' || /^\d+$/.test(segment) ? facet.items : facet.properties?.[segment])).find((facet) => facet !== undefined);
-    facets = withReferences(next);
-  }
-  return facets;
+export function schemaLookup(root: SchemaNode, documentName: string): SchemaLookup {
+  const withReferences = (schema: SchemaNode | undefined): SchemaNode[] => {
+    const facets: SchemaNode[] = [];
+    for (let current = schema; current !== undefined; ) {
+      facets.push(current);
+      current = current.$ref === undefined ? undefined : root.$defs?.[current.$ref.replace('#/$defs/', '')];
+    }
+    return facets;
+  };
+  return {
+    documentName,
+    schemasAt(path) {
+      let facets = withReferences(root);
+      for (const segment of path) {
+        const isIndex = typeof segment === 'number' || /^\d+$/.test(segment);
+        const next = facets
+          .map((facet) => (isIndex ? facet.items : (facet.properties?.[segment] ?? (typeof facet.additionalProperties === 'object' ? facet.additionalProperties : undefined))))
+          .find((facet) => facet !== undefined);
+        facets = withReferences(next);
+      }
+      return facets;
+    },
+  };
 }
 
 export function allowedKeys(facets: readonly SchemaNode[]): string[] {

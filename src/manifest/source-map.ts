@@ -41,6 +41,8 @@ export interface Located {
   readonly end: number;
   /** True when the path exists; false when the span is that of its nearest existing ancestor. */
   readonly exact: boolean;
+  /** How many segments of the path were found (the whole path when exact). */
+  readonly depth: number;
 }
 
 /**
@@ -60,11 +62,11 @@ export function locate(root: SourceNode, path: readonly PathSegment[], at: 'key'
     } else if (node.kind === 'sequence' && /^\d+$/.test(String(segment))) {
       next = node.items[Number(segment)];
     }
-    if (next === undefined) return { ...spanOf(node, entry, 'key'), exact: false };
+    if (next === undefined) return { ...spanOf(node, entry, 'key'), exact: false, depth: i };
     node = next;
     entry = nextEntry;
   }
-  return { ...spanOf(node, entry, at), exact: true };
+  return { ...spanOf(node, entry, at), exact: true, depth: path.length };
 }
 
 function spanOf(node: SourceNode, entry: SourceEntry | undefined, at: 'key' | 'value'): { start: number; end: number } {

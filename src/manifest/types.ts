@@ -13,6 +13,13 @@ export interface Manifest {
   readonly server: ServerSpec;
   readonly defaults?: Policy;
   readonly operations: readonly OperationSpec[];
+  readonly 'x-mcprely-ignore'?: readonly IgnoreEntry[];
+}
+
+/** Suppresses one rule's findings, with the reason the reports keep. */
+export interface IgnoreEntry {
+  readonly rule: string;
+  readonly reason: string;
 }
 
 export interface ServerSpec {
@@ -63,6 +70,7 @@ export interface OperationSpec extends Policy {
   readonly description?: string;
   readonly direction?: 'client-to-server' | 'server-to-client';
   readonly transports?: readonly Transport[];
+  readonly 'x-mcprely-ignore'?: readonly IgnoreEntry[];
 }
 
 export interface Annotations {

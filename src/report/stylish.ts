@@ -1,27 +1,36 @@
-import type { LintResult } from '../lint/lint-result.js';
 import type { Finding } from '../findings/finding.js';
+import { activeFindings, type LintResult } from '../lint/lint-result.js';
+import type { ReportContext } from './report-context.js';
 
-/** One line per finding, `file:line:column: severity: message; fix [rule]`, which terminals and editors make clickable. */
-export function formatStylish(result: LintResult): string {
+const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', blue: '\u001b[34m', dim: '\u001b[2m', bold: '\u001b[1m', reset: '\u001b[0m' } as const;
+const SEVERITY_COLOUR = { error: ANSI.red, warn: ANSI.yellow, info: ANSI.blue } as const;
+
+/** One line per finding, `file:line:column: severity: message. Fix: fix [rule]`, which terminals and editors make clickable. */
+export function formatStylish(result: LintResult, context: Pick<ReportContext, 'color'>): string {
+  const paint = (code: string, text: string) => (context.color ? `${code}${text}${ANSI.reset}` : text);
   const lines: string[] = [];
-  for (const report of result.files) for (const finding of report.findings) lines.push(findingLine(finding));
-  lines.push(summaryLine(result));
+  for (const report of result.files) {
+    for (const finding of activeFindings(report)) lines.push(findingLine(finding, paint));
+  }
+  lines.push(summaryLine(result, paint));
   return lines.join('\n') + '\n';
 }
 
-function findingLine(finding: Finding): string {
+function findingLine(finding: Finding, paint: (code: string, text: string) => string): string {
   const place = finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
-  const fix = finding.fix === undefined ? '' : `; ${finding.fix}`;
-  return `${place}: ${finding.severity}: ${finding.message}${fix} [${finding.ruleId}]`;
+  const fix = finding.fix === undefined ? '' : `. Fix: ${finding.fix.charAt(0).toUpperCase()}${finding.fix.slice(1).replace(/\.$/, '')}`;
+  return `${paint(ANSI.bold, place)}: ${paint(SEVERITY_COLOUR[finding.severity], finding.severity)}: ${finding.message}${fix} ${paint(ANSI.dim, `[${finding.ruleId}]`)}`;
 }
 
-function summaryLine(result: LintResult): string {
-  const { errors, warnings, infos, files } = result.summary;
+function summaryLine(result: LintResult, paint: (code: string, text: string) => string): string {
+  const { errors, warnings, infos, files, suppressed } = result.summary;
   const total = errors + warnings + infos;
-  if (total === 0) return `No findings in ${plural(files, 'file')}.`;
+  const hidden = suppressed > 0 ? `, ${plural(suppressed, 'suppressed finding')} not shown` : '';
+  if (total === 0) return `No findings in ${plural(files, 'file')}${hidden}.`;
   const parts = [plural(errors, 'error'), plural(warnings, 'warning')];
   if (infos > 0) parts.push(plural(infos, 'info'));
-  return `${plural(total, 'finding')} (${parts.join(', ')}) in ${plural(files, 'file')}.`;
+  const colour = errors > 0 ? ANSI.red : warnings > 0 ? ANSI.yellow : ANSI.blue;
+  return paint(colour, `${plural(total, 'finding')} (${parts.join(', ')}) in ${plural(files, 'file')}${hidden}.`);
 }
 
 function plural(count: number, noun: string): string {

@@ -121,7 +121,8 @@ describe('YAML details', () => {
     const manifest = loaded('m.yaml', text);
     const data = (manifest.manifest as unknown as Record<string, Record<string, unknown>>)['x-data']!;
     expect(Object.keys(data)).toEqual(['__proto__', 'constructor']);
-    expect(Object.getPrototypeOf(data)).toBe(null);
+    expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(data, '__proto__')?.value).toEqual({ polluted: 1 });
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect((Object.prototype as unknown as Record<string, unknown>)['polluted']).toBeUndefined();
   });
@@ -153,6 +154,6 @@ describe('schema errors', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems[0]!.message).toBe('Unknown field "zzz" in operations[0]');
-    expect(result.problems[0]!.fix).toMatch(/^remove it; allowed here: name, method, description, direction, transports, sideEffect, annotations, timeouts/);
+    expect(result.problems[0]!.fix).toMatch(/^remove it; allowed here: name, method, description, direction, transports, x-mcprely-ignore, sideEffect, annotations, timeouts/);
   });
 });

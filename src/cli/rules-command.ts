@@ -1,0 +1,31 @@
+import { closestMatch } from '../manifest/did-you-mean.js';
+import { bundledRules } from '../rules/load-rules.js';
+import { renderRuleDoc } from '../rules/rule-doc.js';
+import { runRuleExamples } from '../rules/rule-examples.js';
+import { RULE_AREAS } from '../rules/rule-types.js';
+
+/** `mcprely rules`: the catalogue by area; `mcprely rules <id>`: one rule's page. */
+export function runRules(id: string | undefined): number {
+  const ruleSet = bundledRules();
+  if (id === undefined) {
+    const lines: string[] = [];
+    for (const area of RULE_AREAS) {
+      const rules = ruleSet.rules.filter((rule) => rule.definition.area === area);
+      if (rules.length === 0) continue;
+      lines.push(`${area}`);
+      for (const { definition } of rules) lines.push(`  ${definition.id.padEnd(38)} ${definition.severity.padEnd(5)}  ${definition.description}`);
+      lines.push('');
+    }
+    lines.push(`${ruleSet.rules.length} rules. mcprely rules <id> prints one rule's page.`);
+    process.stdout.write(lines.join('\n') + '\n');
+    return 0;
+  }
+  const rule = ruleSet.byId.get(id);
+  if (rule === undefined) {
+    const suggestion = closestMatch(id, ruleSet.byId.keys());
+    process.stderr.write(`error: no rule named ${id}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}; mcprely rules lists them\n`);
+    return 2;
+  }
+  process.stdout.write(renderRuleDoc(rule.definition, runRuleExamples(rule.definition, ruleSet)));
+  return 0;
+}

@@ -1,0 +1,46 @@
+import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
+import { validateConfig } from '../generated/validators.js';
+import { closestMatch } from '../manifest/did-you-mean.js';
+import { parseDocumentBytes } from '../manifest/parse-document.js';
+import { makeProblem, type ManifestProblem } from '../manifest/problem.js';
+import { schemaLookup, type SchemaNode } from '../manifest/schema-lookup.js';
+import { locate, type SourceNode } from '../manifest/source-map.js';
+import { validateAgainst } from '../manifest/validate.js';
+import type { Config } from './config.js';
+
+const configLookup = schemaLookup(configSchema as SchemaNode, 'the configuration');
+
+export type ConfigLoad = { readonly ok: true; readonly config: Config } | { readonly ok: false; readonly text: string; readonly problems: readonly ManifestProblem[] };
+
+/** Parses and checks a configuration file: schema, then that every rule id it names exists. Pure. */
+export function loadConfig(file: string, bytes: Uint8Array, knownRules: ReadonlySet<string>): ConfigLoad {
+  const parsed = parseDocumentBytes(file, bytes);
+  if (!parsed.ok) return { ok: false, text: parsed.text, problems: parsed.problems };
+  const { value, source } = parsed.document;
+  const schemaProblems = validateAgainst(validateConfig, configLookup, value, source);
+  if (schemaProblems.length > 0) return { ok: false, text: parsed.text, problems: schemaProblems };
+  const config = value as Config;
+  const problems = [
+    ...unknownRules(config.rules, ['rules'], source, knownRules),
+    ...(config.overrides ?? []).flatMap((override, index) => unknownRules(override.rules, ['overrides', index, 'rules'], source, knownRules)),
+  ];
+  return problems.length > 0 ? { ok: false, text: parsed.text, problems } : { ok: true, config };
+}
+
+function unknownRules(rules: Config['rules'], path: readonly (string | number)[], source: SourceNode, knownRules: ReadonlySet<string>): ManifestProblem[] {
+  return Object.keys(rules ?? {})
+    .filter((id) => !knownRules.has(id))
+    .map((id) => {
+      const suggestion = closestMatch(id, knownRules);
+      const place = locate(source, [...path, id], 'key');
+      return makeProblem('schema', {
+        messageId: 'unknown-rule',
+        template: 'Unknown rule "{rule}"{hint}',
+        data: { rule: id, hint: suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)` },
+        fix: suggestion === undefined ? 'use a rule id that mcprely rules lists' : `use ${suggestion}`,
+        path: [...path, id],
+        start: place.start,
+        end: place.end,
+      });
+    });
+}

@@ -1,0 +1,37 @@
+import picomatch from 'picomatch';
+import type { Severity } from '../findings/finding.js';
+import type { RuleDefinition } from '../rules/rule-types.js';
+import type { RuleSeverities } from '../rules/run-rules.js';
+import type { Config, Preset, RuleSetting } from './config.js';
+
+const RAISED: Record<Severity, Severity> = { error: 'error', warn: 'error', info: 'warn' };
+
+function presetSetting(preset: Preset, rule: RuleDefinition): RuleSetting {
+  if (preset === 'strict') return RAISED[rule.severity];
+  return rule.recommended === false ? 'off' : rule.severity;
+}
+
+/** Resolves a configuration for one file into a compiled matcher per override, so many files cost little. */
+export function severityResolver(config: Config, rules: readonly RuleDefinition[]): (relativeFile: string) => RuleSeverities {
+  const base = new Map<string, RuleSetting>();
+  for (const preset of config.extends ?? ['recommended']) for (const rule of rules) base.set(rule.id, presetSetting(preset, rule));
+  for (const [id, setting] of Object.entries(config.rules ?? {})) base.set(id, setting);
+  const overrides = (config.overrides ?? []).map((override) => ({ matches: picomatch(override.files as string[], { dot: true }), rules: override.rules }));
+  const cache = new Map<string, RuleSeverities>();
+  return (relativeFile) => {
+    const settings = new Map(base);
+    const applied: number[] = [];
+    overrides.forEach((override, index) => {
+      if (!override.matches(relativeFile)) return;
+      applied.push(index);
+      for (const [id, setting] of Object.entries(override.rules)) settings.set(id, setting);
+    });
+    const key = applied.join(',');
+    let severities = cache.get(key);
+    if (severities === undefined) {
+      severities = new Map([...settings].filter((entry): entry is [string, Severity] => entry[1] !== 'off'));
+      cache.set(key, severities);
+    }
+    return severities;
+  };
+}

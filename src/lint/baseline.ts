@@ -1,0 +1,62 @@
+import type { Finding } from '../findings/finding.js';
+import type { FileReport } from './file-report.js';
+
+/**
+ * A baseline lists the findings an existing service accepted when it adopted mcprely, so a run fails only on
+ * new ones. Entries are keyed by file, rule, operation name and the path inside the operation (not by line,
+ * which shifts with every edit), with a count.
+ */
+export interface Baseline {
+  readonly version: 1;
+  readonly findings: readonly BaselineEntry[];
+}
+
+export interface BaselineEntry {
+  readonly file: string;
+  readonly ruleId: string;
+  readonly path: string;
+  readonly messageId: string;
+  readonly count: number;
+}
+
+/** `/operations/3/timeouts/maxMs` of operation charge → `/operations/charge/timeouts/maxMs`: stable when operations move. */
+function stablePath(finding: Finding): string {
+  const operation = finding.data['operation'];
+  return typeof operation === 'string' ? finding.path.replace(/^\/operations\/\d+/, `/operations/${operation}`) : finding.path;
+}
+
+function keyOf(file: string, ruleId: string, path: string, messageId: string): string {
+  return JSON.stringify([file, ruleId, path, messageId]);
+}
+
+/** `normalise` maps a reported file to the path stored in the baseline (relative, with forward slashes). */
+export function createBaseline(reports: readonly FileReport[], normalise: (file: string) => string): Baseline {
+  const counts = new Map<string, BaselineEntry>();
+  for (const report of reports) {
+    if (report.inputError) continue;
+    for (const finding of report.findings) {
+      if (finding.suppression !== undefined) continue;
+      const entry = { file: normalise(report.file), ruleId: finding.ruleId, path: stablePath(finding), messageId: finding.messageId };
+      const key = keyOf(entry.file, entry.ruleId, entry.path, entry.messageId);
+      counts.set(key, { ...entry, count: (counts.get(key)?.count ?? 0) + 1 });
+    }
+  }
+  const findings = [...counts.values()].sort((a, b) => a.file.localeCompare(b.file) || a.ruleId.localeCompare(b.ruleId) || a.path.localeCompare(b.path));
+  return { version: 1, findings };
+}
+
+/** Marks findings the baseline accepts as suppressed, up to each entry's count; the rest stay live. */
+export function applyBaseline(reports: readonly FileReport[], baseline: Baseline, normalise: (file: string) => string, baselineFile: string): FileReport[] {
+  const remaining = new Map(baseline.findings.map((entry) => [keyOf(entry.file, entry.ruleId, entry.path, entry.messageId), entry.count]));
+  return reports.map((report) => ({
+    ...report,
+    findings: report.findings.map((finding) => {
+      if (finding.suppression !== undefined || report.inputError) return finding;
+      const key = keyOf(normalise(report.file), finding.ruleId, stablePath(finding), finding.messageId);
+      const left = remaining.get(key) ?? 0;
+      if (left === 0) return finding;
+      remaining.set(key, left - 1);
+      return { ...finding, suppression: { kind: 'baseline' as const, justification: `accepted in ${baselineFile}` } };
+    }),
+  }));
+}

@@ -1,0 +1,34 @@
+import type { LintResult } from '../lint/lint-result.js';
+import { activeFindings } from '../lint/lint-result.js';
+
+/** JUnit XML: a suite per file, a failing test case per finding (an error case for unreadable input), a passing case for a clean file. */
+export function formatJunit(result: LintResult): string {
+  const suites = result.files.map((report) => {
+    const findings = activeFindings(report);
+    const cases = findings.map((finding) => {
+      const place = finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
+      const body = escapeXml(`${place}: ${finding.message}${finding.fix === undefined ? '' : `\nFix: ${finding.fix}`}`);
+      const element = report.inputError ? 'error' : 'failure';
+      return `    <testcase classname="${escapeXml(report.file)}" name="${escapeXml(`${finding.ruleId} ${finding.path || '/'}`)}">\n      <${element} type="${finding.severity}" message="${escapeXml(finding.message)}">${body}</${element}>\n    </testcase>`;
+    });
+    if (cases.length === 0) cases.push(`    <testcase classname="${escapeXml(report.file)}" name="mcprely lint"/>`);
+    const failures = report.inputError ? 0 : findings.length;
+    const errors = report.inputError ? findings.length : 0;
+    return `  <testsuite name="${escapeXml(report.file)}" tests="${cases.length}" failures="${failures}" errors="${errors}">\n${cases.join('\n')}\n  </testsuite>`;
+  });
+  const failures = result.files.filter((report) => !report.inputError).reduce((sum, report) => sum + activeFindings(report).length, 0);
+  const errors = result.files.filter((report) => report.inputError).reduce((sum, report) => sum + activeFindings(report).length, 0);
+  const tests = result.files.reduce((sum, report) => sum + Math.max(1, activeFindings(report).length), 0);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcprely" tests="${tests}" failures="${failures}" errors="${errors}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+export function escapeXml(text: string): string {
+  // Characters XML 1.0 cannot carry at all are dropped; the five specials are escaped.
+  return text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}

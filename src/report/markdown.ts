@@ -1,0 +1,38 @@
+import type { Severity } from '../findings/finding.js';
+import { activeFindings, type LintResult } from '../lint/lint-result.js';
+import { ruleDocsUrl } from './report-context.js';
+
+const BADGE: Record<Severity, string> = { error: '🔴 error', warn: '🟡 warning', info: '🔵 info' };
+
+/** A pull-request comment: a one-line verdict, then a table of findings with links to each rule's page. */
+export function formatMarkdown(result: LintResult): string {
+  const { errors, warnings, infos, files, suppressed } = result.summary;
+  const total = errors + warnings + infos;
+  const lines = [`### mcprely: ${total === 0 ? '✅ no findings' : `${count(errors, 'error')}, ${count(warnings, 'warning')}, ${count(infos, 'info')}`} in ${count(files, 'file')}`];
+  if (suppressed > 0) lines.push('', `${count(suppressed, 'suppressed finding')} not shown.`);
+  if (total > 0) {
+    lines.push('', '| Severity | Where | Rule | Finding |', '|---|---|---|---|');
+    for (const report of result.files) {
+      for (const finding of activeFindings(report)) {
+        const where = finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
+        const rule = finding.ruleId.startsWith('manifest-') ? `\`${finding.ruleId}\`` : `[\`${finding.ruleId}\`](${ruleDocsUrl(finding.ruleId)})`;
+        const text = finding.fix === undefined ? finding.message : `${finding.message}. *Fix:* ${finding.fix}`;
+        lines.push(`| ${BADGE[finding.severity]} | ${code(where)} | ${rule} | ${cell(text)} |`);
+      }
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+function count(value: number, noun: string): string {
+  return `${value} ${noun}${value === 1 ? '' : 's'}`;
+}
+
+/** Table cells cannot hold a pipe or a newline. */
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+}
+
+function code(text: string): string {
+  return `\`${text.replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
+}

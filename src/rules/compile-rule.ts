@@ -1,0 +1,112 @@
+import { formatMessage, type Severity } from '../findings/finding.js';
+import type { SpecVersion } from '../manifest/types.js';
+import type { CompiledRule } from './compiled-rule.js';
+import { compileConditions, type CompiledCondition } from './conditions.js';
+import { GENERIC_FUNCTIONS } from './functions/index.js';
+import { describeValue, type CompiledCheck, type Failure } from './functions/generic-function.js';
+import type { RuleFunction } from './rule-functions/rule-function.js';
+import type { Assertion, CheckDefinition, RuleDefinition } from './rule-types.js';
+import { compileField, type FieldAccessor, type RuleTarget } from './target.js';
+import type { Violation } from './violation.js';
+
+interface CompiledAssertion {
+  readonly field: FieldAccessor;
+  readonly at: 'key' | 'value';
+  readonly check: CompiledCheck;
+  readonly message: string | undefined;
+}
+
+interface CompiledCheckGroup {
+  readonly messageId: string;
+  readonly revisions: ReadonlySet<SpecVersion> | undefined;
+  readonly when: CompiledCondition;
+  readonly assertions: readonly CompiledAssertion[];
+  readonly message: string;
+  readonly fix: string;
+  readonly severity: Severity | undefined;
+}
+
+/** Compiles a validated rule definition once; running it is then field reads and closures. */
+export function compileRule(definition: RuleDefinition, ruleFunctions: Readonly<Record<string, RuleFunction>>): CompiledRule {
+  const revisions = new Set(definition.revisions);
+  const ruleWhen = compileConditions(definition.when);
+  const appliesTo = (specVersion: SpecVersion) => revisions.has(specVersion);
+
+  if (definition.function !== undefined) {
+    const implementation = ruleFunctions[definition.function];
+    if (implementation === undefined) throw new Error(`rule ${definition.id}: no rule function named ${definition.function} in src/rules/rule-functions/`);
+    return {
+      definition,
+      appliesTo,
+      run: (target, severity) => (ruleWhen(target) ? implementation(target, { definition, severity, messageData: (extra) => messageData(target, extra) }) : []),
+    };
+  }
+
+  const checks = (definition.checks ?? [{ then: definition.then! } satisfies CheckDefinition]).map((check, index) => compileCheck(definition, check, index));
+  return {
+    definition,
+    appliesTo,
+    run(target, configured) {
+      if (!ruleWhen(target)) return [];
+      const violations: Violation[] = [];
+      const specVersion = target.manifest.manifest.specVersion;
+      for (const check of checks) {
+        if (check.revisions !== undefined && !check.revisions.has(specVersion)) continue;
+        if (!check.when(target)) continue;
+        // A check's own severity holds unless the configuration changed the rule's severity.
+        const severity = configured === definition.severity ? (check.severity ?? configured) : configured;
+        for (const assertion of check.assertions) {
+          const value = assertion.field.read(target);
+          const failure = assertion.check(value, target);
+          if (failure === undefined) continue;
+          const data = messageData(target, failureData(assertion.field.text, value, failure));
+          violations.push({
+            messageId: check.messageId,
+            message: formatMessage(assertion.message ?? check.message, data),
+            fix: check.fix,
+            severity,
+            place: assertion.field.place(target),
+            at: assertion.at,
+            data,
+          });
+        }
+      }
+      return violations;
+    },
+  };
+}
+
+function compileCheck(definition: RuleDefinition, check: CheckDefinition, index: number): CompiledCheckGroup {
+  const assertions = (Array.isArray(check.then) ? check.then : [check.then as Assertion]).map(compileAssertion);
+  return {
+    messageId: check.id ?? (definition.checks === undefined ? 'default' : `check-${index + 1}`),
+    revisions: check.revisions === undefined ? undefined : new Set(check.revisions),
+    when: compileConditions(check.when),
+    assertions,
+    message: check.message ?? definition.message,
+    fix: check.fix ?? definition.fix,
+    severity: check.severity,
+  };
+}
+
+function compileAssertion(assertion: Assertion): CompiledAssertion {
+  const generic = GENERIC_FUNCTIONS[assertion.function];
+  if (generic === undefined) throw new Error(`unknown function ${assertion.function}`);
+  return { field: compileField(assertion.field), at: assertion.at ?? 'value', check: generic.compile(assertion.functionOptions ?? {}), message: assertion.message };
+}
+
+function failureData(field: string, value: unknown, failure: Failure): Record<string, string> {
+  return { field, value: describeValue(value), expected: failure.expected ?? '', other: failure.other === undefined ? '' : describeValue(failure.other) };
+}
+
+/** The placeholders every message may use, plus the rule's own. */
+function messageData(target: RuleTarget, extra: Readonly<Record<string, string | number>>): Record<string, string | number> {
+  const manifest = target.manifest.manifest;
+  return {
+    operation: target.operation?.own.name ?? manifest.server.name,
+    specVersion: manifest.specVersion,
+    transports: (target.operation?.own.transports ?? manifest.server.transports).join(', '),
+    replicas: manifest.server.replicas ?? 1,
+    ...extra,
+  };
+}

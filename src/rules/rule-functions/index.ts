@@ -1,0 +1,9 @@
+import type { RuleFunction } from './rule-function.js';
+import { sseHeaders } from './sse-headers.js';
+import { uniqueOperationNames } from './unique-operation-names.js';
+
+/** TypeScript rule functions by the name rules/<id>.yaml gives in `function:`. */
+export const RULE_FUNCTIONS: Readonly<Record<string, RuleFunction>> = {
+  'sse-headers': sseHeaders,
+  'unique-operation-names': uniqueOperationNames,
+};

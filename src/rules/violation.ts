@@ -1,0 +1,13 @@
+import type { Severity } from '../findings/finding.js';
+import type { FieldPlace } from './target.js';
+
+/** What a rule reports before it is placed in the file and turned into a finding. */
+export interface Violation {
+  readonly messageId: string;
+  readonly message: string;
+  readonly fix: string;
+  readonly severity: Severity;
+  readonly place: FieldPlace;
+  readonly at: 'key' | 'value';
+  readonly data: Readonly<Record<string, string | number>>;
+}

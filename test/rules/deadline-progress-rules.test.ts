@@ -1,0 +1,114 @@
+import { manifest } from '../helpers/lint-text.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+// Lines: 1 mcprely, 2 specVersion, 3 server, 4 operations:, 5 "- name", 6 method, 7 the field line.
+const op = (fields: string, method = 'tools/call') => `  - name: job\n    method: ${method}\n${fields}`;
+
+ruleTester('deadline-max-required', {
+  valid: [{ name: 'a maximum', manifest: manifest({ operations: op('    timeouts: { idleMs: 1000, maxMs: 5000 }') }) }],
+  invalid: [
+    { name: 'idle only', manifest: manifest({ operations: op('    timeouts: { idleMs: 1000 }') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 7 }] },
+    { name: 'no timeouts at all: the operation is the place', manifest: manifest({ operations: op('    sideEffect: none') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 5 }] },
+  ],
+});
+
+ruleTester('deadline-idle-required', {
+  valid: [{ name: 'positive idle', manifest: manifest({ operations: op('    timeouts: { idleMs: 1, maxMs: 5 }') }) }],
+  invalid: [
+    { name: 'missing', manifest: manifest({ operations: op('    timeouts: { maxMs: 5000 }') }), findings: [{ path: '/operations/0/timeouts/idleMs', line: 7, messageId: 'missing' }] },
+    { name: 'zero', manifest: manifest({ operations: op('    timeouts: { idleMs: 0, maxMs: 5000 }') }), findings: [{ path: '/operations/0/timeouts/idleMs', line: 7, messageId: 'zero' }] },
+  ],
+});
+
+ruleTester('deadline-max-at-least-idle', {
+  valid: [
+    { name: 'max above idle', manifest: manifest({ operations: op('    timeouts: { idleMs: 1000, maxMs: 5000 }') }) },
+    { name: 'equal', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000, maxMs: 5000 }') }) },
+    { name: 'one side missing is for other rules', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000 }') }) },
+  ],
+  invalid: [
+    { name: 'swapped', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000, maxMs: 1000 }') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 7 }] },
+    {
+      name: 'idle from defaults, max from the operation',
+      manifest: manifest({ defaults: '  timeouts: { idleMs: 60000 }', operations: op('    timeouts: { maxMs: 1000 }') }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 9 }],
+    },
+  ],
+});
+
+ruleTester('deadline-progress-resets-idle-only', {
+  valid: [
+    { name: 'idle only', manifest: manifest({ operations: op('    timeouts: { resetIdleOnProgress: true, resetMaxOnProgress: false }') }) },
+    { name: 'not said: the default is false', manifest: manifest({ operations: op('    timeouts: { idleMs: 10 }') }) },
+  ],
+  invalid: [{ name: 'progress resets the maximum', manifest: manifest({ operations: op('    timeouts: { resetMaxOnProgress: true }') }), findings: [{ path: '/operations/0/timeouts/resetMaxOnProgress', line: 7 }] }],
+});
+
+ruleTester('deadline-keepalive-not-activity', {
+  valid: [{ name: 'keep-alive is not activity', manifest: manifest({ operations: op('    timeouts: { keepaliveCountsAsActivity: false }') }) }],
+  invalid: [{ name: 'keep-alive resets idle', manifest: manifest({ operations: op('    timeouts: { keepaliveCountsAsActivity: true }') }), findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 7 }] }],
+});
+
+ruleTester('deadline-keepalive-below-proxy-idle', {
+  valid: [
+    { name: 'keep-alive well below the proxy', manifest: manifest({ server: '{ name: s, transports: [streamable-http], http: { keepaliveMs: 15000, proxyIdleTimeoutMs: 60000 } }', operations: op('    sideEffect: none') }) },
+    { name: 'no proxy declared', manifest: manifest({ server: '{ name: s, transports: [streamable-http] }', operations: op('    sideEffect: none') }) },
+    { name: 'stdio only', manifest: manifest({ server: '{ name: s, transports: [stdio], http: { proxyIdleTimeoutMs: 60000 } }', operations: op('    sideEffect: none') }) },
+  ],
+  invalid: [
+    { name: 'keep-alive slower than the proxy', manifest: manifest({ server: '{ name: s, transports: [streamable-http], http: { keepaliveMs: 60000, proxyIdleTimeoutMs: 60000 } }', operations: op('    sideEffect: none') }), findings: [{ path: '/server/http/keepaliveMs', line: 3, messageId: 'too-slow' }] },
+    { name: 'no keep-alive behind a proxy', manifest: manifest({ server: '{ name: s, transports: [streamable-http], http: { proxyIdleTimeoutMs: 60000 } }', operations: op('    sideEffect: none') }), findings: [{ path: '/server/http/keepaliveMs', line: 3, messageId: 'missing' }] },
+  ],
+});
+
+ruleTester('deadline-long-suggests-task', {
+  valid: [
+    { name: 'five minutes', manifest: manifest({ operations: op('    timeouts: { maxMs: 300000 }') }) },
+    { name: 'a long task', manifest: manifest({ operations: op('    timeouts: { maxMs: 3600000 }\n    task: { used: true }') }) },
+    { name: 'a long listen stream', manifest: manifest({ operations: op('    timeouts: { maxMs: 3600000 }', 'subscriptions/listen') }) },
+  ],
+  invalid: [{ name: 'an hour-long tool call', manifest: manifest({ operations: op('    timeouts: { maxMs: 3600000 }') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, severity: 'info' }] }],
+});
+
+ruleTester('deadline-cancel-on-timeout', {
+  valid: [{ name: 'default', manifest: manifest({ operations: op('    timeouts: { idleMs: 5 }') }) }],
+  invalid: [{ name: 'abandons without cancelling', manifest: manifest({ operations: op('    timeouts: { cancelOnTimeout: false }') }), findings: [{ path: '/operations/0/timeouts/cancelOnTimeout', line: 7, severity: 'warn' }] }],
+});
+
+ruleTester('progress-rate-limit', {
+  valid: [
+    { name: 'rate-limited', manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 250 }') }) },
+    { name: 'no progress', manifest: manifest({ operations: op('    progress: { emits: false }') }) },
+  ],
+  invalid: [
+    { name: 'no interval', manifest: manifest({ operations: op('    progress: { emits: true }') }), findings: [{ path: '/operations/0/progress/minIntervalMs', line: 7 }] },
+    { name: 'an interval of zero', manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 0 }') }), findings: [{ path: '/operations/0/progress/minIntervalMs', line: 7 }] },
+  ],
+});
+
+ruleTester('progress-monotonic', {
+  valid: [{ name: 'monotonic by default', manifest: manifest({ operations: op('    progress: { emits: true }') }) }],
+  invalid: [{ name: 'may go back', manifest: manifest({ operations: op('    progress: { emits: true, monotonic: false }') }), findings: [{ path: '/operations/0/progress/monotonic', line: 7 }] }],
+});
+
+ruleTester('progress-stops', {
+  valid: [{ name: 'stops by default', manifest: manifest({ operations: op('    progress: { emits: true }') }) }],
+  invalid: [
+    {
+      name: 'goes on after completion and after cancellation',
+      manifest: manifest({ operations: op('    progress: { emits: true, stopsOnCompletion: false, stopsOnCancellation: false }') }),
+      findings: [
+        { path: '/operations/0/progress/stopsOnCompletion', line: 7 },
+        { path: '/operations/0/progress/stopsOnCancellation', line: 7 },
+      ],
+    },
+  ],
+});
+
+ruleTester('progress-sender', {
+  valid: [
+    { name: '2025: a client answering sampling reports progress', manifest: manifest({ specVersion: '2025-11-25', operations: op('    direction: server-to-client\n    progress: { emits: true }', 'sampling/createMessage') }) },
+    { name: '2026: the server reports progress', manifest: manifest({ operations: op('    progress: { emits: true }') }) },
+  ],
+  invalid: [{ name: '2026: the client side reports progress', manifest: manifest({ operations: op('    direction: server-to-client\n    progress: { emits: true }', 'sampling/createMessage') }), findings: [{ path: '/operations/0/direction', line: 7 }] }],
+});

@@ -1,0 +1,169 @@
+import { manifest } from '../helpers/lint-text.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+// Lines: 1 mcprely, 2 specVersion, 3 server, 4 operations:, 5 "- name", 6 method, 7 and on: the fields.
+const op = (fields: string, method = 'tools/call') => `  - name: job\n    method: ${method}\n${fields}`;
+const streaming = (flowControl: string) => op(`    progress: { emits: true }\n    flowControl: ${flowControl}`);
+const HTTP = '{ name: s, transports: [streamable-http] }';
+
+ruleTester('flow-capacity-explicit', {
+  valid: [
+    { name: 'bounded', manifest: manifest({ operations: streaming('{ progressBuffer: { capacity: 2, overflow: drop-oldest } }') }) },
+    { name: 'no progress, not a stream', manifest: manifest({ operations: op('    sideEffect: none') }) },
+  ],
+  invalid: [
+    { name: 'capacity 1', manifest: manifest({ operations: streaming('{ progressBuffer: { capacity: 1 } }') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/capacity', line: 8 }] },
+    { name: 'a listen stream without a buffer', manifest: manifest({ operations: op('    sideEffect: none', 'subscriptions/listen') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/capacity', line: 5 }] },
+    {
+      name: 'unbounded, with a capacity that means nothing',
+      manifest: manifest({ operations: streaming('{ progressBuffer: { capacity: 64, overflow: unbounded } }') }),
+      findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8 }],
+    },
+  ],
+});
+
+ruleTester('flow-coalesce-progress', {
+  valid: [{ name: 'coalesces', manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: coalesce-then-drop-oldest } }') }) }],
+  invalid: [{ name: 'drops without coalescing', manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: drop-oldest } }') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8, severity: 'warn' }] }],
+});
+
+ruleTester('flow-drop-oldest', {
+  valid: [{ name: 'drops oldest', manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: drop-oldest } }') }) }],
+  invalid: [
+    { name: 'drops the newest', manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: drop-newest } }') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8 }] },
+    { name: 'blocks the producer', manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: block } }') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8 }] },
+    { name: 'says nothing', manifest: manifest({ operations: streaming('{ progressBuffer: { capacity: 8 } }') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8 }] },
+  ],
+});
+
+ruleTester('flow-refetch-on-drop', {
+  valid: [{ name: 'marks refetch', manifest: manifest({ operations: streaming('{ refetchOnDrop: true }') }) }],
+  invalid: [{ name: 'silent loss', manifest: manifest({ operations: streaming('{ refetchOnDrop: false }') }), findings: [{ path: '/operations/0/flowControl/refetchOnDrop', line: 8 }] }],
+});
+
+ruleTester('flow-preserve-final', {
+  valid: [{ name: 'keeps finals', manifest: manifest({ operations: streaming('{ preserveFinal: true }') }) }],
+  invalid: [{ name: 'may drop the final', manifest: manifest({ operations: streaming('{ preserveFinal: false }') }), findings: [{ path: '/operations/0/flowControl/preserveFinal', line: 8 }] }],
+});
+
+ruleTester('flow-sse-headers', {
+  valid: [
+    { name: 'all three, any case', manifest: manifest({ server: "{ name: s, transports: [streamable-http], http: { sseHeaders: { content-type: 'text/event-stream; charset=utf-8', CACHE-CONTROL: 'no-cache, no-transform', x-accel-buffering: 'NO' } } }", operations: op('    sideEffect: none') }) },
+    { name: 'stdio needs none', manifest: manifest({ operations: op('    sideEffect: none') }) },
+  ],
+  invalid: [
+    { name: 'no headers declared', manifest: manifest({ server: HTTP, operations: op('    sideEffect: none') }), findings: [{ path: '/server/http/sseHeaders', line: 3 }] },
+    { name: 'buffering left on', manifest: manifest({ server: "{ name: s, transports: [streamable-http], http: { sseHeaders: { Content-Type: text/event-stream, Cache-Control: no-cache, X-Accel-Buffering: 'yes' } } }", operations: op('    sideEffect: none') }), findings: [{ path: '/server/http/sseHeaders/X-Accel-Buffering', line: 3 }] },
+  ],
+});
+
+ruleTester('recovery-new-request-id', {
+  valid: [
+    { name: '2026: new id', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { newRequestId: true } }') }) },
+    { name: '2025: resuming with Last-Event-ID keeps the request', manifest: manifest({ specVersion: '2025-11-25', server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }) },
+  ],
+  invalid: [
+    { name: '2026: old id', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { newRequestId: false } }') }), findings: [{ path: '/operations/0/recovery/reconnect/newRequestId', line: 7, messageId: 'new-id' }] },
+    { name: '2025: no resume and no new id', manifest: manifest({ specVersion: '2025-11-25', server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: false } }') }), findings: [{ path: '/operations/0/recovery/reconnect/newRequestId', line: 7, messageId: 'new-id-unless-resuming' }] },
+  ],
+});
+
+ruleTester('recovery-no-last-event-id', {
+  valid: [
+    { name: '2026 without Last-Event-ID', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: false } }') }) },
+    { name: '2025 may resume', manifest: manifest({ specVersion: '2025-11-25', server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }) },
+  ],
+  invalid: [{ name: '2026 resumes', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }), findings: [{ path: '/operations/0/recovery/reconnect/sendLastEventId', line: 7 }] }],
+});
+
+ruleTester('recovery-refetch-list', {
+  valid: [
+    { name: 'a stream that refetches', manifest: manifest({ operations: op('    recovery: { refetch: ["resources/list"] }', 'subscriptions/listen') }) },
+    { name: 'a read needs no list', manifest: manifest({ operations: op('    sideEffect: none') }) },
+  ],
+  invalid: [
+    { name: 'a mutation with an empty list', manifest: manifest({ operations: op('    sideEffect: mutation\n    recovery: { refetch: [] }') }), findings: [{ path: '/operations/0/recovery/refetch', line: 8, severity: 'warn' }] },
+    { name: 'a task without one', manifest: manifest({ operations: op('    task: { used: true }') }), findings: [{ path: '/operations/0/recovery/refetch', line: 5 }] },
+  ],
+});
+
+ruleTester('recovery-no-unsafe-replay', {
+  valid: [{ name: 'no replay', manifest: manifest({ operations: op('    recovery: { replayUnsafeMutations: false }') }) }],
+  invalid: [{ name: 'replays', manifest: manifest({ operations: op('    recovery: { replayUnsafeMutations: true }') }), findings: [{ path: '/operations/0/recovery/replayUnsafeMutations', line: 7 }] }],
+});
+
+ruleTester('recovery-backoff', {
+  valid: [
+    { name: 'capped with jitter', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { backoff: { capMs: 8000, jitter: full } } }') }) },
+    { name: 'a stdio tool call does not reconnect', manifest: manifest({ operations: op('    sideEffect: none') }) },
+  ],
+  invalid: [
+    {
+      name: 'a listen stream with no backoff',
+      manifest: manifest({ operations: op('    recovery: { refetch: [x] }', 'subscriptions/listen') }),
+      findings: [
+        { path: '/operations/0/recovery/reconnect/backoff/capMs', line: 7 },
+        { path: '/operations/0/recovery/reconnect/backoff/jitter', line: 7 },
+      ],
+    },
+  ],
+});
+
+const task = (fields: string) => op(`    task: { used: true, ${fields} }`);
+
+ruleTester('task-cancel-semantics', {
+  valid: [
+    { name: '2026: acknowledgement then checkpoint', manifest: manifest({ operations: task('cancel: acknowledge-then-checkpoint, ackIsTerminal: false') }) },
+    { name: '2025: terminal before the answer', manifest: manifest({ specVersion: '2025-11-25', operations: task('cancel: immediate-terminal, ackIsTerminal: true') }) },
+    { name: 'no task', manifest: manifest({ operations: op('    task: { used: false, cancel: immediate-terminal }') }) },
+  ],
+  invalid: [
+    {
+      name: '2026: acknowledgement taken as final, cancel immediate',
+      manifest: manifest({ operations: task('cancel: immediate-terminal, ackIsTerminal: true') }),
+      findings: [
+        { path: '/operations/0/task/cancel', line: 7, messageId: 'ack-not-terminal' },
+        { path: '/operations/0/task/ackIsTerminal', line: 7, messageId: 'ack-not-terminal' },
+      ],
+    },
+    { name: '2025: acknowledge then checkpoint', manifest: manifest({ specVersion: '2025-11-25', operations: task('cancel: acknowledge-then-checkpoint') }), findings: [{ path: '/operations/0/task/cancel', line: 7, messageId: 'terminal-before-answer' }] },
+  ],
+});
+
+ruleTester('task-no-cancelled-notification', {
+  valid: [{ name: 'tasks/cancel', manifest: manifest({ operations: task('cancelVia: tasks/cancel') }) }],
+  invalid: [{ name: 'notification', manifest: manifest({ operations: task('cancelVia: notifications/cancelled') }), findings: [{ path: '/operations/0/task/cancelVia', line: 7 }] }],
+});
+
+ruleTester('task-durable-state', {
+  valid: [{ name: 'durable', manifest: manifest({ operations: task('store: durable, survivesDisconnect: true') }) }],
+  invalid: [
+    {
+      name: 'in memory, tied to the connection',
+      manifest: manifest({ operations: task('store: in-memory, survivesDisconnect: false') }),
+      findings: [
+        { path: '/operations/0/task/store', line: 7 },
+        { path: '/operations/0/task/survivesDisconnect', line: 7 },
+      ],
+    },
+  ],
+});
+
+ruleTester('task-wait-until-terminal', {
+  valid: [{ name: 'polls', manifest: manifest({ operations: task('clientWaits: poll') }) }],
+  invalid: [{ name: 'stops waiting', manifest: manifest({ operations: task('clientWaits: none') }), findings: [{ path: '/operations/0/task/clientWaits', line: 7 }] }],
+});
+
+ruleTester('operation-names-unique', {
+  valid: [{ name: 'distinct', manifest: manifest({ operations: '  - { name: a, method: tools/call }\n  - { name: b, method: tools/call }' }) }],
+  invalid: [
+    {
+      name: 'a name used three times',
+      manifest: manifest({ operations: '  - { name: a, method: tools/call }\n  - { name: a, method: tools/call }\n  - { name: a, method: tools/call }' }),
+      findings: [
+        { path: '/operations/1/name', line: 6 },
+        { path: '/operations/2/name', line: 7 },
+      ],
+    },
+  ],
+});

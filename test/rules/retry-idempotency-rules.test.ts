@@ -1,0 +1,126 @@
+import { manifest } from '../helpers/lint-text.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+// Lines: 1 mcprely, 2 specVersion, 3 server, 4 operations:, 5 "- name", 6 method, 7 sideEffect, 8 and on: the fields.
+const mutation = (fields: string, sideEffect = 'mutation') => `  - name: charge\n    method: tools/call\n    sideEffect: ${sideEffect}\n${fields}`;
+const KEYED = '    idempotency: { keyArgument: key, fingerprint: [account, cents], onKeyReuseWithOtherArguments: reject, ledger: { store: postgres, durable: true, sharedAcrossReplicas: true, atomicWithEffect: true }, returns: defensive-copy }';
+
+ruleTester('retry-mutation-needs-key', {
+  valid: [
+    { name: 'keyed mutation retried', manifest: manifest({ operations: mutation(`    retry: { automatic: on-timeout }\n${KEYED}`) }) },
+    { name: 'unkeyed mutation never retried', manifest: manifest({ operations: mutation('    retry: { automatic: never }') }) },
+    { name: 'a read retried', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }', 'none') }) },
+  ],
+  invalid: [
+    { name: 'retry on timeout without key', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }') }), findings: [{ path: '/operations/0/idempotency/keyArgument', line: 5 }] },
+    { name: 'retry on transport error with a key-less idempotency block', manifest: manifest({ operations: mutation('    retry: { automatic: on-transport-error }\n    idempotency: { fingerprint: [a] }') }), findings: [{ path: '/operations/0/idempotency/keyArgument', line: 9 }] },
+    {
+      name: 'retry switched on in defaults',
+      manifest: manifest({ defaults: '  retry: { automatic: on-transport-error-or-timeout }', operations: mutation('    annotations: { readOnlyHint: false }') }),
+      findings: [{ path: '/operations/0/idempotency/keyArgument', line: 7 }],
+    },
+  ],
+});
+
+ruleTester('retry-reconcile-first', {
+  valid: [{ name: 'reconciles', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout, reconcileFirst: true }') }) }],
+  invalid: [{ name: 'plain retry on timeout', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }') }), findings: [{ path: '/operations/0/retry/reconcileFirst', line: 8, severity: 'warn' }] }],
+});
+
+ruleTester('retry-hints-not-contracts', {
+  valid: [
+    { name: 'read-only read', manifest: manifest({ operations: mutation('    annotations: { readOnlyHint: true }', 'none') }) },
+    { name: 'idempotent hint on a keyed mutation', manifest: manifest({ operations: mutation(`    annotations: { idempotentHint: true }\n${KEYED}`) }) },
+  ],
+  invalid: [
+    { name: 'read-only hint on a mutation', manifest: manifest({ operations: mutation('    annotations: { readOnlyHint: true }') }), findings: [{ path: '/operations/0/sideEffect', line: 7, messageId: 'read-only', severity: 'error' }] },
+    { name: 'idempotent hint on an unkeyed mutation', manifest: manifest({ operations: mutation('    annotations: { idempotentHint: true }') }), findings: [{ path: '/operations/0/sideEffect', line: 7, messageId: 'idempotent', severity: 'warn' }] },
+  ],
+});
+
+ruleTester('retry-side-effect-declared', {
+  valid: [
+    { name: 'declared', manifest: manifest({ operations: mutation('    retry: { automatic: never }') }) },
+    { name: 'a resource read needs none', manifest: manifest({ operations: '  - name: read\n    method: resources/read' }) },
+  ],
+  invalid: [{ name: 'only hints', manifest: manifest({ operations: '  - name: charge\n    method: tools/call\n    annotations: { idempotentHint: true }' }), findings: [{ path: '/operations/0/sideEffect', line: 5 }] }],
+});
+
+ruleTester('retry-backoff', {
+  valid: [{ name: 'capped and jittered', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 1, capMs: 8, jitter: equal } }', 'none') }) }],
+  invalid: [
+    {
+      name: 'no cap, no jitter',
+      manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 100, jitter: none } }', 'none') }),
+      findings: [
+        { path: '/operations/0/retry/backoff/capMs', line: 8 },
+        { path: '/operations/0/retry/backoff/jitter', line: 8 },
+      ],
+    },
+  ],
+});
+
+ruleTester('retry-new-request-id', {
+  valid: [{ name: 'new id by default', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }', 'none') }) }],
+  invalid: [{ name: 'same id', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout, newRequestId: false }', 'none') }), findings: [{ path: '/operations/0/retry/newRequestId', line: 8 }] }],
+});
+
+ruleTester('idem-fingerprint-required', {
+  valid: [{ name: 'fingerprinted', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, fingerprint: [a] }') }) }],
+  invalid: [
+    { name: 'no fingerprint', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key }') }), findings: [{ path: '/operations/0/idempotency/fingerprint', line: 8 }] },
+    { name: 'an empty fingerprint', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, fingerprint: [] }') }), findings: [{ path: '/operations/0/idempotency/fingerprint', line: 8 }] },
+  ],
+});
+
+ruleTester('idem-key-reuse-rejected', {
+  valid: [{ name: 'rejects', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, onKeyReuseWithOtherArguments: reject }') }) }],
+  invalid: [{ name: 'executes again', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, onKeyReuseWithOtherArguments: execute }') }), findings: [{ path: '/operations/0/idempotency/onKeyReuseWithOtherArguments', line: 8 }] }],
+});
+
+ruleTester('idem-ledger-durable', {
+  valid: [{ name: 'durable', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: sqlite, durable: true } }') }) }],
+  invalid: [
+    {
+      name: 'in memory',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: memory, durable: false } }') }),
+      findings: [
+        { path: '/operations/0/idempotency/ledger/store', line: 8 },
+        { path: '/operations/0/idempotency/ledger/durable', line: 8 },
+      ],
+    },
+  ],
+});
+
+ruleTester('idem-ledger-shared', {
+  valid: [
+    { name: 'one replica with a local ledger', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: sqlite, sharedAcrossReplicas: false } }') }) },
+    { name: 'replicas sharing a database', manifest: manifest({ server: '{ name: s, transports: [stdio], replicas: 3 }', operations: mutation('    idempotency: { keyArgument: key, ledger: { store: postgres, sharedAcrossReplicas: true } }') }) },
+  ],
+  invalid: [
+    { name: 'replicas with local SQLite', manifest: manifest({ server: '{ name: s, transports: [stdio], replicas: 3 }', operations: mutation('    idempotency: { keyArgument: key, ledger: { store: sqlite, sharedAcrossReplicas: false } }') }), findings: [{ path: '/operations/0/idempotency/ledger/sharedAcrossReplicas', line: 8 }] },
+    {
+      name: 'replicas with an in-memory ledger that claims to be shared',
+      manifest: manifest({ server: '{ name: s, transports: [stdio], replicas: 2 }', operations: mutation('    idempotency: { keyArgument: key, ledger: { store: memory, sharedAcrossReplicas: true } }') }),
+      findings: [{ path: '/operations/0/idempotency/ledger/store', line: 8 }],
+    },
+  ],
+});
+
+ruleTester('idem-atomic-boundary', {
+  valid: [{ name: 'atomic', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { atomicWithEffect: true } }') }) }],
+  invalid: [{ name: 'separate steps', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { atomicWithEffect: false } }') }), findings: [{ path: '/operations/0/idempotency/ledger/atomicWithEffect', line: 8 }] }],
+});
+
+ruleTester('idem-external-effect', {
+  valid: [
+    { name: 'outbox', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, effect: { kind: external-api, boundary: outbox } }') }) },
+    { name: 'local record', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, effect: { kind: local-record, boundary: none } }') }) },
+  ],
+  invalid: [{ name: 'external call outside', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, effect: { kind: external-api } }') }), findings: [{ path: '/operations/0/idempotency/effect/boundary', line: 8 }] }],
+});
+
+ruleTester('idem-defensive-copy', {
+  valid: [{ name: 'copies', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, returns: defensive-copy }') }) }],
+  invalid: [{ name: 'aliases storage', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, returns: shared-reference }') }), findings: [{ path: '/operations/0/idempotency/returns', line: 8 }] }],
+});

@@ -1,0 +1,48 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { bundledRules } from '../../src/rules/load-rules.js';
+import { runRuleExamples } from '../../src/rules/rule-examples.js';
+import { RULE_AREAS } from '../../src/rules/rule-types.js';
+
+const ruleSet = bundledRules();
+const definitions = ruleSet.rules.map((rule) => rule.definition);
+
+describe('the rule catalogue', () => {
+  it('bundles exactly the files in rules/, each with its id as file name', () => {
+    const files = readdirSync('rules').filter((file) => file.endsWith('.yaml')).map((file) => file.replace(/\.yaml$/, '')).sort();
+    expect(definitions.map((rule) => rule.id).sort()).toEqual(files);
+  });
+
+  it('covers every area of the design with at least two rules, and more than forty in all', () => {
+    for (const area of RULE_AREAS.filter((name) => name !== 'manifest')) {
+      expect(definitions.filter((rule) => rule.area === area).length, area).toBeGreaterThanOrEqual(2);
+    }
+    expect(definitions.length).toBeGreaterThan(40);
+  });
+
+  it('cites the spec or the lesson for every rule, with the revision', () => {
+    for (const rule of definitions) {
+      expect(rule.spec.length, rule.id).toBeGreaterThan(0);
+      for (const citation of rule.spec) expect(['2025-11-25', '2026-07-28', 'both', 'lesson']).toContain(citation.revision);
+    }
+  });
+
+  it('rejects a rule that does not match the rule schema, naming it', async () => {
+    const { compileRuleSet } = await import('../../src/rules/load-rules.js');
+    const broken = { ...definitions[0]!, id: 'broken-rule', severity: 'fatal' };
+    expect(() => compileRuleSet([broken])).toThrow(/rule broken-rule does not match schemas\/rule\.schema\.json/);
+    const noFunction = { ...definitions[0]!, id: 'no-function', then: undefined, checks: undefined, function: 'does-not-exist' };
+    expect(() => compileRuleSet([JSON.parse(JSON.stringify(noFunction))])).toThrow(/no rule function named does-not-exist/);
+  });
+});
+
+describe.each(definitions.map((rule) => [rule.id, rule] as const))('%s: its doc examples behave as labelled', (id, rule) => {
+  const results = runRuleExamples(rule, ruleSet);
+  it('reports the failing example', () => {
+    expect(results.failing.length).toBeGreaterThan(0);
+    expect(results.failing.every((finding) => finding.ruleId === id)).toBe(true);
+  });
+  it('reports nothing for the passing example', () => {
+    expect(results.passing).toEqual([]);
+  });
+});

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { bundledRules } from '../../src/rules/load-rules.js';
+import { renderRuleDoc } from '../../src/rules/rule-doc.js';
+import { runRuleExamples } from '../../src/rules/rule-examples.js';
+
+const ruleSet = bundledRules();
+
+// docs/rules/<id>.md is the rule's page as `mcprely rules <id>` prints it; a rule without an up-to-date
+// page fails here. After changing a rule: npx vitest run test/rules/rule-docs.test.ts -u
+describe('rule doc pages', () => {
+  it.each(ruleSet.rules.map((rule) => [rule.definition.id, rule.definition] as const))('docs/rules/%s.md is current', async (id, definition) => {
+    await expect(renderRuleDoc(definition, runRuleExamples(definition, ruleSet))).toMatchFileSnapshot(`../../docs/rules/${id}.md`);
+  });
+});
