@@ -13,7 +13,8 @@ compileSchemas();
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { mcprely: 'src/cli/bin.ts' },
+  // The CLI, and the reference implementation as a library (package export "mcprely/reference").
+  entryPoints: { mcprely: 'src/cli/bin.ts', reference: 'src/reference/index.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -1,0 +1,115 @@
+import Database from 'better-sqlite3';
+import { LedgerError, ProtocolStateError, TaskError } from './errors.js';
+import { SPEC_VERSIONS, type SpecVersion } from './json-rpc.js';
+import { requireNonEmptyString, requireOneOf } from './validate-arguments.js';
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+export interface TaskRecord {
+  readonly id: string;
+  readonly status: TaskStatus;
+  /** 2026-07-28: tasks/cancel was acknowledged and the worker has not reached a checkpoint yet. */
+  readonly cancelRequested: boolean;
+}
+
+/** The answer to tasks/cancel: an empty acknowledgement (2026-07-28), or the task already cancelled (2025-11-25). */
+export type CancelAnswer = { readonly acknowledged: true } | { readonly task: TaskRecord };
+
+/**
+ * Durable tasks on SQLite, so their state outlives the request and the connection that created them (and,
+ * on a file, a restart). tasks/cancel follows the revision: on 2026-07-28 it records the intent and answers
+ * an empty acknowledgement, the task stays `working` until the worker's next checkpoint (and may still
+ * complete first); on 2025-11-25 it moves the task to `cancelled` before answering. Terminal statuses never change.
+ */
+export class DurableTaskService {
+  readonly specVersion: SpecVersion;
+  readonly #db: Database.Database;
+
+  private constructor(db: Database.Database, specVersion: SpecVersion) {
+    this.#db = db;
+    this.specVersion = specVersion;
+  }
+
+  static open(options: { specVersion: SpecVersion; path?: string }): DurableTaskService {
+    const specVersion = requireOneOf('specVersion', options?.specVersion, SPEC_VERSIONS);
+    const path = options.path === undefined ? ':memory:' : requireNonEmptyString('path', options.path);
+    try {
+      const db = new Database(path, { timeout: 5000 });
+      if (path !== ':memory:') db.pragma('journal_mode = WAL');
+      db.exec('CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, status TEXT NOT NULL, cancel_requested INTEGER NOT NULL DEFAULT 0)');
+      return new DurableTaskService(db, specVersion);
+    } catch (error) {
+      throw new LedgerError(`${path}: ${(error as Error).message}`, (error as { code?: string }).code);
+    }
+  }
+
+  /** Creates a task in `working`; it exists durably before this returns. */
+  create(id: string): TaskRecord {
+    requireNonEmptyString('id', id);
+    if (this.#row(id) !== undefined) throw new ProtocolStateError(`task ${JSON.stringify(id)} already exists`);
+    this.#db.prepare('INSERT INTO tasks (id, status) VALUES (?, ?)').run(id, 'working');
+    return this.get(id)!;
+  }
+
+  /** tasks/cancel, as the revision defines it. */
+  cancel(id: string): CancelAnswer {
+    requireNonEmptyString('id', id);
+    const row = this.#row(id);
+    if (this.specVersion === '2026-07-28') {
+      // Eventually consistent: record the intent if the task can still be cancelled, always acknowledge.
+      if (row !== undefined && row.status === 'working') this.#db.prepare('UPDATE tasks SET cancel_requested = 1 WHERE id = ?').run(id);
+      return { acknowledged: true };
+    }
+    if (row === undefined) throw new TaskError(`no task ${JSON.stringify(id)}`, -32602);
+    if (TERMINAL.has(row.status)) throw new TaskError(`task ${JSON.stringify(id)} is already ${row.status}`, -32602);
+    this.#setStatus(id, 'cancelled');
+    return { task: this.get(id)! };
+  }
+
+  /** The worker checks for cancellation between steps: a requested cancellation takes effect here. */
+  workerCheckpoint(id: string): TaskStatus {
+    const row = this.#existing(id);
+    if (row.status === 'working' && row.cancel_requested === 1) this.#setStatus(id, 'cancelled');
+    return this.get(id)!.status;
+  }
+
+  /** The work finished: `completed` unless the task already reached a terminal status. */
+  finish(id: string): TaskStatus {
+    return this.#end(id, 'completed');
+  }
+
+  fail(id: string): TaskStatus {
+    return this.#end(id, 'failed');
+  }
+
+  /** tasks/get. */
+  get(id: string): TaskRecord | undefined {
+    const row = this.#row(requireNonEmptyString('id', id));
+    return row === undefined ? undefined : { id, status: row.status, cancelRequested: row.cancel_requested === 1 && !TERMINAL.has(row.status) };
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+
+  #end(id: string, status: 'completed' | 'failed'): TaskStatus {
+    const row = this.#existing(id);
+    if (!TERMINAL.has(row.status)) this.#setStatus(id, status);
+    return this.get(id)!.status;
+  }
+
+  #setStatus(id: string, status: TaskStatus): void {
+    this.#db.prepare('UPDATE tasks SET status = ? WHERE id = ?').run(status, id);
+  }
+
+  #existing(id: string): { status: TaskStatus; cancel_requested: number } {
+    const row = this.#row(requireNonEmptyString('id', id));
+    if (row === undefined) throw new ProtocolStateError(`no task ${JSON.stringify(id)}`);
+    return row;
+  }
+
+  #row(id: string): { status: TaskStatus; cancel_requested: number } | undefined {
+    return this.#db.prepare('SELECT status, cancel_requested FROM tasks WHERE id = ?').get(id) as { status: TaskStatus; cancel_requested: number } | undefined;
+  }
+}

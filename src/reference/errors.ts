@@ -1,0 +1,50 @@
+/** An argument a reference function cannot accept; `argument` names it, for the caller and for tests. */
+export class InvalidArgumentError extends TypeError {
+  override readonly name = 'InvalidArgumentError';
+  constructor(
+    readonly argument: string,
+    readonly reason: string,
+  ) {
+    super(`${argument} ${reason}`);
+  }
+}
+
+/** A request the protocol state does not allow (a duplicate id, progress that does not increase, …). */
+export class ProtocolStateError extends Error {
+  override readonly name = 'ProtocolStateError';
+}
+
+/** The same idempotency key arrived with other arguments: rejected, nothing executed. */
+export class IdempotencyKeyMismatchError extends Error {
+  override readonly name = 'IdempotencyKeyMismatchError';
+  constructor(readonly key: string) {
+    super(`idempotency key ${JSON.stringify(key)} was reused with different arguments`);
+  }
+}
+
+/** The ledger file cannot be used (not a SQLite database, locked past the busy timeout, …); nothing committed is lost. */
+export class LedgerError extends Error {
+  override readonly name = 'LedgerError';
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** A buffer that holds only final responses cannot take another without dropping one: refused instead. */
+export class BufferFullError extends Error {
+  override readonly name = 'BufferFullError';
+}
+
+/** A tasks/* request the task's state refuses, with the JSON-RPC error code a server would answer. */
+export class TaskError extends Error {
+  override readonly name = 'TaskError';
+  constructor(
+    message: string,
+    readonly jsonRpcCode: number,
+  ) {
+    super(message);
+  }
+}

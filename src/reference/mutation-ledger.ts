@@ -1,0 +1,162 @@
+import Database from 'better-sqlite3';
+import { InvalidArgumentError, IdempotencyKeyMismatchError, LedgerError } from './errors.js';
+import { fingerprint } from './fingerprint.js';
+import type { LedgerOperation } from './ledger-operations.js';
+import { requireInteger, requireJson, requireNonEmptyString } from './validate-arguments.js';
+
+export interface LedgerOptions {
+  /** How long a writer waits for another connection's lock before failing (default 5000 ms). */
+  readonly busyTimeoutMs?: number;
+}
+
+export interface Execution<Result> {
+  /** A fresh copy, rebuilt from the stored JSON: editing it never changes a later replay. */
+  readonly result: Result;
+  /** True when the key was known and the stored result was returned without executing. */
+  readonly replayed: boolean;
+}
+
+export interface LedgerRecord {
+  readonly key: string;
+  readonly operation: string;
+  readonly fingerprint: string;
+  readonly result: unknown;
+  readonly execution: number;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS execution_counter (id INTEGER PRIMARY KEY CHECK (id = 1), executions INTEGER NOT NULL);
+  INSERT OR IGNORE INTO execution_counter (id, executions) VALUES (1, 0);
+  CREATE TABLE IF NOT EXISTS idempotency_records (
+    key TEXT PRIMARY KEY,
+    operation TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    result_json TEXT NOT NULL,
+    execution INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS effects (
+    receipt TEXT PRIMARY KEY,
+    operation TEXT NOT NULL,
+    idempotency_key TEXT,
+    result_json TEXT NOT NULL
+  );
+`;
+
+/**
+ * The idempotency ledger on a SQLite file (better-sqlite3): WAL, a busy timeout, and one BEGIN IMMEDIATE
+ * transaction around the key lookup, the business effect (a receipt row), the execution counter and the
+ * stored result, rolled back on any error. The same key with the same fingerprint returns the stored result
+ * without executing; with another fingerprint it is rejected and executes nothing; no key executes every
+ * time. Separate connections (processes) racing on one key commit exactly one execution.
+ */
+export class MutationLedger {
+  readonly #db: Database.Database;
+  readonly #statements: ReturnType<typeof prepare>;
+  readonly path: string;
+
+  private constructor(path: string, db: Database.Database) {
+    this.path = path;
+    this.#db = db;
+    this.#statements = prepare(db);
+  }
+
+  static open(path: string, options: LedgerOptions = {}): MutationLedger {
+    requireNonEmptyString('path', path);
+    const busyTimeoutMs = requireInteger('busyTimeoutMs', options.busyTimeoutMs ?? 5000, 0);
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(path, { timeout: busyTimeoutMs });
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.exec(SCHEMA);
+      return new MutationLedger(path, db);
+    } catch (error) {
+      db?.close();
+      throw ledgerError(error, path);
+    }
+  }
+
+  /** Runs `operation` once per idempotency key (every time without one). */
+  execute<Args, Result>(operation: LedgerOperation<Args, Result>, args: Args, options: { idempotencyKey?: string } = {}): Execution<Result> {
+    requireJson('arguments', args);
+    const bound = operation.bind(args);
+    const key = options.idempotencyKey === undefined ? undefined : requireKey(options.idempotencyKey);
+    const print = fingerprint(operation.name, bound);
+    const statements = this.#statements;
+    const run = this.#db.transaction((): { resultJson: string; replayed: boolean } => {
+      if (key !== undefined) {
+        const existing = statements.findRecord.get(key) as { fingerprint: string; result_json: string } | undefined;
+        if (existing !== undefined) {
+          if (existing.fingerprint !== print) throw new IdempotencyKeyMismatchError(key);
+          return { resultJson: existing.result_json, replayed: true };
+        }
+      }
+      statements.countExecution.run();
+      const execution = (statements.readCounter.get() as { executions: number }).executions;
+      const receipt = `${operation.receiptPrefix}-${String(execution).padStart(3, '0')}`;
+      const result = operation.effect(args, { receipt, execution });
+      requireJson('result', result);
+      const resultJson = JSON.stringify(result);
+      statements.insertEffect.run(receipt, operation.name, key ?? null, resultJson);
+      if (key !== undefined) statements.insertRecord.run(key, operation.name, print, resultJson, execution);
+      return { resultJson, replayed: false };
+    });
+    try {
+      const { resultJson, replayed } = run.immediate();
+      return { result: JSON.parse(resultJson) as Result, replayed };
+    } catch (error) {
+      if (error instanceof IdempotencyKeyMismatchError || error instanceof InvalidArgumentError) throw error;
+      throw ledgerError(error, this.path);
+    }
+  }
+
+  /** The committed record of a key, for a client that lost the response: reconcile before any retry. */
+  reconcile(idempotencyKey: string): LedgerRecord | undefined {
+    const key = requireKey(idempotencyKey);
+    try {
+      const row = this.#statements.findRecord.get(key) as { key: string; operation: string; fingerprint: string; result_json: string; execution: number } | undefined;
+      return row === undefined ? undefined : { key: row.key, operation: row.operation, fingerprint: row.fingerprint, result: JSON.parse(row.result_json) as unknown, execution: row.execution };
+    } catch (error) {
+      throw ledgerError(error, this.path);
+    }
+  }
+
+  /** How many times any business effect ran. */
+  executionCount(): number {
+    try {
+      return (this.#statements.readCounter.get() as { executions: number }).executions;
+    } catch (error) {
+      throw ledgerError(error, this.path);
+    }
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+function prepare(db: Database.Database) {
+  return {
+    findRecord: db.prepare('SELECT key, operation, fingerprint, result_json, execution FROM idempotency_records WHERE key = ?'),
+    countExecution: db.prepare('UPDATE execution_counter SET executions = executions + 1 WHERE id = 1'),
+    readCounter: db.prepare('SELECT executions FROM execution_counter WHERE id = 1'),
+    insertEffect: db.prepare('INSERT INTO effects (receipt, operation, idempotency_key, result_json) VALUES (?, ?, ?, ?)'),
+    insertRecord: db.prepare('INSERT INTO idempotency_records (key, operation, fingerprint, result_json, execution) VALUES (?, ?, ?, ?, ?)'),
+  };
+}
+
+function requireKey(key: unknown): string {
+  const text = requireNonEmptyString('idempotencyKey', key);
+  if (text.length > 255) throw new InvalidArgumentError('idempotencyKey', `must be at most 255 characters, not ${text.length}`);
+  return text;
+}
+
+function ledgerError(error: unknown, path: string): LedgerError {
+  const code = (error as { code?: string }).code;
+  const message = (error as Error).message ?? String(error);
+  if (code === 'SQLITE_NOTADB') return new LedgerError(`${path} is not a SQLite database; give the ledger its own file`, code);
+  if (code === 'SQLITE_BUSY') return new LedgerError(`${path} stayed locked by another connection past the busy timeout; nothing was committed, retry later`, code);
+  if (code === 'SQLITE_CANTOPEN') return new LedgerError(`${path} cannot be opened as a database file (a directory, or a folder that does not exist?)`, code);
+  if (code === 'SQLITE_READONLY') return new LedgerError(`${path} is read-only; the ledger must be able to write`, code);
+  return new LedgerError(`${path}: ${message}`, code);
+}

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { InvalidArgumentError } from './errors.js';
+import type { RetryClass } from './classify-retry.js';
+import { SPEC_VERSIONS, type SpecVersion } from './json-rpc.js';
+import { requireInteger, requireNonEmptyString, requireOneOf, requireRequestId, type RequestId } from './validate-arguments.js';
+
+/** Headers of every SSE response: proxies must deliver each event at once (X-Accel-Buffering: no). A new object each call. */
+export function sseHeaders(): Record<string, string> {
+  return { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' };
+}
+
+/** An SSE comment line that keeps a quiet stream open. Clients ignore it; it is not progress and never resets an idle timeout. */
+export const KEEP_ALIVE_COMMENT = ':\r\n';
+
+export interface ReconnectPlan {
+  /** The request is re-issued as a new request with this id. */
+  readonly newRequestId: RequestId;
+  readonly sendLastEventId: false;
+  /** Authoritative reads that restore what the drop may have lost, sorted and without repeats. */
+  readonly refetch: readonly string[];
+  /** What happens to the request that was in flight: re-sent (SAFE), re-sent with its key after reconciling (CONDITIONAL), or never re-sent (UNSAFE). */
+  readonly inFlight: 'resend-with-new-id' | 'reconcile-then-resend-with-same-key' | 'reconcile-only' | 'none';
+}
+
+/**
+ * The plan after a stream drops. No Last-Event-ID (2026-07-28 has no resumable streams; on 2025-11-25 the plan
+ * takes the same safe path): open a new request with a new id, refetch the affected state, and never replay
+ * an unsafe mutation that was in flight.
+ */
+export function reconnectPlan(options: { specVersion: SpecVersion; previousRequestId: RequestId; affected: readonly string[]; inFlight?: RetryClass }): ReconnectPlan {
+  requireOneOf('specVersion', options?.specVersion, SPEC_VERSIONS);
+  const previous = requireRequestId('previousRequestId', options.previousRequestId);
+  if (!Array.isArray(options.affected)) throw new InvalidArgumentError('affected', 'must be a list of refetch targets');
+  options.affected.forEach((target, index) => requireNonEmptyString(`affected[${index}]`, target));
+  const inFlight = options.inFlight === undefined ? 'none' : { SAFE: 'resend-with-new-id', CONDITIONAL: 'reconcile-then-resend-with-same-key', UNSAFE: 'reconcile-only' }[requireOneOf('inFlight', options.inFlight, ['SAFE', 'CONDITIONAL', 'UNSAFE'] as const)];
+  return { newRequestId: `${String(previous)}-retry`, sendLastEventId: false, refetch: [...new Set(options.affected)].sort(), inFlight: inFlight as ReconnectPlan['inFlight'] };
+}
+
+export interface BackoffWindow {
+  readonly ceilingMs: number;
+  readonly floorMs: number;
+  readonly delayMs: number;
+}
+
+/**
+ * Capped exponential backoff with deterministic jitter: ceiling = min(capMs, baseMs × 2^attempt),
+ * floor = ceiling / 2 (at least 1), and the delay in [floor, ceiling] chosen by a hash of `clientId:attempt`,
+ * so tests are reproducible and different clients spread over the window instead of returning as a herd.
+ */
+export function backoffDelay(clientId: string, attempt: number, options: { baseMs?: number; capMs?: number } = {}): BackoffWindow {
+  requireNonEmptyString('clientId', clientId);
+  requireInteger('attempt', attempt, 0);
+  const baseMs = requireInteger('baseMs', options.baseMs ?? 250, 1);
+  const capMs = requireInteger('capMs', options.capMs ?? 8000, 1);
+  const ceilingMs = Math.min(capMs, baseMs * 2 ** Math.min(attempt, 60));
+  const floorMs = Math.max(1, Math.floor(ceilingMs / 2));
+  const digest = createHash('sha256').update(`${clientId}:${attempt}`).digest();
+  const fraction = digest.readUInt32BE(0) / 0x1_0000_0000;
+  const delayMs = Math.min(ceilingMs, floorMs + Math.floor(fraction * (ceilingMs - floorMs + 1)));
+  return { ceilingMs, floorMs, delayMs: Math.max(floorMs, delayMs) };
+}

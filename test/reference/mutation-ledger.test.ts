@@ -1,0 +1,185 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { IdempotencyKeyMismatchError, InvalidArgumentError, LedgerError } from '../../src/reference/errors.js';
+import { chargeAccount, reserveInventory } from '../../src/reference/ledger-operations.js';
+import { MutationLedger } from '../../src/reference/mutation-ledger.js';
+import { classifyRetry } from '../../src/reference/classify-retry.js';
+
+const ledgerPath = () => join(mkdtempSync(join(tmpdir(), 'mcprely-ledger-')), 'ledger.sqlite');
+
+describe('MutationLedger', () => {
+  it('executes a new JSON-RPC id without a key every time: ids are not idempotency', () => {
+    const ledger = MutationLedger.open(ledgerPath());
+    const first = ledger.execute(chargeAccount, { account: 'acct-7', cents: 1200 });
+    const second = ledger.execute(chargeAccount, { account: 'acct-7', cents: 1200 });
+    expect([first.result.receipt, second.result.receipt]).toEqual(['charge-001', 'charge-002']);
+    expect(ledger.executionCount()).toBe(2);
+    ledger.close();
+  });
+
+  it('replays one key with identical arguments, and rejects it with other arguments without executing', () => {
+    const ledger = MutationLedger.open(ledgerPath());
+    const first = ledger.execute(chargeAccount, { account: 'acct-7', cents: 1200 }, { idempotencyKey: 'checkout-7' });
+    expect(first).toEqual({ result: { receipt: 'charge-001', account: 'acct-7', cents: 1200, status: 'charged' }, replayed: false });
+    expect(ledger.execute(chargeAccount, { cents: 1200, account: 'acct-7' }, { idempotencyKey: 'checkout-7' })).toEqual({ result: first.result, replayed: true });
+    expect(() => ledger.execute(chargeAccount, { account: 'acct-7', cents: 9900 }, { idempotencyKey: 'checkout-7' })).toThrow(IdempotencyKeyMismatchError);
+    expect(() => ledger.execute(chargeAccount, { account: 'acct-7', cents: 9900 }, { idempotencyKey: 'checkout-7' })).toThrow('idempotency key "checkout-7" was reused with different arguments');
+    expect(ledger.executionCount()).toBe(1);
+    ledger.close();
+  });
+
+  it('keeps record and counter across close and reopen', () => {
+    const path = ledgerPath();
+    const ledger = MutationLedger.open(path);
+    const first = ledger.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'k' });
+    ledger.execute(chargeAccount, { account: 'b', cents: 6 });
+    ledger.close();
+    const reopened = MutationLedger.open(path);
+    expect(reopened.executionCount()).toBe(2);
+    expect(reopened.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'k' })).toEqual({ result: first.result, replayed: true });
+    expect(reopened.execute(chargeAccount, { account: 'c', cents: 7 }).result.receipt).toBe('charge-003');
+    reopened.close();
+  });
+
+  it('returns defensive copies: mutating a result never changes a replay', () => {
+    const ledger = MutationLedger.open(ledgerPath());
+    const first = ledger.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'k' });
+    (first.result as { cents: number }).cents = 1_000_000;
+    (first.result as unknown as Record<string, unknown>)['refunded'] = true;
+    const replay = ledger.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'k' });
+    expect(replay.result).toEqual({ receipt: 'charge-001', account: 'a', cents: 5, status: 'charged' });
+    expect(replay.result).not.toBe(first.result);
+    ledger.close();
+  });
+
+  it('runs reserve_inventory on the same mechanism, the operation name bound into the key (the practice lab)', () => {
+    const path = ledgerPath();
+    const ledger = MutationLedger.open(path);
+    const args = { tenant: 't1', sku: 'sku-9', quantity: 3 };
+    const first = ledger.execute(reserveInventory, args, { idempotencyKey: 'order-1' });
+    expect(first.result).toEqual({ reservation: 'reservation-001', tenant: 't1', sku: 'sku-9', quantity: 3 });
+    expect(JSON.stringify(first.result)).not.toMatch(/card|secret|payment|cents/);
+    expect(ledger.execute(reserveInventory, args, { idempotencyKey: 'order-1' }).replayed).toBe(true);
+    expect(() => ledger.execute(reserveInventory, { ...args, quantity: 4 }, { idempotencyKey: 'order-1' })).toThrow(IdempotencyKeyMismatchError);
+    // The same key for another operation is another business intent: rejected, not replayed.
+    expect(() => ledger.execute(chargeAccount, { account: 't1', cents: 3 }, { idempotencyKey: 'order-1' })).toThrow(IdempotencyKeyMismatchError);
+    expect(ledger.executionCount()).toBe(1);
+    (first.result as { quantity: number }).quantity = 99;
+    ledger.close();
+    // A committed execution whose response was lost: reconcile by key after reopening.
+    const reopened = MutationLedger.open(path);
+    expect(reopened.reconcile('order-1')).toMatchObject({ key: 'order-1', operation: 'reserve_inventory', execution: 1, result: { reservation: 'reservation-001', quantity: 3 } });
+    expect(reopened.reconcile('never-seen')).toBeUndefined();
+    reopened.close();
+    // Automatic retry is disabled when the client did not provide a key.
+    expect(classifyRetry({ sideEffect: 'mutation' }).classification).toBe('UNSAFE');
+    expect(classifyRetry({ sideEffect: 'mutation', idempotencyKeyArgument: 'idempotencyKey' }).classification).toBe('CONDITIONAL');
+  });
+
+  it.each([
+    ['zero cents', () => chargeAccount, { account: 'a', cents: 0 }, 'cents'],
+    ['negative cents', () => chargeAccount, { account: 'a', cents: -5 }, 'cents'],
+    ['fractional cents', () => chargeAccount, { account: 'a', cents: 1.5 }, 'cents'],
+    ['NaN cents', () => chargeAccount, { account: 'a', cents: Number.NaN }, 'arguments'],
+    ['an empty account', () => chargeAccount, { account: '', cents: 5 }, 'account'],
+    ['zero quantity', () => reserveInventory, { tenant: 't', sku: 's', quantity: 0 }, 'quantity'],
+    ['arguments that are not JSON', () => chargeAccount, { account: 'a', cents: 5, at: new Date(0) }, 'arguments'],
+    ['a bigint', () => chargeAccount, { account: 'a', cents: 5n as unknown as number }, 'arguments'],
+  ])('rejects %s with a typed error and executes nothing', (_, operation, args, argument) => {
+    const ledger = MutationLedger.open(ledgerPath());
+    let thrown: unknown;
+    try {
+      ledger.execute(operation() as typeof chargeAccount, args as never, { idempotencyKey: 'k' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InvalidArgumentError);
+    expect((thrown as InvalidArgumentError).argument).toBe(argument);
+    expect(ledger.executionCount()).toBe(0);
+    expect(ledger.reconcile('k')).toBeUndefined();
+    ledger.close();
+  });
+
+  it('rejects bad keys and options by name', () => {
+    const ledger = MutationLedger.open(ledgerPath());
+    expect(() => ledger.execute(chargeAccount, { account: 'a', cents: 1 }, { idempotencyKey: '' })).toThrow(expect.objectContaining({ argument: 'idempotencyKey' }));
+    expect(() => ledger.execute(chargeAccount, { account: 'a', cents: 1 }, { idempotencyKey: 'x'.repeat(256) })).toThrow(/at most 255/);
+    expect(() => MutationLedger.open(ledgerPath(), { busyTimeoutMs: -1 })).toThrow(expect.objectContaining({ argument: 'busyTimeoutMs' }));
+    ledger.close();
+  });
+
+  it('refuses a file that is not a SQLite database, and leaves it untouched', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'mcprely-ledger-')), 'notes.txt');
+    writeFileSync(path, 'these are my notes, not a database\n'.repeat(200));
+    expect(() => MutationLedger.open(path)).toThrow(LedgerError);
+    expect(() => MutationLedger.open(path)).toThrow(`${path} is not a SQLite database; give the ledger its own file`);
+  });
+
+  it('fails clearly when another connection holds the lock past the busy timeout, and loses no committed record', () => {
+    const path = ledgerPath();
+    const ledger = MutationLedger.open(path, { busyTimeoutMs: 100 });
+    const committed = ledger.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'kept' });
+    const other = new Database(path);
+    other.exec('BEGIN EXCLUSIVE');
+    expect(() => ledger.execute(chargeAccount, { account: 'b', cents: 6 }, { idempotencyKey: 'blocked' })).toThrow(/stayed locked by another connection past the busy timeout; nothing was committed/);
+    other.exec('ROLLBACK');
+    other.close();
+    expect(ledger.reconcile('kept')?.result).toEqual(committed.result);
+    expect(ledger.reconcile('blocked')).toBeUndefined();
+    expect(ledger.executionCount()).toBe(1);
+    expect(ledger.execute(chargeAccount, { account: 'b', cents: 6 }, { idempotencyKey: 'blocked' }).replayed).toBe(false);
+    ledger.close();
+  });
+});
+
+/** Starts `count` processes, each with its own connection, and releases them together at a barrier. */
+async function race(count: number, path: string, argsFor: (index: number) => [key: string, account: string, cents: number]): Promise<unknown[]> {
+  const racer = new URL('./ledger-racer.mjs', import.meta.url).pathname;
+  const children = Array.from({ length: count }, (_, index) => spawn(process.execPath, [racer, path, ...argsFor(index).map(String)], { stdio: ['pipe', 'pipe', 'inherit'] }));
+  const lines = children.map(
+    (child) =>
+      new Promise<string[]>((resolve) => {
+        let text = '';
+        child.stdout.on('data', (chunk) => (text += chunk));
+        child.on('close', () => resolve(text.trim().split('\n')));
+      }),
+  );
+  const ready = children.map((child) => new Promise<void>((resolve) => child.stdout.once('data', () => resolve())));
+  await Promise.all(ready);
+  for (const child of children) child.stdin.write('go\n');
+  return (await Promise.all(lines)).map((output) => JSON.parse(output.at(-1)!));
+}
+
+describe('separate processes racing on one key', () => {
+  it.each([2, 8])('%i processes, identical arguments: exactly one execution, equal results', async (count) => {
+    const path = ledgerPath();
+    MutationLedger.open(path).close();
+    const outcomes = (await race(count, path, () => ['checkout-7', 'acct-7', 1200])) as { result: unknown; replayed: boolean; error?: string }[];
+    expect(outcomes.filter((outcome) => outcome.error !== undefined)).toEqual([]);
+    expect(new Set(outcomes.map((outcome) => JSON.stringify(outcome.result))).size).toBe(1);
+    expect(outcomes.filter((outcome) => !outcome.replayed)).toHaveLength(1);
+    const ledger = MutationLedger.open(path);
+    expect(ledger.executionCount()).toBe(1);
+    ledger.close();
+  });
+
+  it('8 processes, one key, two argument sets: one execution, the others replay or are rejected', async () => {
+    const path = ledgerPath();
+    MutationLedger.open(path).close();
+    const outcomes = (await race(8, path, (index) => ['k', 'acct', index % 2 === 0 ? 100 : 200])) as { result?: { cents: number }; replayed?: boolean; error?: string }[];
+    const winner = outcomes.find((outcome) => outcome.replayed === false)!;
+    expect(outcomes.filter((outcome) => outcome.replayed === false)).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.error !== undefined) expect(outcome.error).toMatch(/^IdempotencyKeyMismatchError/);
+      else expect(outcome.result).toEqual(winner.result);
+    }
+    expect(outcomes.filter((outcome) => outcome.error !== undefined)).toHaveLength(4);
+    const ledger = MutationLedger.open(path);
+    expect(ledger.executionCount()).toBe(1);
+    ledger.close();
+  });
+});
