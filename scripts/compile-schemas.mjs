@@ -17,6 +17,7 @@ export const VALIDATORS = {
   validateRule: 'schemas/rule.schema.json',
   validateConfig: 'schemas/config.schema.json',
   validateBaseline: 'schemas/baseline.schema.json',
+  validateFixture: 'schemas/fixture.schema.json',
 };
 
 export function compileSchemas() {

@@ -47,6 +47,52 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('review')
+    .description('write the reliability review of a manifest (exit 1 when not production-ready)')
+    .argument('<manifest>', 'a manifest file')
+    .addOption(new Option('-f, --format <name>', 'output format').choices(['markdown', 'json']).default('markdown'))
+    .option('-o, --output <file>', 'write the review to a file instead of standard output')
+    .option('-c, --config <file>', 'configuration file for the lint findings in the review')
+    .option('--no-config', 'ignore any configuration file')
+    .action(async (manifest: string, options: Record<string, unknown>) => {
+      const { runReview } = await import('./review-command.js');
+      process.exitCode = runReview(manifest, {
+        format: options['format'] as 'markdown' | 'json',
+        ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+        ...(options['config'] === undefined || options['config'] === true ? {} : { config: options['config'] as string | false }),
+      });
+    });
+
+  program
+    .command('fixtures')
+    .description('write the failure fixtures of every operation as data files')
+    .argument('<manifest>', 'a manifest file')
+    .option('-o, --output <dir>', 'folder to write the fixtures to', 'mcprely-fixtures')
+    .action(async (manifest: string, options: { output: string }) => {
+      const { runFixtures } = await import('./fixtures-command.js');
+      process.exitCode = runFixtures(manifest, options);
+    });
+
+  program
+    .command('verify')
+    .description('run fixtures on the reference implementation and print their transcripts (exit 1 when one fails)')
+    .argument('<paths...>', 'a manifest (its fixtures are generated) or fixture files')
+    .action(async (paths: string[]) => {
+      const { runVerify } = await import('./verify-command.js');
+      process.exitCode = await runVerify(paths);
+    });
+
+  program
+    .command('evidence')
+    .description('write the evidence bundle of a manifest: review, fixtures, transcripts and an index')
+    .argument('<manifest>', 'a manifest file')
+    .requiredOption('-o, --output <dir>', 'folder for the bundle (empty, or an earlier bundle, which is replaced)')
+    .action(async (manifest: string, options: { output: string }) => {
+      const { runEvidence } = await import('./evidence-command.js');
+      process.exitCode = await runEvidence(manifest, options);
+    });
+
+  program
     .command('rules')
     .description('list the rules by area, or print the page of one rule')
     .argument('[id]', 'a rule id')

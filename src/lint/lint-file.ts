@@ -1,4 +1,5 @@
-import { loadManifest } from '../manifest/load.js';
+import type { Finding } from '../findings/finding.js';
+import { loadManifest, type LoadedManifest } from '../manifest/load.js';
 import type { RuleSet } from '../rules/load-rules.js';
 import { runRules, type RuleSeverities } from '../rules/run-rules.js';
 import { applySuppressions } from '../rules/suppressions.js';
@@ -15,7 +16,12 @@ export interface LintSettings {
 export function lintFile(file: string, bytes: Uint8Array, settings: LintSettings): FileReport {
   const loaded = loadManifest(file, bytes);
   if (!loaded.ok) return fileReport(file, problemFindings(file, loaded.text, loaded.problems));
+  return fileReport(file, lintLoadedManifest(loaded, settings));
+}
+
+/** The rule findings of a manifest that loaded, suppressions applied (and any unknown rule they name reported). */
+export function lintLoadedManifest(loaded: LoadedManifest, settings: LintSettings): Finding[] {
   const findings = runRules(loaded, settings.ruleSet, settings.severities);
   const suppressed = applySuppressions(loaded, findings, new Set(settings.ruleSet.byId.keys()));
-  return fileReport(file, [...problemFindings(file, loaded.text, suppressed.problems), ...suppressed.findings]);
+  return [...problemFindings(loaded.file, loaded.text, suppressed.problems), ...suppressed.findings];
 }

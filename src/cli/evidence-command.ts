@@ -1,0 +1,63 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { generateFixtures } from '../fixtures/generate-fixtures.js';
+import { lintLoadedManifest } from '../lint/lint-file.js';
+import { bundledRules } from '../rules/load-rules.js';
+import { buildEvidence } from '../verify/evidence.js';
+import { runFixture } from '../verify/run-fixture.js';
+import { loadSeverities, SettingsError, toSlashes } from './load-settings.js';
+import { readManifestInput } from './manifest-input.js';
+import { Progress } from './progress.js';
+
+/** `mcprely evidence <manifest> -o dir`: the evidence bundle. Exit 1 when a fixture fails or the verdict is not production-ready. */
+export async function runEvidence(path: string, options: { output: string }): Promise<number> {
+  const input = readManifestInput(path);
+  if (!input.ok) {
+    process.stderr.write(input.report);
+    return 2;
+  }
+  const directory = options.output;
+  if (existsSync(directory) && readdirSync(directory).length > 0 && !isEarlierBundle(directory)) {
+    process.stderr.write(`${directory}: error: the folder is not empty and holds no earlier mcprely evidence bundle (index.json); refusing to overwrite it. Fix: Choose an empty or new folder\n`);
+    return 2;
+  }
+  const ruleSet = bundledRules();
+  let severities;
+  try {
+    severities = loadSeverities(undefined, ruleSet, process.cwd())(path);
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    process.stderr.write(error.report);
+    return 2;
+  }
+  const findings = lintLoadedManifest(input.manifest, { ruleSet, severities });
+  const fixtures = generateFixtures(input.manifest);
+  const progress = new Progress(process.stderr, fixtures.length);
+  const runs = [];
+  for (const [index, fixture] of fixtures.entries()) {
+    progress.update(index, fixture.id);
+    runs.push(await runFixture(fixture));
+  }
+  progress.done();
+  // Fixtures sit two or three folders down (fixtures/<operation>/<kind>.json); each names the manifest relative to itself.
+  const manifestFromFixture = (depth: number) => toSlashes(relative(resolve(directory, ...Array(depth).fill('x')), resolve(path)));
+  const bundle = buildEvidence(input.manifest, findings, fixtures, runs, manifestFromFixture(2));
+  rmSync(directory, { recursive: true, force: true });
+  for (const [file, content] of bundle) {
+    const target = join(directory, file);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+  const failed = runs.filter((run) => !run.passed).length;
+  const index = JSON.parse(bundle.get('index.json')!) as { productionReady: boolean };
+  process.stdout.write(`Evidence for ${path} written to ${toSlashes(directory)}: ${bundle.size} files, ${runs.length} fixtures (${runs.length - failed} passed, ${failed} failed), verdict ${index.productionReady ? 'production-ready' : 'not production-ready'}. Start at ${toSlashes(join(directory, 'index.md'))}\n`);
+  return failed > 0 || !index.productionReady ? 1 : 0;
+}
+
+function isEarlierBundle(directory: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(directory, 'index.json'), 'utf8')) as { mcprelyEvidence?: unknown }).mcprelyEvidence === 1;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,37 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { generateFixtures } from '../fixtures/generate-fixtures.js';
+import type { Fixture } from '../fixtures/fixture-types.js';
+import { toSlashes } from './load-settings.js';
+import { readManifestInput } from './manifest-input.js';
+
+/** The file a fixture is written to, under the output folder: <operation>/<kind>.json. */
+export function fixtureFile(directory: string, fixture: Fixture): string {
+  return join(directory, ...fixture.id.split('/')) + '.json';
+}
+
+/** Writes fixtures as files, each naming its manifest relative to itself; returns the paths, in order. */
+export function writeFixtures(fixtures: readonly Fixture[], directory: string, manifestPath: string): string[] {
+  return fixtures.map((fixture) => {
+    const file = fixtureFile(directory, fixture);
+    mkdirSync(dirname(file), { recursive: true });
+    const withManifest = { ...fixture, manifest: toSlashes(relative(dirname(file), manifestPath)) };
+    const { mcprelyFixture, ...rest } = withManifest;
+    writeFileSync(file, JSON.stringify({ mcprelyFixture, ...rest }, null, 2) + '\n');
+    return file;
+  });
+}
+
+/** `mcprely fixtures <manifest> [-o dir]`: the failure fixtures of every operation, as data files. */
+export function runFixtures(path: string, options: { output: string }): number {
+  const input = readManifestInput(path);
+  if (!input.ok) {
+    process.stderr.write(input.report);
+    return 2;
+  }
+  const fixtures = generateFixtures(input.manifest);
+  const files = writeFixtures(fixtures, options.output, path);
+  for (const file of files) process.stdout.write(`${toSlashes(file)}\n`);
+  process.stdout.write(`${files.length} fixtures for ${input.manifest.operations.length} operations written to ${toSlashes(options.output)}\n`);
+  return 0;
+}

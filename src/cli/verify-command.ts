@@ -1,0 +1,112 @@
+import { dirname, resolve } from 'node:path';
+import { generateFixtures } from '../fixtures/generate-fixtures.js';
+import type { Fixture } from '../fixtures/fixture-types.js';
+import type { Finding } from '../findings/finding.js';
+import { fileReport } from '../lint/file-report.js';
+import { lintResult } from '../lint/lint-result.js';
+import { problemFindings } from '../lint/problem-findings.js';
+import { loadManifest, type LoadedManifest } from '../manifest/load.js';
+import { parseDocumentBytes } from '../manifest/parse-document.js';
+import { makeProblem } from '../manifest/problem.js';
+import { locate, type SourceNode } from '../manifest/source-map.js';
+import { formatStylish } from '../report/stylish.js';
+import { FixtureError } from '../verify/fixture-error.js';
+import type { FixtureRun } from '../verify/fixture-run.js';
+import { contradictions, loadFixture } from '../verify/load-fixture.js';
+import { renderRun } from '../verify/render-transcript.js';
+import { runFixture } from '../verify/run-fixture.js';
+import { readManifestFile } from './read-manifest-file.js';
+import { Progress } from './progress.js';
+
+/** A fixture ready to run, with what is needed to place an error found while running it. */
+interface Runnable {
+  readonly fixture: Fixture;
+  readonly file?: string;
+  readonly text?: string;
+  readonly source?: SourceNode;
+}
+
+/**
+ * `mcprely verify <manifest | fixture files…>`: runs fixtures on the reference implementation, prints a
+ * transcript per fixture and a summary. Exit 1 when a fixture fails, 2 when a file cannot be used as a
+ * manifest or fixture (the others still run).
+ */
+export async function runVerify(paths: readonly string[]): Promise<number> {
+  const errors: Finding[][] = [];
+  const runnable: Runnable[] = [];
+  const manifests = new Map<string, LoadedManifest | Finding[]>();
+  for (const path of paths) {
+    const read = readManifestFile(path);
+    if (!read.ok) {
+      errors.push([read.finding]);
+      continue;
+    }
+    const parsed = parseDocumentBytes(path, read.bytes);
+    const isFixture = parsed.ok && typeof parsed.document.value === 'object' && parsed.document.value !== null && 'mcprelyFixture' in parsed.document.value;
+    if (!isFixture) {
+      const loaded = loadManifest(path, read.bytes);
+      if (!loaded.ok) errors.push(problemFindings(path, loaded.text, loaded.problems));
+      else for (const fixture of generateFixtures(loaded)) runnable.push({ fixture });
+      continue;
+    }
+    const loaded = loadFixture(path, read.bytes);
+    if (!loaded.ok) {
+      errors.push(problemFindings(path, loaded.text, loaded.problems));
+      continue;
+    }
+    if (loaded.fixture.manifest !== undefined) {
+      const manifestPath = resolve(dirname(path), loaded.fixture.manifest);
+      const manifest = manifestFor(manifestPath, manifests);
+      if (Array.isArray(manifest)) {
+        const place = locate(loaded.source, ['manifest']);
+        errors.push(problemFindings(path, loaded.text, [makeProblem('schema', { messageId: 'manifest-unusable', template: 'The manifest this fixture names ({manifest}) cannot be used: {reason}', data: { manifest: loaded.fixture.manifest, reason: manifest[0]?.message ?? 'unknown problem' }, fix: 'fix the manifest or the path in "manifest"', path: ['manifest'], start: place.start, end: place.end })]));
+        continue;
+      }
+      const problems = contradictions(loaded.fixture, loaded.source, manifest);
+      if (problems.length > 0) {
+        errors.push(problemFindings(path, loaded.text, problems));
+        continue;
+      }
+    }
+    runnable.push({ fixture: loaded.fixture, file: path, text: loaded.text, source: loaded.source });
+  }
+
+  const progress = new Progress(process.stderr, runnable.length);
+  const runs: FixtureRun[] = [];
+  for (const [index, item] of runnable.entries()) {
+    progress.update(index, item.fixture.id);
+    try {
+      const run = await runFixture(item.fixture);
+      runs.push(run);
+      process.stdout.write(renderRun(run) + '\n');
+    } catch (error) {
+      if (!(error instanceof FixtureError)) throw error;
+      const file = item.file ?? item.fixture.id;
+      const place = item.source === undefined ? undefined : locate(item.source, error.path);
+      errors.push(problemFindings(file, item.text ?? '', [makeProblem('schema', { messageId: 'fixture-step', template: '{reason}', data: { reason: error.message }, fix: 'correct the step', path: error.path, ...(place === undefined ? {} : { start: place.start, end: place.end }) })]));
+    }
+  }
+  progress.done();
+
+  const failed = runs.filter((run) => !run.passed);
+  process.stdout.write(`Summary: ${runs.length} fixtures run, ${runs.length - failed.length} passed, ${failed.length} failed${errors.length > 0 ? `; ${errors.length} file(s) could not be used` : ''}\n`);
+  for (const run of runs) process.stdout.write(`  ${run.passed ? 'PASS' : 'FAIL'}  ${run.fixture.id}  [${run.fixture.transport}]\n`);
+  if (errors.length > 0) process.stderr.write(formatStylish(lintResult(errors.map((findings) => fileReport(findings[0]!.file, findings))), { color: false }));
+  if (errors.length > 0) return 2;
+  return failed.length > 0 ? 1 : 0;
+}
+
+function manifestFor(path: string, cache: Map<string, LoadedManifest | Finding[]>): LoadedManifest | Finding[] {
+  let cached = cache.get(path);
+  if (cached === undefined) {
+    const read = readManifestFile(path);
+    if (!read.ok) cached = [read.finding];
+    else {
+      const loaded = loadManifest(path, read.bytes);
+      cached = loaded.ok ? loaded : problemFindings(path, loaded.text, loaded.problems);
+    }
+    cache.set(path, cached);
+  }
+  return cached;
+}
+

@@ -1,0 +1,107 @@
+import type { Expectation, Fixture } from '../fixtures/fixture-types.js';
+import type { ExpectationResult } from './fixture-run.js';
+import type { PolicyBuffer } from './policy-buffer.js';
+import type { ChargeOutcome, PolicyLedgers } from './policy-ledger.js';
+import type { RequestWorld } from './request-world.js';
+import type { TaskWorld } from './task-world.js';
+
+/** Everything a fixture run observed, for checking its expectations. */
+export interface Observations {
+  readonly fixture: Fixture;
+  readonly requests: RequestWorld;
+  readonly ledgers: PolicyLedgers;
+  readonly buffer: PolicyBuffer;
+  readonly tasks: TaskWorld;
+  readonly charges: ReadonlyMap<string, { readonly outcome: ChargeOutcome; readonly snapshot: string | undefined }>;
+  readonly taskStatusAfter: ReadonlyMap<string, ReadonlyMap<string, string | undefined>>;
+  readonly endedAt: number;
+}
+
+export function checkExpectations(observed: Observations): ExpectationResult[] {
+  return observed.fixture.expect.map((expectation) => {
+    const [passed, detail] = check(expectation, observed);
+    return { expectation, passed, detail };
+  });
+}
+
+function check(expectation: Expectation, observed: Observations): [boolean, string] {
+  const { requests, buffer, tasks, charges, ledgers } = observed;
+  switch (expectation.check) {
+    case 'terminal-state': {
+      const record = requests.coordinator.get(expectation.request);
+      const view = requests.views.get(expectation.request);
+      if (record === undefined || view === undefined) return [false, `request ${expectation.request} never started`];
+      if (record.state === 'in_progress') return [false, `request ${expectation.request} is still in progress at ${observed.endedAt} ms: it never ended`];
+      const reason = record.cancelReason;
+      const at = view.endedAt;
+      const ok = record.state === expectation.state && (expectation.reason === undefined || reason === expectation.reason) && (expectation.atMs === undefined || at === expectation.atMs);
+      return [ok, `request ${expectation.request} ended ${record.state}${reason === undefined ? '' : ` (${reason})`} at ${at} ms`];
+    }
+    case 'response': {
+      const delivered = requests.views.get(expectation.request)?.responsesDelivered ?? 0;
+      return [(delivered > 0) === expectation.present, delivered === 0 ? 'no response reached the client' : `${delivered} response(s) reached the client`];
+    }
+    case 'silent-after-cancel': {
+      const after = requests.views.get(expectation.request)?.messagesAfterCancel ?? 0;
+      return [after === 0, after === 0 ? 'the server sent nothing for the request after the cancellation' : `the server sent ${after} message(s) for the request after the cancellation`];
+    }
+    case 'late-cancel-ignored': {
+      const view = requests.views.get(expectation.request);
+      const state = requests.coordinator.get(expectation.request)?.state;
+      const replies = view?.lateCancelReplies ?? 0;
+      return [replies === 0 && state === 'completed', replies === 0 ? `the late cancellation changed nothing (request ${state}) and got no reply` : `the late cancellation was answered with ${replies} error response(s)`];
+    }
+    case 'cancel-signal': {
+      const signal = requests.views.get(expectation.request)?.cancelSignal;
+      return [signal === expectation.signal, signal === undefined ? 'the client never cancelled' : `the client cancelled with ${signal === 'close-stream' ? 'a closed response stream' : 'a notifications/cancelled message'}`];
+    }
+    case 'executions':
+      return [ledgers.executions === expectation.count, `the business effect ran ${ledgers.executions} time(s)`];
+    case 'results-equal': {
+      const snapshots = expectation.steps.map((step) => charges.get(step)?.snapshot);
+      const equal = snapshots.every((snapshot) => snapshot !== undefined && snapshot === snapshots[0]);
+      return [equal, equal ? `steps ${expectation.steps.join(', ')} returned ${snapshots[0]}` : `steps ${expectation.steps.join(', ')} returned ${snapshots.map((snapshot) => snapshot ?? 'no result').join(' vs ')}`];
+    }
+    case 'rejected': {
+      const outcome = charges.get(expectation.step)?.outcome;
+      const rejected = outcome !== undefined && 'rejected' in outcome;
+      return [rejected, rejected ? `step ${expectation.step} was rejected: ${(outcome as { rejected: string }).rejected}` : `step ${expectation.step} was not rejected${outcome !== undefined && 'result' in outcome ? `: it returned ${JSON.stringify(outcome.result)}${outcome.replayed ? ' (a replay)' : ' (a new execution)'}` : ''}`];
+    }
+    case 'buffer-bounded': {
+      const capacity = observed.fixture.parameters.bufferCapacity;
+      if (capacity === null) return [false, `no capacity is declared: the queue grew to ${buffer.maxSize} events`];
+      if (capacity < 2) return [false, `a capacity of ${capacity} cannot hold a progress event and the final response`];
+      return [buffer.maxSize <= capacity, `at most ${buffer.maxSize} events were buffered (capacity ${capacity})`];
+    }
+    case 'finals-preserved': {
+      const missing = buffer.pushedFinals.filter((id) => !buffer.deliveredFinals.includes(id));
+      return [missing.length === 0, missing.length === 0 ? `every final response was delivered (${buffer.pushedFinals.length})` : `final response(s) of ${missing.join(', ')} never reached the consumer`];
+    }
+    case 'refetch-marked':
+      return [buffer.losses === 0 || buffer.refetchMarked, buffer.losses === 0 ? 'nothing was lost' : `${buffer.losses} event(s) were lost or coalesced; the stream was ${buffer.refetchMarked ? '' : 'not '}marked for a refetch`];
+    case 'reconnect-new-request': {
+      const reconnect = requests.views.get(expectation.request)?.reconnect;
+      if (reconnect === undefined) return [false, 'the client never reconnected'];
+      const ok = reconnect.newId !== expectation.request && reconnect.accepted;
+      return [ok, ok ? `re-issued as the new request ${reconnect.newId}` : `re-issued with the old id ${reconnect.newId}`];
+    }
+    case 'no-last-event-id': {
+      const reconnect = requests.views.get(expectation.request)?.reconnect;
+      return [reconnect !== undefined && !reconnect.lastEventId, reconnect?.lastEventId ? 'the client tried to resume with Last-Event-ID' : 'no Last-Event-ID was sent'];
+    }
+    case 'refetch-planned': {
+      const refetch = requests.views.get(expectation.request)?.reconnect?.refetch ?? [];
+      return [refetch.length > 0, refetch.length > 0 ? `refetched ${refetch.join('; ')}` : 'nothing was refetched'];
+    }
+    case 'task-status': {
+      const status = observed.taskStatusAfter.get(expectation.after)?.get(expectation.task);
+      return [status === expectation.status, `task ${expectation.task} was ${status ?? 'unknown'} after step ${expectation.after}`];
+    }
+    case 'client-sees-terminal': {
+      const final = tasks.client.get(expectation.task)?.final;
+      const actual = tasks.status(expectation.task);
+      if (final === undefined) return [false, `the client never learned a terminal status of ${expectation.task} (it is ${actual})`];
+      return [final.status === expectation.status && final.status === actual, `the client ${final.assumed ? 'assumed' : 'read'} ${final.status}; the task is ${actual}`];
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Fixture, Step } from '../fixtures/fixture-types.js';
+import { canonicalJson } from '../json/canonical-json.js';
+import { checkExpectations, type Observations } from './check-expectations.js';
+import { FixtureError } from './fixture-error.js';
+import type { FixtureRun } from './fixture-run.js';
+import { PolicyBuffer } from './policy-buffer.js';
+import { PolicyLedgers, type ChargeOutcome } from './policy-ledger.js';
+import { RequestWorld } from './request-world.js';
+import { TaskWorld } from './task-world.js';
+import { Transcript } from './transcript.js';
+
+/**
+ * Runs one fixture on the reference implementation: the steps in order on the logical clock, each a wire
+ * message or a state change in the transcript, then every expectation checked against what happened.
+ * Ledger files live in a temporary folder removed afterwards; nothing of it reaches the transcript, so
+ * reruns produce the same transcript byte for byte.
+ */
+export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
+  const transcript = new Transcript();
+  const workDir = mkdtempSync(join(tmpdir(), 'mcprely-fixture-'));
+  const requests = new RequestWorld(fixture, transcript);
+  const ledgers = new PolicyLedgers(workDir, fixture.operation, fixture.parameters, transcript);
+  const buffer = new PolicyBuffer(fixture.parameters, transcript);
+  const tasks = new TaskWorld(fixture, transcript);
+  const charges = new Map<string, { outcome: ChargeOutcome; snapshot: string | undefined }>();
+  const taskStatusAfter = new Map<string, Map<string, string | undefined>>();
+  let bufferDescribed = false;
+  try {
+    let clock = 0;
+    for (const [index, step] of fixture.steps.entries()) {
+      const path = ['steps', index];
+      if (step.at < clock) throw new FixtureError(`step ${index + 1} is at ${step.at} ms, before the step before it (${clock} ms); steps run in time order`, [...path, 'at']);
+      clock = step.at;
+      if ((step.do === 'push-progress' || step.do === 'push-final' || step.do === 'drain') && !bufferDescribed) {
+        transcript.note(step.at, 'buffer', buffer.describe());
+        bufferDescribed = true;
+      }
+      await runStep(step, path);
+      if (step.id !== undefined) taskStatusAfter.set(step.id, new Map([...tasks.client.keys()].map((task) => [task, tasks.status(task)])));
+    }
+    const observations: Observations = { fixture, requests, ledgers, buffer, tasks, charges, taskStatusAfter, endedAt: clock };
+    const results = checkExpectations(observations);
+    return { fixture, transcript: transcript.entries, results, passed: results.every((result) => result.passed) };
+  } finally {
+    ledgers.close();
+    tasks.close();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+
+  async function runStep(step: Step, path: readonly (string | number)[]): Promise<void> {
+    const at = step.at;
+    switch (step.do) {
+      case 'start':
+        return requests.start(at, step.request, step.progressToken, [...path, 'request']);
+      case 'progress':
+        return requests.progress(at, step.request, step.value, [...path, 'request']);
+      case 'keepalive':
+        return requests.keepAlive(at, step.request, [...path, 'request']);
+      case 'tick':
+        return requests.tick(at, step.request, [...path, 'request']);
+      case 'cancel':
+        return requests.cancel(at, step.request, step.reason, [...path, 'request']);
+      case 'complete':
+        return requests.complete(at, step.request, step.result, [...path, 'request']);
+      case 'drop-stream':
+        return requests.dropStream(at, step.request, [...path, 'request']);
+      case 'reconnect':
+        return requests.reconnect(at, step.request, [...path, 'request']);
+      case 'charge': {
+        transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: step.request, method: fixture.method, params: { name: fixture.operation, arguments: { ...step.arguments, ...(step.key === undefined ? {} : { [fixture.parameters.keyArgument ?? 'idempotencyKey']: step.key }) } } });
+        const outcome = ledgers.charge(at, step.connection, { ...step.arguments }, step.key);
+        record(step.id, outcome);
+        transcript.wire(at, 'server → client', 'rejected' in outcome ? { jsonrpc: '2.0', id: step.request, error: { code: -32602, message: outcome.rejected } } : { jsonrpc: '2.0', id: step.request, result: outcome.result });
+        return;
+      }
+      case 'race': {
+        const outcomes = await ledgers.race(at, step.connections, { ...step.arguments }, step.key);
+        for (const connection of step.connections) record(step.id === undefined ? undefined : `${step.id}/${connection}`, outcomes.get(connection)!);
+        return;
+      }
+      case 'mutate-result': {
+        const target = charges.get(step.of);
+        if (target === undefined || 'rejected' in target.outcome) throw new FixtureError(`no result of a step named ${step.of} to mutate`, [...path, 'of']);
+        const result = target.outcome.result as Record<string, unknown>;
+        for (const key of Object.keys(result)) if (typeof result[key] === 'number') result[key] = (result[key] as number) * 1000;
+        result['editedByCaller'] = true;
+        transcript.note(at, 'client', `the caller edits the result of ${step.of} in place: ${canonicalJson(result)}`);
+        return;
+      }
+      case 'reopen':
+        return ledgers.reopen(at, step.connection);
+      case 'push-progress':
+        return buffer.push(at, { type: 'progress', progressToken: step.token, progress: step.value });
+      case 'push-final':
+        return buffer.push(at, { type: 'final', requestId: step.request, response: { jsonrpc: '2.0', id: step.request, result: {} } });
+      case 'drain':
+        buffer.drain(at);
+        return;
+      case 'task-create':
+        return tasks.create(at, step.task, [...path, 'task']);
+      case 'task-cancel':
+        return tasks.cancel(at, step.task, [...path, 'task']);
+      case 'checkpoint':
+        return tasks.checkpoint(at, step.task, [...path, 'task']);
+      case 'task-finish':
+        return tasks.finish(at, step.task, [...path, 'task']);
+      case 'poll':
+        return tasks.poll(at, step.task, [...path, 'task']);
+    }
+  }
+
+  /** Keeps a step's outcome, with its result as it was at that moment (before any later edit by the caller). */
+  function record(id: string | undefined, outcome: ChargeOutcome): void {
+    if (id === undefined) return;
+    charges.set(id, { outcome, snapshot: 'rejected' in outcome ? undefined : canonicalJson(outcome.result) });
+  }
+}
