@@ -92,6 +92,61 @@ export function buildProgram(): Command {
       process.exitCode = await runEvidence(manifest, options);
     });
 
+  const probeOutputs = new OutputSpecs('stylish');
+  program
+    .command('probe')
+    .description('check what a live MCP server does on the wire when requests are cancelled, time out or are retried')
+    .option('--stdio <command>', 'run this command and speak MCP over its stdin and stdout (no shell)')
+    .option('--url <endpoint>', 'speak Streamable HTTP to this endpoint')
+    .option('--manifest <file>', 'the manifest that names the long-running tool, its timeouts and its key argument')
+    .option('--operation <name>', 'the long-running tool to call')
+    .addOption(new Option('--spec-version <revision>', 'protocol revision to probe (default: the manifest, or asked of an HTTP server, or 2025-11-25)').choices(['2025-11-25', '2026-07-28']))
+    .option('--arguments <json>', 'arguments for the long-running tool, as JSON', parseJsonObject)
+    .option('--allow-mutations', 'also call a mutation twice with one idempotency key (needs --manifest)', false)
+    .option('--idle-timeout <ms>', 'the client idle timeout the probe enforces', parseCount)
+    .option('--max-timeout <ms>', 'the client maximum timeout the probe enforces', parseCount)
+    .option('--grace <ms>', 'how long to watch for messages that must not come', parseCount, 1000)
+    .option('--max-time <ms>', 'the probe\'s own budget for all checks', parseCount, 120_000)
+    .option('-f, --format <name>', 'output format: stylish, json, sarif, github, junit, markdown (repeatable)', collect((name) => probeOutputs.addFormat(name)))
+    .option('-o, --output <file>', 'write the preceding --format to a file (repeatable)', collect((file) => probeOutputs.addOutput(file)))
+    .action(async (options: Record<string, unknown>) => {
+      const { runProbeCommand } = await import('./probe-command.js');
+      process.exitCode = await runProbeCommand(
+        {
+          ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
+          ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
+          ...(typeof options['manifest'] === 'string' ? { manifest: options['manifest'] } : {}),
+          ...(typeof options['operation'] === 'string' ? { operation: options['operation'] } : {}),
+          ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as '2025-11-25' | '2026-07-28' } : {}),
+          ...(options['arguments'] === undefined ? {} : { arguments: options['arguments'] as Record<string, unknown> }),
+          ...(options['idleTimeout'] === undefined ? {} : { idleTimeoutMs: options['idleTimeout'] as number }),
+          ...(options['maxTimeout'] === undefined ? {} : { maxTimeoutMs: options['maxTimeout'] as number }),
+          allowMutations: options['allowMutations'] === true,
+          graceMs: options['grace'] as number,
+          maxTimeMs: options['maxTime'] as number,
+          outputs: probeOutputs.resolve(),
+        },
+        MCPRELY_VERSION,
+      );
+    });
+
+  program
+    .command('init')
+    .description('write a starting manifest from a running server\'s tools/list')
+    .option('--from-stdio <command>', 'run this command and ask it over stdio (no shell)')
+    .option('--from-url <endpoint>', 'ask the server at this Streamable HTTP endpoint')
+    .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices(['2025-11-25', '2026-07-28']))
+    .option('-o, --output <file>', 'write the manifest here instead of standard output')
+    .action(async (options: Record<string, unknown>) => {
+      const { runInit } = await import('./init-command.js');
+      process.exitCode = await runInit({
+        ...(typeof options['fromStdio'] === 'string' ? { stdio: options['fromStdio'] } : {}),
+        ...(typeof options['fromUrl'] === 'string' ? { url: options['fromUrl'] } : {}),
+        ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as '2025-11-25' | '2026-07-28' } : {}),
+        ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+      });
+    });
+
   program
     .command('rules')
     .description('list the rules by area, or print the page of one rule')
@@ -114,6 +169,17 @@ function collect(take: (value: string) => void): (value: string) => true {
     }
     return true;
   };
+}
+
+function parseJsonObject(value: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new InvalidArgumentError(`not JSON: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON object');
+  return parsed as Record<string, unknown>;
 }
 
 function parseCount(value: string): number {

@@ -71,6 +71,10 @@ export interface OperationSpec extends Policy {
   readonly direction?: 'client-to-server' | 'server-to-client';
   readonly transports?: readonly Transport[];
   readonly 'x-mcprely-ignore'?: readonly IgnoreEntry[];
+  /** Fields mcprely init inferred from untrusted hints, not yet confirmed. */
+  readonly 'x-mcprely-unverified'?: readonly string[];
+  /** Example arguments for mcprely probe. */
+  readonly probe?: { readonly arguments?: Readonly<Record<string, unknown>> };
 }
 
 export interface Annotations {

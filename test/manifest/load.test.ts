@@ -154,6 +154,6 @@ describe('schema errors', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems[0]!.message).toBe('Unknown field "zzz" in operations[0]');
-    expect(result.problems[0]!.fix).toMatch(/^remove it; allowed here: name, method, description, direction, transports, x-mcprely-ignore, sideEffect, annotations, timeouts/);
+    expect(result.problems[0]!.fix).toMatch(/^remove it; allowed here: name, method, description, direction, transports, x-mcprely-ignore, probe, x-mcprely-unverified, sideEffect, annotations, timeouts/);
   });
 });

@@ -61,7 +61,6 @@ describe('mcprely verify on fixture files', () => {
     const dir = generate();
     const good = join(dir, 'charge_account', 'stdio-cancel-before-completion.json');
     const base = JSON.parse(readFileSync(good, 'utf8'));
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- fixtures are edited freely to break them
     const write = (name: string, edit: (fixture: any) => void) => {
       const copy = JSON.parse(JSON.stringify(base));
       edit(copy);

@@ -1,0 +1,44 @@
+import { HttpConnection } from '../http-connection.js';
+import { outcome, type ProbeCheck } from '../probe-types.js';
+
+const REQUIRED: readonly [string, string][] = [
+  ['content-type', 'text/event-stream'],
+  ['cache-control', 'no-cache'],
+  ['x-accel-buffering', 'no'],
+];
+
+/** An SSE response carries the headers that keep proxies from buffering it. */
+export const sseHeaders: ProbeCheck = {
+  id: 'sse-headers',
+  title: 'SSE responses carry text/event-stream, no-cache and X-Accel-Buffering: no',
+  basis: '2026-07-28 Streamable HTTP: the server SHOULD send X-Accel-Buffering: no; the lesson: Content-Type text/event-stream, Cache-Control no-cache',
+  async run(context) {
+    const connection = context.session.connection;
+    if (!(connection instanceof HttpConnection)) return outcome('skip', 'stdio has no HTTP headers');
+    const tool = context.plan.longTool;
+    const handle = tool === undefined ? await context.session.call('tools/list', {}, false) : await context.session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true);
+    const headers = handle.headers ?? {};
+    handle.closeStream();
+    const type = headers['content-type'] ?? '';
+    if (!type.startsWith('text/event-stream')) return outcome('skip', `the server answered ${tool === undefined ? 'tools/list' : tool.name} with ${type || 'no content type'}, not an SSE stream: nothing to check`, [tool === undefined ? 'name a long-running tool (--operation) so the server streams' : 'the server chose a JSON response']);
+    const missing = REQUIRED.filter(([name, value]) => !(headers[name] ?? '').toLowerCase().split(/[,;]/).map((part) => part.trim()).includes(value));
+    const shown = REQUIRED.map(([name]) => `${name}: ${headers[name] ?? '(absent)'}`).join('; ');
+    if (missing.length > 0) return outcome('fail', `the SSE response lacks ${missing.map(([name, value]) => `${name}: ${value}`).join(', ')}`, [shown]);
+    return outcome('pass', 'all three headers present', [shown]);
+  },
+};
+
+/** On 2026-07-28 the endpoint answers only POST: a GET gets 405. */
+export const getNotAllowed: ProbeCheck = {
+  id: 'get-405',
+  title: 'GET on the endpoint is answered 405 (2026-07-28)',
+  basis: '2026-07-28 Streamable HTTP: POST only; GET and DELETE answer 405',
+  async run(context) {
+    const connection = context.session.connection;
+    if (!(connection instanceof HttpConnection)) return outcome('skip', 'stdio has no HTTP endpoint');
+    const answer = await connection.get();
+    if (answer === undefined) return outcome('fail', 'the GET got no answer');
+    if (context.revision !== '2026-07-28') return outcome('skip', `on 2025-11-25 a GET may open a stream or answer 405; it answered ${answer.status}`);
+    return answer.status === 405 ? outcome('pass', 'GET answered 405') : outcome('fail', `GET answered ${answer.status}, not 405`, [`content-type: ${answer.headers['content-type'] ?? '(absent)'}`]);
+  },
+};

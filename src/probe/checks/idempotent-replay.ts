@@ -1,0 +1,46 @@
+import { canonicalJson } from '../../json/canonical-json.js';
+import { outcome, type ProbeCheck } from '../probe-types.js';
+
+/** Only with --allow-mutations: the same key and arguments twice give one result; the same key with changed arguments is refused. */
+export const idempotentReplay: ProbeCheck = {
+  id: 'idempotent-replay',
+  title: 'one idempotency key: the same arguments replay, changed arguments are refused',
+  basis: 'the lesson: same key + same fingerprint → the stored result; same key + other arguments → rejected',
+  async run(context) {
+    const mutation = context.plan.mutation;
+    if (mutation === undefined) return outcome('skip', 'mutating calls need --allow-mutations and a manifest operation that names its idempotency key argument');
+    const key = `mcprely-probe-${process.pid}-${Date.now()}`;
+    const call = async (args: Record<string, unknown>) => context.session.request('tools/call', { name: mutation.name, arguments: { ...args, [mutation.keyArgument]: key } }, context.plan.requestTimeoutMs);
+    const first = await call(mutation.arguments);
+    const second = await call(mutation.arguments);
+    if (first === undefined || second === undefined) return outcome('fail', `${mutation.name} was not answered within ${context.plan.requestTimeoutMs} ms`);
+    const details = [`key ${key}`];
+    const resultOf = (message: Record<string, unknown>) => canonicalJson(stripMeta(message['result'] ?? message['error']));
+    if (first.message['error'] !== undefined || (first.message['result'] as { isError?: boolean })?.isError) return outcome('fail', `the first call failed: ${resultOf(first.message)}`, details);
+    const changed = changeArguments(mutation.arguments, mutation.fingerprint);
+    const third = await call(changed);
+    const refused = third !== undefined && (third.message['error'] !== undefined || (third.message['result'] as { isError?: boolean })?.isError === true);
+    const problems: string[] = [];
+    if (resultOf(first.message) !== resultOf(second.message)) problems.push(`the same key and arguments gave two different results: ${resultOf(first.message)} then ${resultOf(second.message)}`);
+    if (!refused) problems.push(`the same key with changed arguments (${canonicalJson(changed)}) was accepted: ${third === undefined ? 'no answer' : resultOf(third.message)}`);
+    details.push(`changed arguments: ${canonicalJson(changed)}`);
+    return problems.length === 0 ? outcome('pass', 'the replay returned the first result; the changed arguments were refused', details) : outcome('fail', problems[0]!, [...problems.slice(1), ...details]);
+  },
+};
+
+function stripMeta(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value ?? null;
+  const { _meta: _ignored, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+/** The arguments with one bound value changed: a number plus one, a string with a suffix. */
+function changeArguments(args: Record<string, unknown>, fingerprint: readonly string[]): Record<string, unknown> {
+  const names = fingerprint.length > 0 ? fingerprint : Object.keys(args);
+  for (const name of names) {
+    const value = args[name];
+    if (typeof value === 'number') return { ...args, [name]: value + 1 };
+    if (typeof value === 'string') return { ...args, [name]: `${value}-changed` };
+  }
+  return { ...args, mcprelyChanged: true };
+}
