@@ -9,6 +9,18 @@ export function sseHeaders(): Record<string, string> {
   return { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' };
 }
 
+/**
+ * The required SSE headers a response lacks (or gives another value), as `Name: value` of the requirement.
+ * Header names are case-insensitive; a value may be one of several, separated by commas or semicolons
+ * (`text/event-stream; charset=utf-8`, `no-cache, no-transform`).
+ */
+export function missingSseHeaders(headers: Readonly<Record<string, string>>): string[] {
+  const byName = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value.toLowerCase()]));
+  return Object.entries(sseHeaders())
+    .filter(([name, value]) => !(byName.get(name.toLowerCase()) ?? '').split(/[,;]/).map((part) => part.trim()).includes(value))
+    .map(([name, value]) => `${name}: ${value}`);
+}
+
 /** An SSE comment line that keeps a quiet stream open. Clients ignore it; it is not progress and never resets an idle timeout. */
 export const KEEP_ALIVE_COMMENT = ':\r\n';
 

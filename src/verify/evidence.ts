@@ -9,7 +9,7 @@ import type { LoadedManifest } from '../manifest/load.js';
 import { classifyRetry } from '../reference/classify-retry.js';
 import { IdempotencyKeyMismatchError } from '../reference/errors.js';
 import { MutationLedger } from '../reference/mutation-ledger.js';
-import { reconnectPlan, sseHeaders } from '../reference/recovery.js';
+import { missingSseHeaders, reconnectPlan, sseHeaders } from '../reference/recovery.js';
 import { buildReview } from '../review/build-review.js';
 import { renderReviewMarkdown } from '../review/render-review-markdown.js';
 import type { Review } from '../review/review-types.js';
@@ -162,9 +162,10 @@ function sseAndIdle(manifest: LoadedManifest): string {
   const http = manifest.manifest.server.http ?? {};
   const declared = http.sseHeaders ?? {};
   const lines = ['# SSE headers and idle policy', '', '## Headers on every SSE response', '', '| header | required | declared |', '|---|---|---|'];
+  const missing = missingSseHeaders(declared);
   for (const [name, value] of Object.entries(sseHeaders())) {
     const found = Object.entries(declared).find(([key]) => key.toLowerCase() === name.toLowerCase());
-    lines.push(`| ${name} | ${value} | ${found === undefined ? '❌ missing' : `${found[1]} ${found[1].toLowerCase().includes(value) ? '✅' : '❌'}`} |`);
+    lines.push(`| ${name} | ${value} | ${found === undefined ? '❌ missing' : `${found[1]} ${missing.includes(`${name}: ${value}`) ? '❌' : '✅'}`} |`);
   }
   lines.push('', '## Idle policy', '', `- keep-alive comment (\`:\`) every ${http.keepaliveMs ?? '— (none)'} ms; proxy idle timeout ${http.proxyIdleTimeoutMs ?? 'not declared'} ms${http.keepaliveMs !== undefined && http.proxyIdleTimeoutMs !== undefined ? (http.keepaliveMs < http.proxyIdleTimeoutMs ? ' ✅ keep-alive comes first' : ' ❌ the proxy closes quiet streams first') : ''}`, '- keep-alive is transport traffic: it never resets an operation\'s idle timeout', '', '| operation | idle timeout | maximum | progress resets idle | keep-alive resets idle |', '|---|---|---|---|---|');
   for (const { spec } of manifest.operations) {

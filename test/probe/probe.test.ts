@@ -107,7 +107,7 @@ describe('probe: deliberately broken servers', () => {
     const port = await startHttp([`${SERVERS}/broken-server.mjs`, 'missing-sse-headers', '0']);
     const { status, report } = probe(['--url', `http://127.0.0.1:${port}/mcp`, '--operation', 'slow_job', '--max-timeout', '400']);
     expect(status).toBe(1);
-    expect(check(report, 'sse-headers')).toMatchObject({ status: 'fail', summary: 'the SSE response lacks cache-control: no-cache, x-accel-buffering: no' });
+    expect(check(report, 'sse-headers')).toMatchObject({ status: 'fail', summary: 'the SSE response lacks Cache-Control: no-cache, X-Accel-Buffering: no' });
     expect(check(report, 'cancel-before-completion').status).toBe('pass');
   });
 

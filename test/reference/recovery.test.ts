@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyRetry } from '../../src/reference/classify-retry.js';
 import { InvalidArgumentError } from '../../src/reference/errors.js';
-import { backoffDelay, KEEP_ALIVE_COMMENT, reconnectPlan, sseHeaders } from '../../src/reference/recovery.js';
+import { backoffDelay, KEEP_ALIVE_COMMENT, missingSseHeaders, reconnectPlan, sseHeaders } from '../../src/reference/recovery.js';
 
 describe('recovery helpers', () => {
   it('SSE headers disable proxy buffering; each call is a fresh object', () => {
@@ -11,6 +11,12 @@ describe('recovery helpers', () => {
     headers['X-Accel-Buffering'] = 'yes';
     expect(sseHeaders()['X-Accel-Buffering']).toBe('no');
     expect(KEEP_ALIVE_COMMENT).toBe(':\r\n');
+  });
+
+  it('names the SSE headers a response lacks, reading names case-insensitively and lists of values', () => {
+    expect(missingSseHeaders(sseHeaders())).toEqual([]);
+    expect(missingSseHeaders({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'NO' })).toEqual([]);
+    expect(missingSseHeaders({ 'Content-Type': 'application/json', 'X-Accel-Buffering': 'yes' })).toEqual(['Content-Type: text/event-stream', 'Cache-Control: no-cache', 'X-Accel-Buffering: no']);
   });
 
   it('the reconnect plan: new request id, no Last-Event-ID, sorted unique refetch, no replay of an unsafe mutation', () => {

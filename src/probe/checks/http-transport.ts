@@ -1,11 +1,6 @@
+import { missingSseHeaders, sseHeaders as requiredSseHeaders } from '../../reference/recovery.js';
 import { HttpConnection } from '../http-connection.js';
 import { outcome, type ProbeCheck } from '../probe-types.js';
-
-const REQUIRED: readonly [string, string][] = [
-  ['content-type', 'text/event-stream'],
-  ['cache-control', 'no-cache'],
-  ['x-accel-buffering', 'no'],
-];
 
 /** An SSE response carries the headers that keep proxies from buffering it. */
 export const sseHeaders: ProbeCheck = {
@@ -21,9 +16,9 @@ export const sseHeaders: ProbeCheck = {
     handle.closeStream();
     const type = headers['content-type'] ?? '';
     if (!type.startsWith('text/event-stream')) return outcome('skip', `the server answered ${tool === undefined ? 'tools/list' : tool.name} with ${type || 'no content type'}, not an SSE stream: nothing to check`, [tool === undefined ? 'name a long-running tool (--operation) so the server streams' : 'the server chose a JSON response']);
-    const missing = REQUIRED.filter(([name, value]) => !(headers[name] ?? '').toLowerCase().split(/[,;]/).map((part) => part.trim()).includes(value));
-    const shown = REQUIRED.map(([name]) => `${name}: ${headers[name] ?? '(absent)'}`).join('; ');
-    if (missing.length > 0) return outcome('fail', `the SSE response lacks ${missing.map(([name, value]) => `${name}: ${value}`).join(', ')}`, [shown]);
+    const missing = missingSseHeaders(headers);
+    const shown = Object.keys(requiredSseHeaders()).map((name) => `${name}: ${headers[name.toLowerCase()] ?? '(absent)'}`).join('; ');
+    if (missing.length > 0) return outcome('fail', `the SSE response lacks ${missing.join(', ')}`, [shown]);
     return outcome('pass', 'all three headers present', [shown]);
   },
 };
