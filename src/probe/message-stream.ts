@@ -11,7 +11,6 @@ export interface Received {
 export class MessageStream {
   readonly #queue: Received[] = [];
   readonly #waiters = new Set<() => void>();
-  #received = 0;
   #garbage: string[] = [];
   #garbageCount = 0;
   flooded = false;
@@ -19,16 +18,11 @@ export class MessageStream {
 
   constructor(readonly limit = 5000) {}
 
-  get receivedCount(): number {
-    return this.#received;
-  }
-
   get garbage(): { count: number; samples: readonly string[] } {
     return { count: this.#garbageCount, samples: this.#garbage };
   }
 
   push(message: Received): void {
-    this.#received++;
     if (this.#queue.length >= this.limit) {
       this.flooded = true;
       return;
