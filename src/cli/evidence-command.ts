@@ -1,17 +1,15 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
-import { lintLoadedManifest } from '../lint/lint-file.js';
-import { bundledRules } from '../rules/load-rules.js';
 import { buildEvidence } from '../verify/evidence.js';
 import { runFixture } from '../verify/run-fixture.js';
-import { loadSeverities, SettingsError, toSlashes } from './load-settings.js';
-import { readManifestInput } from './manifest-input.js';
+import { toSlashes } from './load-settings.js';
+import { readLintedManifest } from './manifest-input.js';
 import { Progress } from './progress.js';
 
 /** `mcprely evidence <manifest> -o dir`: the evidence bundle. Exit 1 when a fixture fails or the verdict is not production-ready. */
 export async function runEvidence(path: string, options: { output: string }): Promise<number> {
-  const input = readManifestInput(path);
+  const input = readLintedManifest(path, undefined);
   if (!input.ok) {
     process.stderr.write(input.report);
     return 2;
@@ -21,16 +19,7 @@ export async function runEvidence(path: string, options: { output: string }): Pr
     process.stderr.write(`${directory}: error: the folder is not empty and holds no earlier mcprely evidence bundle (index.json); refusing to overwrite it. Fix: Choose an empty or new folder\n`);
     return 2;
   }
-  const ruleSet = bundledRules();
-  let severities;
-  try {
-    severities = loadSeverities(undefined, ruleSet, process.cwd())(path);
-  } catch (error) {
-    if (!(error instanceof SettingsError)) throw error;
-    process.stderr.write(error.report);
-    return 2;
-  }
-  const findings = lintLoadedManifest(input.manifest, { ruleSet, severities });
+  const findings = input.findings;
   const fixtures = generateFixtures(input.manifest);
   const progress = new Progress(process.stderr, fixtures.length);
   const runs = [];

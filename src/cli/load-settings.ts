@@ -10,9 +10,7 @@ import { parseDocumentBytes } from '../manifest/parse-document.js';
 import type { ManifestProblem } from '../manifest/problem.js';
 import type { RuleSet } from '../rules/load-rules.js';
 import type { RuleSeverities } from '../rules/run-rules.js';
-import { formatStylish } from '../report/stylish.js';
-import { lintResult } from '../lint/lint-result.js';
-import { fileReport } from '../lint/file-report.js';
+import { errorReport } from './error-report.js';
 import { readManifestFile } from './read-manifest-file.js';
 
 /** A configuration or baseline that cannot be used: reported like findings, then the run stops with exit 2. */
@@ -24,13 +22,13 @@ export class SettingsError extends Error {
 
 function refuse(file: string, text: string, problems: readonly ManifestProblem[]): never {
   const findings = problemFindings(file, text, problems);
-  throw new SettingsError(formatStylish(lintResult([fileReport(file, findings)]), { color: false }));
+  throw new SettingsError(errorReport(findings));
 }
 
 /** Reads `path`; a problem is reported under the name the user gave (`shown`). */
 function readOrRefuse(path: string, shown: string): Uint8Array {
   const read = readManifestFile(path);
-  if (!read.ok) throw new SettingsError(formatStylish(lintResult([fileReport(shown, [{ ...read.finding, file: shown }])]), { color: false }));
+  if (!read.ok) throw new SettingsError(errorReport([{ ...read.finding, file: shown }]));
   return read.bytes;
 }
 
@@ -41,7 +39,7 @@ export function loadSeverities(configOption: string | false | undefined, ruleSet
   const file = configOption === false ? undefined : (configOption ?? CONFIG_FILE_NAMES.map((name) => join(cwd, name)).find((candidate) => existsSync(candidate)));
   if (file !== undefined) {
     const shown = relative(cwd, resolve(cwd, file)) || file;
-    const loaded = loadConfig(shown, readOrRefuse(resolve(cwd, file), shown), new Set(ruleSet.byId.keys()));
+    const loaded = loadConfig(shown, readOrRefuse(resolve(cwd, file), shown), ruleSet.ids);
     if (!loaded.ok) refuse(shown, loaded.text, loaded.problems);
     config = loaded.config;
     baseDir = dirname(resolve(cwd, file));

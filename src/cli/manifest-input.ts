@@ -1,8 +1,10 @@
-import { fileReport } from '../lint/file-report.js';
-import { lintResult } from '../lint/lint-result.js';
+import type { Finding } from '../findings/finding.js';
+import { lintLoadedManifest } from '../lint/lint-file.js';
 import { problemFindings } from '../lint/problem-findings.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
-import { formatStylish } from '../report/stylish.js';
+import { bundledRules } from '../rules/load-rules.js';
+import { errorReport } from './error-report.js';
+import { loadSeverities, SettingsError } from './load-settings.js';
 import { readManifestFile } from './read-manifest-file.js';
 
 /** A manifest named on the command line, or the report of why it cannot be used (print it, exit 2). */
@@ -10,8 +12,25 @@ export type ManifestInput = { readonly ok: true; readonly manifest: LoadedManife
 
 export function readManifestInput(path: string): ManifestInput {
   const read = readManifestFile(path);
-  if (!read.ok) return { ok: false, report: formatStylish(lintResult([fileReport(path, [read.finding])]), { color: false }) };
+  if (!read.ok) return { ok: false, report: errorReport([read.finding]) };
   const loaded = loadManifest(path, read.bytes);
   if (loaded.ok) return { ok: true, manifest: loaded };
-  return { ok: false, report: formatStylish(lintResult([fileReport(path, problemFindings(path, loaded.text, loaded.problems))]), { color: false }) };
+  return { ok: false, report: errorReport(problemFindings(path, loaded.text, loaded.problems)) };
+}
+
+/**
+ * A manifest named on the command line, linted with the configuration (`config`: a path, false for none,
+ * undefined to look in the working directory) — what review and evidence start from.
+ */
+export function readLintedManifest(path: string, config: string | false | undefined): { readonly ok: true; readonly manifest: LoadedManifest; readonly findings: Finding[] } | { readonly ok: false; readonly report: string } {
+  const input = readManifestInput(path);
+  if (!input.ok) return input;
+  const ruleSet = bundledRules();
+  try {
+    const severities = loadSeverities(config, ruleSet, process.cwd())(path);
+    return { ok: true, manifest: input.manifest, findings: lintLoadedManifest(input.manifest, { ruleSet, severities }) };
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    return { ok: false, report: error.report };
+  }
 }

@@ -1,11 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
-import { lintLoadedManifest } from '../lint/lint-file.js';
 import { buildReview } from '../review/build-review.js';
 import { renderReviewMarkdown } from '../review/render-review-markdown.js';
-import { bundledRules } from '../rules/load-rules.js';
-import { loadSeverities, SettingsError } from './load-settings.js';
-import { readManifestInput } from './manifest-input.js';
+import { readLintedManifest } from './manifest-input.js';
 
 export interface ReviewOptions {
   readonly format: 'markdown' | 'json';
@@ -15,22 +12,12 @@ export interface ReviewOptions {
 
 /** `mcprely review`: exit 0 when every operation is production-ready, 1 when not, 2 when the manifest or configuration is unusable. */
 export function runReview(path: string, options: ReviewOptions): number {
-  const input = readManifestInput(path);
+  const input = readLintedManifest(path, options.config);
   if (!input.ok) {
     process.stderr.write(input.report);
     return 2;
   }
-  const ruleSet = bundledRules();
-  let severities;
-  try {
-    severities = loadSeverities(options.config, ruleSet, process.cwd())(path);
-  } catch (error) {
-    if (!(error instanceof SettingsError)) throw error;
-    process.stderr.write(error.report);
-    return 2;
-  }
-  const findings = lintLoadedManifest(input.manifest, { ruleSet, severities });
-  const review = buildReview(input.manifest, findings, generateFixtures(input.manifest));
+  const review = buildReview(input.manifest, input.findings, generateFixtures(input.manifest));
   const text = options.format === 'json' ? JSON.stringify(review, null, 2) + '\n' : renderReviewMarkdown(review);
   if (options.output === undefined) process.stdout.write(text);
   else writeFileSync(options.output, text);

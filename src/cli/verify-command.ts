@@ -2,19 +2,17 @@ import { dirname, resolve } from 'node:path';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import type { Fixture } from '../fixtures/fixture-types.js';
 import type { Finding } from '../findings/finding.js';
-import { fileReport } from '../lint/file-report.js';
-import { lintResult } from '../lint/lint-result.js';
 import { problemFindings } from '../lint/problem-findings.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
 import { parseDocumentBytes } from '../manifest/parse-document.js';
 import { makeProblem } from '../manifest/problem.js';
 import { locate, type SourceNode } from '../manifest/source-map.js';
-import { formatStylish } from '../report/stylish.js';
 import { FixtureError } from '../verify/fixture-error.js';
 import type { FixtureRun } from '../verify/fixture-run.js';
 import { contradictions, loadFixture } from '../verify/load-fixture.js';
 import { renderRun } from '../verify/render-transcript.js';
 import { runFixture } from '../verify/run-fixture.js';
+import { errorReport } from './error-report.js';
 import { readManifestFile } from './read-manifest-file.js';
 import { Progress } from './progress.js';
 
@@ -91,7 +89,7 @@ export async function runVerify(paths: readonly string[]): Promise<number> {
   const failed = runs.filter((run) => !run.passed);
   process.stdout.write(`Summary: ${runs.length} fixtures run, ${runs.length - failed.length} passed, ${failed.length} failed${errors.length > 0 ? `; ${errors.length} file(s) could not be used` : ''}\n`);
   for (const run of runs) process.stdout.write(`  ${run.passed ? 'PASS' : 'FAIL'}  ${run.fixture.id}  [${run.fixture.transport}]\n`);
-  if (errors.length > 0) process.stderr.write(formatStylish(lintResult(errors.map((findings) => fileReport(findings[0]!.file, findings))), { color: false }));
+  if (errors.length > 0) process.stderr.write(errorReport(errors.flat()));
   if (errors.length > 0) return 2;
   return failed.length > 0 ? 1 : 0;
 }

@@ -22,6 +22,6 @@ export function lintFile(file: string, bytes: Uint8Array, settings: LintSettings
 /** The rule findings of a manifest that loaded, suppressions applied (and any unknown rule they name reported). */
 export function lintLoadedManifest(loaded: LoadedManifest, settings: LintSettings): Finding[] {
   const findings = runRules(loaded, settings.ruleSet, settings.severities);
-  const suppressed = applySuppressions(loaded, findings, new Set(settings.ruleSet.byId.keys()));
+  const suppressed = applySuppressions(loaded, findings, settings.ruleSet.ids);
   return [...problemFindings(loaded.file, loaded.text, suppressed.problems), ...suppressed.findings];
 }

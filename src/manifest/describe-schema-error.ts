@@ -15,8 +15,9 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const key = String(params['additionalProperty'] ?? params['unevaluatedProperty']);
-      const suggestion = closestMatch(key, allowedKeys(schemasAt(path)));
-      return problem('unknown-field', 'Unknown field "{key}" in {parent}{hint}', { key, parent: field, hint: suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)` }, suggestion === undefined ? `remove it; allowed here: ${allowedKeys(schemasAt(path)).join(', ')}` : `rename it to ${suggestion}`, at([...path, key], 'key'));
+      const allowed = allowedKeys(schemasAt(path));
+      const suggestion = closestMatch(key, allowed);
+      return problem('unknown-field', 'Unknown field "{key}" in {parent}{hint}', { key, parent: field, hint: suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)` }, suggestion === undefined ? `remove it; allowed here: ${allowed.join(', ')}` : `rename it to ${suggestion}`, at([...path, key], 'key'));
     }
     case 'required': {
       const key = String(params['missingProperty']);

@@ -1,5 +1,6 @@
 import type { Severity } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
+import { plural } from './plural.js';
 import { ruleDocsUrl } from './report-context.js';
 
 const BADGE: Record<Severity, string> = { error: '🔴 error', warn: '🟡 warning', info: '🔵 info' };
@@ -8,8 +9,8 @@ const BADGE: Record<Severity, string> = { error: '🔴 error', warn: '🟡 warni
 export function formatMarkdown(result: LintResult): string {
   const { errors, warnings, infos, files, suppressed } = result.summary;
   const total = errors + warnings + infos;
-  const lines = [`### mcprely: ${total === 0 ? '✅ no findings' : `${count(errors, 'error')}, ${count(warnings, 'warning')}, ${count(infos, 'info')}`} in ${count(files, 'file')}`];
-  if (suppressed > 0) lines.push('', `${count(suppressed, 'suppressed finding')} not shown.`);
+  const lines = [`### mcprely: ${total === 0 ? '✅ no findings' : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`} in ${plural(files, 'file')}`];
+  if (suppressed > 0) lines.push('', `${plural(suppressed, 'suppressed finding')} not shown.`);
   if (total > 0) {
     lines.push('', '| Severity | Where | Rule | Finding |', '|---|---|---|---|');
     for (const report of result.files) {
@@ -22,10 +23,6 @@ export function formatMarkdown(result: LintResult): string {
     }
   }
   return lines.join('\n') + '\n';
-}
-
-function count(value: number, noun: string): string {
-  return `${value} ${noun}${value === 1 ? '' : 's'}`;
 }
 
 /** Table cells cannot hold a pipe or a newline. */

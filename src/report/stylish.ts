@@ -1,5 +1,6 @@
 import type { Finding } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
+import { plural } from './plural.js';
 import type { ReportContext } from './report-context.js';
 
 const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', blue: '\u001b[34m', dim: '\u001b[2m', bold: '\u001b[1m', reset: '\u001b[0m' } as const;
@@ -31,8 +32,4 @@ function summaryLine(result: LintResult, paint: (code: string, text: string) => 
   if (infos > 0) parts.push(plural(infos, 'info'));
   const colour = errors > 0 ? ANSI.red : warnings > 0 ? ANSI.yellow : ANSI.blue;
   return paint(colour, `${plural(total, 'finding')} (${parts.join(', ')}) in ${plural(files, 'file')}${hidden}.`);
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

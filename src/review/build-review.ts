@@ -2,7 +2,7 @@ import type { Finding } from '../findings/finding.js';
 import { fixtureParameters } from '../fixtures/fixture-parameters.js';
 import type { Fixture } from '../fixtures/fixture-types.js';
 import type { LoadedManifest } from '../manifest/load.js';
-import { classifyRetry } from '../reference/classify-retry.js';
+import { retryClassOf } from './retry-class.js';
 import { raceTable } from './race-table.js';
 import type { OperationReview, Review } from './review-types.js';
 import { cancellationWire, deadlines, flowControl, idempotencyBoundary, reconnect, retrySummary, tasks } from './sections.js';
@@ -16,7 +16,7 @@ export function buildReview(manifest: LoadedManifest, findings: readonly Finding
     const spec = resolved.spec;
     const transports = spec.transports ?? server.transports;
     const parameters = fixtureParameters(manifest.manifest, resolved);
-    const retry = classifyRetry({ sideEffect: spec.sideEffect ?? 'mutation', ...(spec.idempotency?.keyArgument === undefined ? {} : { idempotencyKeyArgument: spec.idempotency.keyArgument }) });
+    const retry = retryClassOf(spec);
     const own = findings.filter((finding) => finding.path.startsWith(`/operations/${resolved.index}/`) || finding.path === `/operations/${resolved.index}`);
     return {
       name: spec.name,

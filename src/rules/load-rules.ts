@@ -9,6 +9,7 @@ import type { RuleDefinition } from './rule-types.js';
 export interface RuleSet {
   readonly rules: readonly CompiledRule[];
   readonly byId: ReadonlyMap<string, CompiledRule>;
+  readonly ids: ReadonlySet<string>;
 }
 
 let bundled: RuleSet | undefined;
@@ -29,5 +30,6 @@ export function compileRuleSet(definitions: readonly unknown[]): RuleSet {
     }
     return compileRule(definition as RuleDefinition, RULE_FUNCTIONS);
   });
-  return { rules, byId: new Map(rules.map((rule) => [rule.definition.id, rule])) };
+  const byId = new Map(rules.map((rule) => [rule.definition.id, rule]));
+  return { rules, byId, ids: new Set(byId.keys()) };
 }

@@ -6,11 +6,11 @@ import { fixtureParameters } from '../fixtures/fixture-parameters.js';
 import { businessArguments } from '../fixtures/fixture-context.js';
 import type { Fixture, FixtureKind } from '../fixtures/fixture-types.js';
 import type { LoadedManifest } from '../manifest/load.js';
-import { classifyRetry } from '../reference/classify-retry.js';
 import { IdempotencyKeyMismatchError } from '../reference/errors.js';
 import { MutationLedger } from '../reference/mutation-ledger.js';
 import { missingSseHeaders, reconnectPlan, sseHeaders } from '../reference/recovery.js';
 import { buildReview } from '../review/build-review.js';
+import { retryClassOf } from '../review/retry-class.js';
 import { renderReviewMarkdown } from '../review/render-review-markdown.js';
 import type { Review } from '../review/review-types.js';
 import { fixtureOperation } from './fixture-operation.js';
@@ -121,7 +121,7 @@ function retryTable(manifest: LoadedManifest): string {
   const lines = ['# Retry table', '', '| operation | side effect | idempotency key | classification | reason | automatic retry | backoff |', '|---|---|---|---|---|---|---|'];
   for (const { spec } of manifest.operations) {
     const key = spec.idempotency?.keyArgument;
-    const retry = classifyRetry({ sideEffect: spec.sideEffect ?? 'mutation', ...(key === undefined ? {} : { idempotencyKeyArgument: key }) });
+    const retry = retryClassOf(spec);
     const backoff = spec.retry?.backoff;
     lines.push(`| ${spec.name} | ${spec.sideEffect ?? 'not declared'} | ${key ?? '—'} | **${retry.classification}** | ${retry.reason} | ${spec.retry?.automatic ?? 'not declared'} | ${backoff === undefined ? '—' : `${backoff.baseMs ?? '?'}–${backoff.capMs ?? '∞'} ms, jitter ${backoff.jitter ?? 'none'}`} |`);
   }
@@ -177,7 +177,7 @@ function sseAndIdle(manifest: LoadedManifest): string {
 
 function reconnectPlans(manifest: LoadedManifest): unknown[] {
   return manifest.operations.map(({ spec }) => {
-    const retry = classifyRetry({ sideEffect: spec.sideEffect ?? 'mutation', ...(spec.idempotency?.keyArgument === undefined ? {} : { idempotencyKeyArgument: spec.idempotency.keyArgument }) });
+    const retry = retryClassOf(spec);
     const plan = reconnectPlan({ specVersion: manifest.manifest.specVersion, previousRequestId: 'r1', affected: spec.recovery?.refetch ?? [], inFlight: retry.classification });
     return { operation: spec.name, plan, declared: { newRequestId: spec.recovery?.reconnect?.newRequestId ?? null, sendLastEventId: spec.recovery?.reconnect?.sendLastEventId ?? null, backoff: spec.recovery?.reconnect?.backoff ?? null, replayUnsafeMutations: spec.recovery?.replayUnsafeMutations ?? null } };
   });
