@@ -14,7 +14,7 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   // The CLI, and the reference implementation as a library (package export "mcprely/reference").
-  entryPoints: { mcprely: 'src/cli/bin.ts', reference: 'src/reference/index.ts', 'race-worker': 'src/verify/race-worker.ts' },
+  entryPoints: { mcprely: 'src/cli/bin.ts', reference: 'src/reference/index.ts', 'race-worker': 'src/simulator/race-worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

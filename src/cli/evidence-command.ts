@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
-import { buildEvidence } from '../verify/evidence.js';
-import { runFixture } from '../verify/run-fixture.js';
+import { buildEvidence } from '../evidence/build-evidence.js';
+import { runFixture } from '../simulator/run-fixture.js';
 import { toSlashes } from './load-settings.js';
 import { readLintedManifest } from './manifest-input.js';
 import { Progress } from './progress.js';

@@ -7,6 +7,7 @@ import { lintFile } from '../lint/lint-file.js';
 import { exitCodeOf, lintResult } from '../lint/lint-result.js';
 import { FORMATTERS } from '../report/formats.js';
 import { bundledRules } from '../rules/load-rules.js';
+import { reportableRules } from '../rules/rule-descriptors.js';
 import { useColor } from './color.js';
 import { loadBaseline, loadSeverities, SettingsError, toSlashes } from './load-settings.js';
 import type { OutputSpec } from './output-spec.js';
@@ -53,7 +54,7 @@ export function runLint(paths: readonly string[], options: LintOptions, toolVers
   if (options.quiet) reports = reports.map((report) => ({ ...report, findings: report.findings.filter((finding) => finding.severity === 'error') }));
 
   const result = lintResult(reports);
-  const rules = ruleSet.rules.map((rule) => rule.definition);
+  const rules = reportableRules(ruleSet);
   for (const output of options.outputs) {
     const color = output.file === undefined && useColor(process.stdout);
     const text = FORMATTERS[output.format](result, { toolVersion, rules, color });

@@ -6,8 +6,8 @@ import { severityResolver } from '../config/resolve-severities.js';
 import { validateBaseline } from '../generated/validators.js';
 import type { Baseline } from '../lint/baseline.js';
 import { problemFindings } from '../lint/problem-findings.js';
-import { parseDocumentBytes } from '../manifest/parse-document.js';
-import type { ManifestProblem } from '../manifest/problem.js';
+import { parseDocumentBytes } from '../document/parse-document.js';
+import type { DocumentProblem } from '../document/problem.js';
 import type { RuleSet } from '../rules/load-rules.js';
 import type { RuleSeverities } from '../rules/run-rules.js';
 import { errorReport } from './error-report.js';
@@ -20,7 +20,7 @@ export class SettingsError extends Error {
   }
 }
 
-function refuse(file: string, text: string, problems: readonly ManifestProblem[]): never {
+function refuse(file: string, text: string, problems: readonly DocumentProblem[]): never {
   const findings = problemFindings(file, text, problems);
   throw new SettingsError(errorReport(findings));
 }

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Finding } from '../findings/finding.js';
-import { MAX_MANIFEST_BYTES } from '../manifest/limits.js';
+import { MAX_MANIFEST_BYTES } from '../document/limits.js';
 
 export type FileRead = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly finding: Finding };
 

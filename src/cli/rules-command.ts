@@ -1,4 +1,4 @@
-import { closestMatch } from '../manifest/did-you-mean.js';
+import { closestMatch } from '../document/did-you-mean.js';
 import { bundledRules } from '../rules/load-rules.js';
 import { renderRuleDoc } from '../rules/rule-doc.js';
 import { runRuleExamples } from '../rules/rule-examples.js';
@@ -26,6 +26,6 @@ export function runRules(id: string | undefined): number {
     process.stderr.write(`error: no rule named ${id}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}; mcprely rules lists them\n`);
     return 2;
   }
-  process.stdout.write(renderRuleDoc(rule.definition, runRuleExamples(rule.definition, ruleSet)));
+  process.stdout.write(renderRuleDoc(rule, runRuleExamples(rule.definition, ruleSet)));
   return 0;
 }

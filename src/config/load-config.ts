@@ -1,16 +1,16 @@
 import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
 import { validateConfig } from '../generated/validators.js';
-import { closestMatch } from '../manifest/did-you-mean.js';
-import { parseDocumentBytes } from '../manifest/parse-document.js';
-import { makeProblem, type ManifestProblem } from '../manifest/problem.js';
-import { schemaLookup, type SchemaNode } from '../manifest/schema-lookup.js';
-import { locate, type SourceNode } from '../manifest/source-map.js';
-import { validateAgainst } from '../manifest/validate.js';
+import { closestMatch } from '../document/did-you-mean.js';
+import { parseDocumentBytes } from '../document/parse-document.js';
+import { makeProblem, type DocumentProblem } from '../document/problem.js';
+import { schemaLookup, type SchemaNode } from '../document/schema-lookup.js';
+import { locate, type SourceNode } from '../document/source-map.js';
+import { validateAgainst } from '../document/validate-against.js';
 import type { Config } from './config.js';
 
 const configLookup = schemaLookup(configSchema as SchemaNode, 'the configuration');
 
-export type ConfigLoad = { readonly ok: true; readonly config: Config } | { readonly ok: false; readonly text: string; readonly problems: readonly ManifestProblem[] };
+export type ConfigLoad = { readonly ok: true; readonly config: Config } | { readonly ok: false; readonly text: string; readonly problems: readonly DocumentProblem[] };
 
 /** Parses and checks a configuration file: schema, then that every rule id it names exists. Pure. */
 export function loadConfig(file: string, bytes: Uint8Array, knownRules: ReadonlySet<string>): ConfigLoad {
@@ -27,7 +27,7 @@ export function loadConfig(file: string, bytes: Uint8Array, knownRules: Readonly
   return problems.length > 0 ? { ok: false, text: parsed.text, problems } : { ok: true, config };
 }
 
-function unknownRules(rules: Config['rules'], path: readonly (string | number)[], source: SourceNode, knownRules: ReadonlySet<string>): ManifestProblem[] {
+function unknownRules(rules: Config['rules'], path: readonly (string | number)[], source: SourceNode, knownRules: ReadonlySet<string>): DocumentProblem[] {
   return Object.keys(rules ?? {})
     .filter((id) => !knownRules.has(id))
     .map((id) => {

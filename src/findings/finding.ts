@@ -1,19 +1,10 @@
-/** A place in a file. Both numbers are 1-based; the column counts UTF-16 code units. */
-export interface Position {
-  readonly line: number;
-  readonly column: number;
-}
-
-export interface Range {
-  readonly start: Position;
-  readonly end: Position;
-}
+import type { Range } from '../document/position.js';
 
 export type Severity = 'error' | 'warn' | 'info';
 
 /**
  * One problem found in one file: data, not prose. `message` is rendered once from `messageId` and `data`
- * so every output format shows the same sentence.
+ * so every output format shows the same sentence. Made only by `makeFinding`.
  */
 export interface Finding {
   readonly ruleId: string;
@@ -38,16 +29,33 @@ export interface Suppression {
   readonly justification: string;
 }
 
-/** Rule ids of findings that mean the file could not be understood as a manifest (exit code 2). */
-export const INPUT_RULE_IDS: ReadonlySet<string> = new Set(['manifest-file', 'manifest-syntax', 'manifest-schema']);
-
-export function isInputFinding(finding: Finding): boolean {
-  return INPUT_RULE_IDS.has(finding.ruleId);
+/** What every maker of findings gives: rules, input problems, fixture problems, the probe. */
+export interface FindingSpec {
+  readonly ruleId: string;
+  readonly severity: Severity;
+  readonly messageId: string;
+  readonly message: string;
+  readonly data?: Readonly<Record<string, string | number>>;
+  readonly file: string;
+  /** Path segments from the document root (made a JSON Pointer here), or a pointer already made. */
+  readonly path?: readonly (string | number)[] | string;
+  readonly range?: Range;
+  readonly fix?: string;
 }
 
-/** Fills `{name}` placeholders from data; an unknown placeholder stays visible rather than vanishing. */
-export function formatMessage(template: string, data: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in data ? String(data[name]) : whole));
+/** The one factory of findings: every output format can rely on the same fields in the same order. */
+export function makeFinding(spec: FindingSpec): Finding {
+  return {
+    ruleId: spec.ruleId,
+    severity: spec.severity,
+    messageId: spec.messageId,
+    data: spec.data ?? {},
+    message: spec.message,
+    file: spec.file,
+    path: typeof spec.path === 'string' ? spec.path : toJsonPointer(spec.path ?? []),
+    ...(spec.range === undefined ? {} : { range: spec.range }),
+    ...(spec.fix === undefined ? {} : { fix: spec.fix }),
+  };
 }
 
 export function toJsonPointer(path: readonly (string | number)[]): string {

@@ -1,4 +1,5 @@
-import { isInputFinding, type Finding } from '../findings/finding.js';
+import type { Finding } from '../findings/finding.js';
+import { isInputFinding } from '../findings/input-rules.js';
 
 /** What linting one file produced. */
 export interface FileReport {

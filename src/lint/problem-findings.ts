@@ -1,9 +1,9 @@
 import { toJsonPointer, type Finding } from '../findings/finding.js';
-import { LineIndex } from '../manifest/line-index.js';
-import { RULE_ID_BY_KIND, type ManifestProblem } from '../manifest/problem.js';
+import { LineIndex } from '../document/line-index.js';
+import { RULE_ID_BY_KIND, type DocumentProblem } from '../document/problem.js';
 
 /** Places manifest problems in their file as findings (1-based lines and columns). */
-export function problemFindings(file: string, text: string, problems: readonly ManifestProblem[]): Finding[] {
+export function problemFindings(file: string, text: string, problems: readonly DocumentProblem[]): Finding[] {
   let lines: LineIndex | undefined;
   return problems.map((problem) => {
     const base = {

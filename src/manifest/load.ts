@@ -1,9 +1,9 @@
-import { resolveOperations, type ResolvedOperation } from './apply-defaults.js';
-import { parseDocumentBytes } from './parse-document.js';
-import type { ManifestProblem } from './problem.js';
-import type { MappingSource } from './source-map.js';
+import { resolveOperations, type ResolvedOperation } from './resolved-operation.js';
+import { parseDocumentBytes } from '../document/parse-document.js';
+import type { DocumentProblem } from '../document/problem.js';
+import type { MappingSource } from '../document/source-map.js';
 import type { Manifest } from './types.js';
-import { validateManifestData } from './validate.js';
+import { validateManifestData } from './validate-manifest.js';
 
 export interface LoadedManifest {
   readonly ok: true;
@@ -20,7 +20,7 @@ export interface RejectedManifest {
   readonly file: string;
   /** The text as far as it could be decoded, for placing the problems. */
   readonly text: string;
-  readonly problems: readonly ManifestProblem[];
+  readonly problems: readonly DocumentProblem[];
 }
 
 export type ManifestLoad = LoadedManifest | RejectedManifest;

@@ -2,8 +2,9 @@
  * The manifest as data, after validation against schemas/manifest.schema.json.
  * Optional fields are optional in the schema on purpose: the rule that needs one reports it missing.
  */
-export type SpecVersion = '2025-11-25' | '2026-07-28';
-export type Transport = 'stdio' | 'streamable-http';
+import type { SpecVersion } from '../spec/revisions.js';
+import type { Transport } from '../spec/transports.js';
+
 export type SideEffect = 'none' | 'idempotent' | 'mutation';
 export type Jitter = 'none' | 'full' | 'equal';
 

@@ -1,7 +1,7 @@
-import type { Finding } from '../findings/finding.js';
+import { makeFinding, type Finding } from '../findings/finding.js';
+import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { fileReport } from '../lint/file-report.js';
 import { lintResult, type LintResult } from '../lint/lint-result.js';
-import type { RuleDefinition } from '../rules/rule-types.js';
 import type { ProbeReport } from './probe-types.js';
 import { PROBE_CHECKS } from './run-probe.js';
 
@@ -23,22 +23,13 @@ export function renderProbeText(report: ProbeReport): string {
 }
 
 /** Failed checks as findings, so the lint formats (sarif, github, junit, markdown) can carry a probe. */
-export function probeAsLintResult(report: ProbeReport): { result: LintResult; rules: RuleDefinition[] } {
-  const finding = (ruleId: string, message: string, fix: string): Finding => ({ ruleId, severity: 'error', messageId: 'probe', data: {}, message, file: report.target, path: '', fix });
+export function probeAsLintResult(report: ProbeReport): { result: LintResult; rules: RuleDescriptor[] } {
+  const finding = (ruleId: string, message: string, fix: string): Finding => makeFinding({ ruleId, severity: 'error', messageId: 'probe', message, file: report.target, fix });
   const findings: Finding[] = report.startedOk ? [] : [finding('probe-start', `The probe could not start: ${report.problem}`, 'check the command or URL, and that the server speaks the revision probed')];
   for (const check of report.checks) if (check.status === 'fail') findings.push(finding(`probe-${check.id}`, `${check.title}: ${check.summary}`, `see the transcript of ${check.id} (mcprely probe --format stylish)`));
-  const rules: RuleDefinition[] = PROBE_CHECKS.map((check) => ({
-    id: `probe-${check.id}`,
-    area: 'cancellation',
-    severity: 'error',
-    description: check.title,
-    rationale: check.basis,
-    revisions: ['2025-11-25', '2026-07-28'],
-    spec: [{ revision: 'both', source: 'mcprely probe', says: check.basis }],
-    given: 'manifest',
-    message: check.title,
-    fix: `see the transcript of ${check.id}`,
-    examples: { failing: '', passing: '' },
-  }));
+  const rules: RuleDescriptor[] = [
+    { id: 'probe-start', severity: 'error', description: 'The probe connects and completes the revision\'s handshake.', rationale: 'Nothing else can be checked on a server the probe cannot talk to.', fix: 'check the command or URL, and that the server speaks the revision probed', tags: ['probe'] },
+    ...PROBE_CHECKS.map((check) => ({ id: `probe-${check.id}`, severity: 'error' as const, description: check.title, rationale: check.basis, fix: `see the transcript of ${check.id}`, tags: ['probe'] })),
+  ];
   return { result: lintResult([fileReport(report.target, findings)]), rules };
 }

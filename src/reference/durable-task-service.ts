@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { LedgerError, ProtocolStateError, TaskError } from './errors.js';
-import { SPEC_VERSIONS, type SpecVersion } from './json-rpc.js';
+import { fact } from '../spec/revision-facts.js';
+import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { requireNonEmptyString, requireOneOf } from './validate-arguments.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -9,18 +10,19 @@ const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cance
 export interface TaskRecord {
   readonly id: string;
   readonly status: TaskStatus;
-  /** 2026-07-28: tasks/cancel was acknowledged and the worker has not reached a checkpoint yet. */
+  /** tasks/cancel was acknowledged (where the revision only acknowledges it) and the worker has not reached a checkpoint yet. */
   readonly cancelRequested: boolean;
 }
 
-/** The answer to tasks/cancel: an empty acknowledgement (2026-07-28), or the task already cancelled (2025-11-25). */
+/** The answer to tasks/cancel: an empty acknowledgement, or the task already cancelled, as the revision defines it. */
 export type CancelAnswer = { readonly acknowledged: true } | { readonly task: TaskRecord };
 
 /**
  * Durable tasks on SQLite, so their state outlives the request and the connection that created them (and,
- * on a file, a restart). tasks/cancel follows the revision: on 2026-07-28 it records the intent and answers
- * an empty acknowledgement, the task stays `working` until the worker's next checkpoint (and may still
- * complete first); on 2025-11-25 it moves the task to `cancelled` before answering. Terminal statuses never change.
+ * on a file, a restart). tasks/cancel follows the revision's `task-cancel` fact: where it is an acknowledgement
+ * it records the intent and answers an empty acknowledgement, the task stays `working` until the worker's next
+ * checkpoint (and may still complete first); where it is a terminal transition it moves the task to
+ * `cancelled` before answering. Terminal statuses never change.
  */
 export class DurableTaskService {
   readonly specVersion: SpecVersion;
@@ -56,7 +58,7 @@ export class DurableTaskService {
   cancel(id: string): CancelAnswer {
     requireNonEmptyString('id', id);
     const row = this.#row(id);
-    if (this.specVersion === '2026-07-28') {
+    if (fact(this.specVersion, 'task-cancel').value === 'acknowledge') {
       // Eventually consistent: record the intent if the task can still be cancelled, always acknowledge.
       if (row !== undefined && row.status === 'working') this.#db.prepare('UPDATE tasks SET cancel_requested = 1 WHERE id = ?').run(id);
       return { acknowledged: true };

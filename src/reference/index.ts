@@ -5,7 +5,9 @@ export { classifyRetry, type RetryClass, type RetryClassification } from './clas
 export { DurableTaskService, type CancelAnswer, type TaskRecord, type TaskStatus } from './durable-task-service.js';
 export { BufferFullError, IdempotencyKeyMismatchError, InvalidArgumentError, LedgerError, ProtocolStateError, TaskError } from './errors.js';
 export { fingerprint } from './fingerprint.js';
-export type { JsonRpcNotification, JsonRpcResponse, SpecVersion, Transport } from './json-rpc.js';
+export type { JsonRpcNotification, JsonRpcResponse } from './json-rpc.js';
+export type { SpecVersion } from '../spec/revisions.js';
+export type { Transport } from '../spec/transports.js';
 export { chargeAccount, reserveInventory, type ChargeArguments, type ChargeResult, type LedgerOperation, type Reservation, type ReservationArguments } from './ledger-operations.js';
 export { MutationLedger, type Execution, type LedgerOptions, type LedgerRecord } from './mutation-ledger.js';
 export { backoffDelay, KEEP_ALIVE_COMMENT, reconnectPlan, sseHeaders, type BackoffWindow, type ReconnectPlan } from './recovery.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { InvalidArgumentError } from './errors.js';
 import type { RetryClass } from './classify-retry.js';
-import { SPEC_VERSIONS, type SpecVersion } from './json-rpc.js';
+import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { requireInteger, requireNonEmptyString, requireOneOf, requireRequestId, type RequestId } from './validate-arguments.js';
 
 /** Headers of every SSE response: proxies must deliver each event at once (X-Accel-Buffering: no). A new object each call. */
@@ -35,9 +35,9 @@ export interface ReconnectPlan {
 }
 
 /**
- * The plan after a stream drops. No Last-Event-ID (2026-07-28 has no resumable streams; on 2025-11-25 the plan
- * takes the same safe path): open a new request with a new id, refetch the affected state, and never replay
- * an unsafe mutation that was in flight.
+ * The plan after a stream drops. No Last-Event-ID (the current revision has no resumable streams; where an
+ * older one allows resuming, the plan takes the same safe path): open a new request with a new id, refetch the
+ * affected state, and never replay an unsafe mutation that was in flight.
  */
 export function reconnectPlan(options: { specVersion: SpecVersion; previousRequestId: RequestId; affected: readonly string[]; inFlight?: RetryClass }): ReconnectPlan {
   requireOneOf('specVersion', options?.specVersion, SPEC_VERSIONS);
@@ -54,20 +54,27 @@ export interface BackoffWindow {
   readonly delayMs: number;
 }
 
+/** How the delay is spread below the ceiling: `full` over [0, ceiling], `equal` over [ceiling/2, ceiling], `none` not at all. */
+export type Jitter = 'full' | 'equal' | 'none';
+export const JITTERS: readonly Jitter[] = ['full', 'equal', 'none'];
+
 /**
- * Capped exponential backoff with deterministic jitter: ceiling = min(capMs, baseMs × 2^attempt),
- * floor = ceiling / 2 (at least 1), and the delay in [floor, ceiling] chosen by a hash of `clientId:attempt`,
- * so tests are reproducible and different clients spread over the window instead of returning as a herd.
+ * Capped exponential backoff with deterministic jitter: ceiling = min(capMs, baseMs × 2^attempt), and the delay
+ * chosen in the jitter's window by a hash of `clientId:attempt`, so tests are reproducible and different clients
+ * spread over the window instead of returning as a herd. The window is [0, ceiling] for `full`, [ceiling/2 (at
+ * least 1), ceiling] for `equal` (the lesson's choice, the default) and the ceiling itself for `none`, which
+ * spreads nobody and is there to show why jitter matters.
  */
-export function backoffDelay(clientId: string, attempt: number, options: { baseMs?: number; capMs?: number } = {}): BackoffWindow {
+export function backoffDelay(clientId: string, attempt: number, options: { baseMs?: number; capMs?: number; jitter?: Jitter } = {}): BackoffWindow {
   requireNonEmptyString('clientId', clientId);
   requireInteger('attempt', attempt, 0);
   const baseMs = requireInteger('baseMs', options.baseMs ?? 250, 1);
   const capMs = requireInteger('capMs', options.capMs ?? 8000, 1);
+  const jitter = requireOneOf('jitter', options.jitter ?? 'equal', JITTERS);
   const ceilingMs = Math.min(capMs, baseMs * 2 ** Math.min(attempt, 60));
-  const floorMs = Math.max(1, Math.floor(ceilingMs / 2));
+  const floorMs = jitter === 'full' ? 0 : jitter === 'none' ? ceilingMs : Math.max(1, Math.floor(ceilingMs / 2));
   const digest = createHash('sha256').update(`${clientId}:${attempt}`).digest();
   const fraction = digest.readUInt32BE(0) / 0x1_0000_0000;
   const delayMs = Math.min(ceilingMs, floorMs + Math.floor(fraction * (ceilingMs - floorMs + 1)));
-  return { ceilingMs, floorMs, delayMs: Math.max(floorMs, delayMs) };
+  return { ceilingMs, floorMs, delayMs };
 }

@@ -1,13 +1,16 @@
 import { InvalidArgumentError, ProtocolStateError } from './errors.js';
-import { SPEC_VERSIONS, TRANSPORTS, type JsonRpcNotification, type JsonRpcResponse, type SpecVersion, type Transport } from './json-rpc.js';
+import { factsOf, type RevisionFacts } from '../spec/revision-facts.js';
+import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
+import { TRANSPORTS, type Transport } from '../spec/transports.js';
+import type { JsonRpcNotification, JsonRpcResponse } from './json-rpc.js';
 import { requireJson, requireNonEmptyString, requireOneOf, requirePositiveTime, requireRequestId, requireTime, type RequestId } from './validate-arguments.js';
 
 export type RequestState = 'in_progress' | 'completed' | 'cancelled';
 
 /**
- * How the client puts a cancellation on the wire: a notifications/cancelled message (stdio; Streamable HTTP
- * on 2025-11-25, where it is POSTed), or closing the request's response stream (Streamable HTTP on
- * 2026-07-28), which carries no JSON-RPC message at all.
+ * How the client puts a cancellation on the wire: a notifications/cancelled message (stdio, and Streamable
+ * HTTP where the revision has it POSTed), or closing the request's response stream (Streamable HTTP where the
+ * revision makes that the cancellation), which carries no JSON-RPC message at all.
  */
 export type CancellationSignal = { readonly kind: 'notification'; readonly message: JsonRpcNotification } | { readonly kind: 'close-stream'; readonly requestId: RequestId };
 
@@ -76,10 +79,12 @@ interface MutableRecord {
  */
 export class RequestCoordinator {
   readonly specVersion: SpecVersion;
+  readonly #facts: RevisionFacts;
   readonly #records = new Map<RequestId, MutableRecord>();
 
   constructor(options: { specVersion: SpecVersion }) {
     this.specVersion = requireOneOf('specVersion', options?.specVersion, SPEC_VERSIONS);
+    this.#facts = factsOf(this.specVersion);
   }
 
   start(id: RequestId, options: StartOptions): RequestRecord {
@@ -133,7 +138,7 @@ export class RequestCoordinator {
   /** What the client puts on the wire to cancel: per transport and revision. */
   clientCancelSignal(id: RequestId, reason: string): CancellationSignal {
     const record = this.#record(id);
-    if (record.transport === 'streamable-http' && this.specVersion === '2026-07-28') return { kind: 'close-stream', requestId: record.id };
+    if (record.transport === 'streamable-http' && this.#facts['http-cancel-signal'].value === 'close-stream') return { kind: 'close-stream', requestId: record.id };
     return { kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: record.id, reason: String(reason) } } };
   }
 
@@ -142,17 +147,17 @@ export class RequestCoordinator {
     return this.#receiveNotification(notification, 'stdio');
   }
 
-  /** A notifications/cancelled POSTed over Streamable HTTP: the signal on 2025-11-25; not expected on 2026-07-28, where closing the stream cancels. */
+  /** A notifications/cancelled POSTed over Streamable HTTP: the signal where the revision has it POSTed; not expected where closing the stream cancels. */
   receiveHttpCancellation(notification: unknown): CancellationOutcome {
-    if (this.specVersion === '2026-07-28') return { accepted: false, ignoredBecause: 'on 2026-07-28 an HTTP request is cancelled by closing its response stream, not by a notification' };
+    if (this.#facts['http-cancel-signal'].value === 'close-stream') return { accepted: false, ignoredBecause: `on ${this.specVersion} an HTTP request is cancelled by closing its response stream, not by a notification` };
     return this.#receiveNotification(notification, 'streamable-http');
   }
 
-  /** The client closed a request's response stream: the cancellation on 2026-07-28; on 2025-11-25 a disconnect is not a cancellation. */
+  /** The client closed a request's response stream: the cancellation where the revision says a disconnect is one; otherwise ignored. */
   closeHttpStream(id: RequestId, reason = 'response stream closed'): CancellationOutcome {
     const record = this.#record(id);
     if (record.transport !== 'streamable-http') return { accepted: false, ignoredBecause: 'a stdio request has no response stream' };
-    if (this.specVersion === '2025-11-25') return { accepted: false, ignoredBecause: 'on 2025-11-25 a disconnect is not a cancellation' };
+    if (!this.#facts['disconnect-is-cancellation'].value) return { accepted: false, ignoredBecause: `on ${this.specVersion} a disconnect is not a cancellation` };
     return this.#cancel(record, reason);
   }
 
@@ -167,10 +172,10 @@ export class RequestCoordinator {
     return { response: JSON.parse(record.responseJson) as JsonRpcResponse, suppressed: false, repeated: false };
   }
 
-  /** The server ends a stdio subscriptions/listen stream (2026-07-28): the only notifications/cancelled a server may send. */
+  /** The server ends a stdio subscriptions/listen stream: the only notifications/cancelled a server may send where listen streams exist. */
   serverCancelSubscription(id: RequestId, reason = 'subscription ended by the server'): JsonRpcNotification {
     const record = this.#record(id);
-    if (this.specVersion !== '2026-07-28') throw new ProtocolStateError('subscriptions/listen exists only on 2026-07-28');
+    if (!this.#facts['subscriptions-listen'].value) throw new ProtocolStateError(`${this.specVersion} has no subscriptions/listen`);
     if (record.method !== 'subscriptions/listen') throw new ProtocolStateError(`a server sends notifications/cancelled only for subscriptions/listen, not ${record.method}`);
     if (record.transport !== 'stdio') throw new ProtocolStateError('on Streamable HTTP the server ends a subscription by closing its stream');
     if (record.state !== 'in_progress') throw new ProtocolStateError(`subscription ${JSON.stringify(id)} is already ${record.state}`);

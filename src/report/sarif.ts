@@ -1,7 +1,7 @@
 import type { Finding, Severity } from '../findings/finding.js';
 import type { LintResult } from '../lint/lint-result.js';
 import { relativeUri } from './file-uri.js';
-import { INPUT_RULES, ruleDocsUrl, type ReportContext } from './report-context.js';
+import { ruleDocsUrl, type ReportContext } from './report-context.js';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warn: 'warning', info: 'note' };
 
@@ -10,10 +10,7 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', 
  * ruleIndex, level and region (1-based, UTF-16 columns), suppressed findings marked as suppressed.
  */
 export function formatSarif(result: LintResult, context: Pick<ReportContext, 'toolVersion' | 'rules'>): string {
-  const rules = [
-    ...INPUT_RULES.map((rule) => ({ id: rule.id, severity: rule.severity, description: rule.description, rationale: rule.rationale, fix: rule.fix, tags: ['input'] })),
-    ...context.rules.map((rule) => ({ id: rule.id, severity: rule.severity, description: rule.description, rationale: rule.rationale, fix: rule.fix, tags: [rule.area, `revisions:${rule.revisions.join(',')}`] })),
-  ];
+  const rules = context.rules;
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -31,8 +28,8 @@ export function formatSarif(result: LintResult, context: Pick<ReportContext, 'to
               name: pascalCase(rule.id),
               shortDescription: { text: rule.description },
               fullDescription: { text: rule.rationale },
-              help: { text: `${rule.rationale}\n\nFix: ${rule.fix}`, markdown: `${rule.rationale}\n\n**Fix:** ${rule.fix}\n\n[Rule documentation](${ruleDocsUrl(rule.id)})` },
-              helpUri: ruleDocsUrl(rule.id),
+              help: { text: `${rule.rationale}\n\nFix: ${rule.fix}`, markdown: `${rule.rationale}\n\n**Fix:** ${rule.fix}${rule.docPage === undefined ? '' : `\n\n[Rule documentation](${ruleDocsUrl(rule.id)})`}` },
+              ...(rule.docPage === undefined ? {} : { helpUri: ruleDocsUrl(rule.id) }),
               defaultConfiguration: { level: LEVEL[rule.severity] },
               properties: { tags: ['mcp', 'reliability', ...rule.tags], precision: 'very-high', 'problem.severity': rule.severity === 'warn' ? 'warning' : rule.severity === 'info' ? 'recommendation' : 'error' },
             })),

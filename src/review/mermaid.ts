@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../verify/transcript.js';
+import type { TranscriptEntry } from '../simulator/transcript.js';
 
 /** A transcript as a mermaid sequence diagram, which GitHub renders in markdown. */
 export function sequenceDiagram(entries: readonly TranscriptEntry[]): string {

@@ -1,9 +1,11 @@
 import type { FixtureParameters } from '../fixtures/fixture-types.js';
 import type { Fixture } from '../fixtures/fixture-types.js';
-import type { OperationSpec, SpecVersion, Transport } from '../manifest/types.js';
+import type { OperationSpec } from '../manifest/types.js';
+import type { SpecVersion } from '../spec/revisions.js';
+import type { Transport } from '../spec/transports.js';
 import type { RetryClass } from '../reference/classify-retry.js';
-import { RequestWorld } from '../verify/request-world.js';
-import { Transcript } from '../verify/transcript.js';
+import { RequestWorld } from '../simulator/request-world.js';
+import { Transcript } from '../simulator/transcript.js';
 import { sequenceDiagram } from './mermaid.js';
 import type { RaceRow, RaceTable } from './review-types.js';
 

@@ -1,6 +1,7 @@
 import type { Finding } from '../findings/finding.js';
 import type { RetryClass } from '../reference/classify-retry.js';
-import type { SpecVersion, Transport } from '../manifest/types.js';
+import type { SpecVersion } from '../spec/revisions.js';
+import type { Transport } from '../spec/transports.js';
 
 /** The review of one manifest: the reviewer checklist of reference-semantics.md, per operation. */
 export interface Review {

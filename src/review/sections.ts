@@ -1,5 +1,7 @@
 import type { FixtureParameters } from '../fixtures/fixture-types.js';
-import type { OperationSpec, SpecVersion, Transport } from '../manifest/types.js';
+import type { OperationSpec } from '../manifest/types.js';
+import type { SpecVersion } from '../spec/revisions.js';
+import type { Transport } from '../spec/transports.js';
 import { reconnectPlan } from '../reference/recovery.js';
 import type { RetryClass } from '../reference/classify-retry.js';
 import type { OperationReview, Section, WireRow } from './review-types.js';

@@ -1,7 +1,9 @@
-import { formatMessage, type Severity } from '../findings/finding.js';
-import type { SpecVersion } from '../manifest/types.js';
+import { formatMessage } from '../document/message-template.js';
+import type { Severity } from '../findings/finding.js';
+import { fact, isFactId, type FactId } from '../spec/revision-facts.js';
+import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import type { CompiledRule } from './compiled-rule.js';
-import { compileConditions, type CompiledCondition } from './conditions.js';
+import { canHoldOn, compileConditions, type CompiledCondition } from './conditions.js';
 import { GENERIC_FUNCTIONS } from './functions/index.js';
 import { describeValue, type CompiledCheck, type Failure } from './functions/generic-function.js';
 import type { RuleFunction } from './rule-functions/rule-function.js';
@@ -11,6 +13,8 @@ import type { Violation } from './violation.js';
 
 interface CompiledAssertion {
   readonly field: FieldAccessor;
+  /** Where the finding points: the asserted field, or the one the rule names as the value to change. */
+  readonly reported: FieldAccessor;
   readonly at: 'key' | 'value';
   readonly check: CompiledCheck;
   readonly message: string | undefined;
@@ -18,7 +22,7 @@ interface CompiledAssertion {
 
 interface CompiledCheckGroup {
   readonly messageId: string;
-  readonly revisions: ReadonlySet<SpecVersion> | undefined;
+  readonly basis: FactId | undefined;
   readonly when: CompiledCondition;
   readonly assertions: readonly CompiledAssertion[];
   readonly message: string;
@@ -28,30 +32,32 @@ interface CompiledCheckGroup {
 
 /** Compiles a validated rule definition once; running it is then field reads and closures. */
 export function compileRule(definition: RuleDefinition, ruleFunctions: Readonly<Record<string, RuleFunction>>): CompiledRule {
-  const revisions = new Set(definition.revisions);
+  for (const citation of definition.spec) if ('fact' in citation && !isFactId(citation.fact)) throw new Error(`rule ${definition.id}: no revision fact named ${citation.fact}`);
+  const revisions = SPEC_VERSIONS.filter((revision) => canHoldOn(definition.when, revision) && (definition.checks === undefined || definition.checks.some((check) => canHoldOn(check.when, revision))));
+  const applies = new Set<SpecVersion>(revisions);
   const ruleWhen = compileConditions(definition.when);
-  const appliesTo = (specVersion: SpecVersion) => revisions.has(specVersion);
+  const appliesTo = (specVersion: SpecVersion) => applies.has(specVersion);
 
   if (definition.function !== undefined) {
     const implementation = ruleFunctions[definition.function];
     if (implementation === undefined) throw new Error(`rule ${definition.id}: no rule function named ${definition.function} in src/rules/rule-functions/`);
     return {
       definition,
+      revisions,
       appliesTo,
-      run: (target, severity) => (ruleWhen(target) ? implementation(target, { definition, severity, messageData: (extra) => messageData(target, extra) }) : []),
+      run: (target, severity) => (ruleWhen(target) ? implementation(target, { definition, severity, messageData: (extra) => messageData(target, undefined, extra) }) : []),
     };
   }
 
   const checks = (definition.checks ?? [{ then: definition.then! } satisfies CheckDefinition]).map((check, index) => compileCheck(definition, check, index));
   return {
     definition,
+    revisions,
     appliesTo,
     run(target, configured) {
       if (!ruleWhen(target)) return [];
       const violations: Violation[] = [];
-      const specVersion = target.manifest.manifest.specVersion;
       for (const check of checks) {
-        if (check.revisions !== undefined && !check.revisions.has(specVersion)) continue;
         if (!check.when(target)) continue;
         // A check's own severity holds unless the configuration changed the rule's severity.
         const severity = configured === definition.severity ? (check.severity ?? configured) : configured;
@@ -59,13 +65,13 @@ export function compileRule(definition: RuleDefinition, ruleFunctions: Readonly<
           const value = assertion.field.read(target);
           const failure = assertion.check(value, target);
           if (failure === undefined) continue;
-          const data = messageData(target, failureData(assertion.field.text, value, failure));
+          const data = messageData(target, check.basis, failureData(assertion.field.text, value, failure));
           violations.push({
             messageId: check.messageId,
             message: formatMessage(assertion.message ?? check.message, data),
             fix: check.fix,
             severity,
-            place: assertion.field.place(target),
+            place: assertion.reported.place(target),
             at: assertion.at,
             data,
           });
@@ -77,10 +83,11 @@ export function compileRule(definition: RuleDefinition, ruleFunctions: Readonly<
 }
 
 function compileCheck(definition: RuleDefinition, check: CheckDefinition, index: number): CompiledCheckGroup {
+  if (check.basis !== undefined && !isFactId(check.basis)) throw new Error(`rule ${definition.id}: no revision fact named ${check.basis}`);
   const assertions = (Array.isArray(check.then) ? check.then : [check.then as Assertion]).map(compileAssertion);
   return {
     messageId: check.id ?? (definition.checks === undefined ? 'default' : `check-${index + 1}`),
-    revisions: check.revisions === undefined ? undefined : new Set(check.revisions),
+    basis: check.basis,
     when: compileConditions(check.when),
     assertions,
     message: check.message ?? definition.message,
@@ -92,21 +99,30 @@ function compileCheck(definition: RuleDefinition, check: CheckDefinition, index:
 function compileAssertion(assertion: Assertion): CompiledAssertion {
   const generic = GENERIC_FUNCTIONS[assertion.function];
   if (generic === undefined) throw new Error(`unknown function ${assertion.function}`);
-  return { field: compileField(assertion.field), at: assertion.at ?? 'value', check: generic.compile(assertion.functionOptions ?? {}), message: assertion.message };
+  const field = compileField(assertion.field);
+  return {
+    field,
+    reported: assertion.report === undefined ? field : compileField(assertion.report),
+    at: assertion.at ?? 'value',
+    check: generic.compile(assertion.functionOptions ?? {}),
+    message: assertion.message,
+  };
 }
 
 function failureData(field: string, value: unknown, failure: Failure): Record<string, string> {
   return { field, value: describeValue(value), expected: failure.expected ?? '', other: failure.other === undefined ? '' : describeValue(failure.other) };
 }
 
-/** The placeholders every message may use, plus the rule's own. */
-function messageData(target: RuleTarget, extra: Readonly<Record<string, string | number>>): Record<string, string | number> {
+/** The placeholders every message may use, the revision fact a check enforces, plus the rule's own. */
+function messageData(target: RuleTarget, basis: FactId | undefined, extra: Readonly<Record<string, string | number>>): Record<string, string | number> {
   const manifest = target.manifest.manifest;
+  const enforced = basis === undefined ? undefined : fact(manifest.specVersion, basis);
   return {
     operation: target.operation?.own.name ?? manifest.server.name,
     specVersion: manifest.specVersion,
     transports: (target.operation?.own.transports ?? manifest.server.transports).join(', '),
     replicas: manifest.server.replicas ?? 1,
+    ...(enforced === undefined ? {} : { requirement: enforced.says, strength: enforced.strength }),
     ...extra,
   };
 }

@@ -1,5 +1,7 @@
+import { fact } from '../spec/revision-facts.js';
+import type { SpecVersion } from '../spec/revisions.js';
+import type { Condition, FactCondition, FieldCondition } from './rule-types.js';
 import { compileField, type RuleTarget } from './target.js';
-import type { Condition } from './rule-types.js';
 
 export type CompiledCondition = (target: RuleTarget) => boolean;
 
@@ -8,6 +10,31 @@ export function compileConditions(conditions: readonly Condition[] | undefined):
   if (conditions === undefined || conditions.length === 0) return () => true;
   const compiled = conditions.map(compileCondition);
   return (target) => compiled.every((condition) => condition(target));
+}
+
+/**
+ * Whether the conditions can hold on a revision: fact conditions are decided by the revision alone, field
+ * conditions depend on the manifest and may hold. A rule whose conditions cannot hold on a revision does not
+ * apply to it (that is how a rule's revisions are derived from the facts it names).
+ */
+export function canHoldOn(conditions: readonly Condition[] | undefined, revision: SpecVersion): boolean {
+  return (conditions ?? []).every((condition) => possible(condition, revision));
+}
+
+function possible(condition: Condition, revision: SpecVersion): boolean {
+  if ('all' in condition) return condition.all.every((inner) => possible(inner, revision));
+  if ('any' in condition) return condition.any.some((inner) => possible(inner, revision));
+  if ('not' in condition) return isFactCondition(condition.not) ? !factHolds(condition.not, revision) : true;
+  if (isFactCondition(condition)) return factHolds(condition, revision);
+  return true;
+}
+
+function isFactCondition(condition: Condition): condition is FactCondition {
+  return 'fact' in condition;
+}
+
+function factHolds(condition: FactCondition, revision: SpecVersion): boolean {
+  return compileTest(condition)(fact(revision, condition.fact).value);
 }
 
 function compileCondition(condition: Condition): CompiledCondition {
@@ -20,18 +47,23 @@ function compileCondition(condition: Condition): CompiledCondition {
     const inner = compileCondition(condition.not);
     return (target) => !inner(target);
   }
+  if (isFactCondition(condition)) {
+    const test = compileTest(condition);
+    return (target) => test(fact(target.manifest.manifest.specVersion, condition.fact).value);
+  }
   const field = compileField(condition.field);
   const test = compileTest(condition);
   return (target) => test(field.read(target));
 }
 
-function compileTest(condition: Exclude<Condition, { all: unknown } | { any: unknown } | { not: unknown }>): (value: unknown) => boolean {
+function compileTest(condition: FieldCondition | FactCondition): (value: unknown) => boolean {
   if ('equals' in condition) return (value) => value === condition.equals;
   if ('notEquals' in condition) return (value) => value !== condition.notEquals;
   if (condition.in !== undefined) {
     const set = new Set(condition.in);
     return (value) => set.has(value);
   }
+  if (!('field' in condition)) throw new Error(`condition on the fact ${condition.fact} has no test`);
   if (condition.notIn !== undefined) {
     const set = new Set(condition.notIn);
     return (value) => !set.has(value);

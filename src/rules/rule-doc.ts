@@ -1,34 +1,37 @@
+import { fact } from '../spec/revision-facts.js';
+import { SPEC_VERSIONS } from '../spec/revisions.js';
+import { ARTICLE, LESSON, specPageUrl } from '../spec/sources.js';
+import type { CompiledRule } from './compiled-rule.js';
 import type { ExampleResults } from './rule-examples.js';
-import type { RuleDefinition } from './rule-types.js';
-
-const REVISION_LABEL: Record<string, string> = { both: 'both revisions', lesson: 'reliability lesson', '2025-11-25': '2025-11-25', '2026-07-28': '2026-07-28' };
+import type { Citation } from './rule-types.js';
 
 /** The doc page of a rule (docs/rules/<id>.md, and what `mcprely rules <id>` prints), with what mcprely says about its examples. */
-export function renderRuleDoc(rule: RuleDefinition, examples: ExampleResults): string {
-  const preset = rule.recommended === false ? 'strict only' : 'recommended';
+export function renderRuleDoc(rule: CompiledRule, examples: ExampleResults): string {
+  const definition = rule.definition;
+  const preset = definition.recommended === false ? 'strict only' : 'recommended';
   const lines = [
-    `# ${rule.id}`,
+    `# ${definition.id}`,
     '',
-    `**Area:** ${rule.area} · **Severity:** ${rule.severity} · **Revisions:** ${rule.revisions.join(', ')} · **Preset:** ${preset}`,
+    `**Area:** ${definition.area} · **Severity:** ${definition.severity} · **Revisions:** ${rule.revisions.join(', ')} · **Preset:** ${preset}`,
     '',
-    rule.description,
+    definition.description,
     '',
     '## Why',
     '',
-    rule.rationale,
+    definition.rationale,
     '',
-    '## What the spec says',
+    '## What it rests on',
     '',
-    ...rule.spec.map((citation) => `- **${REVISION_LABEL[citation.revision]}** — ${citation.source}: ${citation.says}`),
+    ...definition.spec.flatMap(citationLines),
     '',
     '## Fix',
     '',
-    rule.fix,
+    definition.fix,
     '',
     '## Failing example',
     '',
     '```yaml',
-    rule.examples.failing.trimEnd(),
+    definition.examples.failing.trimEnd(),
     '```',
     '',
     'mcprely reports:',
@@ -40,11 +43,24 @@ export function renderRuleDoc(rule: RuleDefinition, examples: ExampleResults): s
     '## Passing example',
     '',
     '```yaml',
-    rule.examples.passing.trimEnd(),
+    definition.examples.passing.trimEnd(),
     '```',
     '',
     `mcprely reports ${examples.passing.length === 0 ? 'nothing for this rule' : `${examples.passing.length} finding(s)`}.`,
     '',
   ];
   return lines.join('\n');
+}
+
+/** A fact is quoted from each revision's public page with its strength; the lesson and the article by section, in words. */
+function citationLines(citation: Citation): string[] {
+  if ('fact' in citation) {
+    return SPEC_VERSIONS.map((revision) => {
+      const stated = fact(revision, citation.fact);
+      const page = stated.page.replace(/^https:\/\/github\.com\//, '');
+      return `- **MCP ${revision}** ([${page}](${specPageUrl(revision, stated.page)})) — ${stated.strength === 'defines' ? 'states' : stated.strength}: ${stated.says}`;
+    });
+  }
+  if ('lesson' in citation) return [`- **Reliability lesson** — [${LESSON.title}](${LESSON.url}) (${LESSON.by}), section “${citation.lesson}”: ${citation.says}`];
+  return [`- **Article** — “${ARTICLE.title}” (${ARTICLE.by}, [${ARTICLE.url.replace(/^https:\/\//, '')}](${ARTICLE.url})), section “${citation.article}”: ${citation.says}`];
 }

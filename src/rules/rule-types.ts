@@ -1,5 +1,5 @@
 import type { Severity } from '../findings/finding.js';
-import type { SpecVersion } from '../manifest/types.js';
+import type { FactId } from '../spec/revision-facts.js';
 
 /** A rule as written in rules/<id>.yaml (see schemas/rule.schema.json). */
 export interface RuleDefinition {
@@ -9,8 +9,7 @@ export interface RuleDefinition {
   readonly recommended?: boolean;
   readonly description: string;
   readonly rationale: string;
-  readonly revisions: readonly SpecVersion[];
-  readonly spec: readonly SpecCitation[];
+  readonly spec: readonly Citation[];
   readonly given: 'operation' | 'server' | 'manifest';
   readonly when?: readonly Condition[];
   readonly then?: Assertion | readonly Assertion[];
@@ -24,15 +23,16 @@ export interface RuleDefinition {
 export const RULE_AREAS = ['manifest', 'cancellation', 'deadlines', 'progress', 'retry', 'idempotency', 'flow-control', 'recovery', 'tasks'] as const;
 export type RuleArea = (typeof RULE_AREAS)[number];
 
-export interface SpecCitation {
-  readonly revision: SpecVersion | 'both' | 'lesson';
-  readonly source: string;
-  readonly says: string;
-}
+/**
+ * What a rule rests on: a fact of the specification (its words, strength and page per revision come from
+ * src/spec/revision-facts.ts), or a section of the reliability lesson or of the article, named in words.
+ */
+export type Citation = { readonly fact: FactId } | { readonly lesson: string; readonly says: string } | { readonly article: string; readonly says: string };
 
 export interface CheckDefinition {
   readonly id?: string;
-  readonly revisions?: readonly SpecVersion[];
+  /** The revision fact the check enforces; its words and strength fill {requirement} and {strength}. */
+  readonly basis?: FactId;
   readonly when?: readonly Condition[];
   readonly then: Assertion | readonly Assertion[];
   readonly message?: string;
@@ -40,7 +40,15 @@ export interface CheckDefinition {
   readonly severity?: Severity;
 }
 
-export type Condition = { readonly all: readonly Condition[] } | { readonly any: readonly Condition[] } | { readonly not: Condition } | FieldCondition;
+export type Condition = { readonly all: readonly Condition[] } | { readonly any: readonly Condition[] } | { readonly not: Condition } | FactCondition | FieldCondition;
+
+/** Holds when the manifest's revision gives the fact this value. */
+export interface FactCondition {
+  readonly fact: FactId;
+  readonly equals?: unknown;
+  readonly notEquals?: unknown;
+  readonly in?: readonly unknown[];
+}
 
 export interface FieldCondition {
   readonly field: string;
@@ -59,6 +67,8 @@ export type FunctionName = 'defined' | 'truthy' | 'falsy' | 'enum' | 'pattern' |
 
 export interface Assertion {
   readonly field: string;
+  /** The field the finding points at, when the asserted one is only the evidence (default: the asserted field). */
+  readonly report?: string;
   readonly at?: 'key' | 'value';
   readonly function: FunctionName;
   readonly functionOptions?: Readonly<Record<string, unknown>>;

@@ -1,6 +1,6 @@
 import type { Finding, Severity } from '../findings/finding.js';
 import { toJsonPointer } from '../findings/finding.js';
-import { LineIndex } from '../manifest/line-index.js';
+import { LineIndex } from '../document/line-index.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { RuleSet } from './load-rules.js';
 import { manifestTarget, operationTargets, serverTarget, type RuleTarget } from './target.js';

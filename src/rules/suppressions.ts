@@ -1,8 +1,8 @@
 import type { Finding } from '../findings/finding.js';
 import type { LoadedManifest } from '../manifest/load.js';
-import { makeProblem, type ManifestProblem } from '../manifest/problem.js';
-import { closestMatch } from '../manifest/did-you-mean.js';
-import { locate } from '../manifest/source-map.js';
+import { makeProblem, type DocumentProblem } from '../document/problem.js';
+import { closestMatch } from '../document/did-you-mean.js';
+import { locate } from '../document/source-map.js';
 
 interface Ignore {
   readonly rule: string;
@@ -14,8 +14,8 @@ interface Ignore {
  * for the findings about that operation. Suppressed findings stay in the report, marked, with the reason.
  * An entry naming an unknown rule is a problem with its place.
  */
-export function applySuppressions(manifest: LoadedManifest, findings: readonly Finding[], knownRules: ReadonlySet<string>): { findings: Finding[]; problems: ManifestProblem[] } {
-  const problems: ManifestProblem[] = [];
+export function applySuppressions(manifest: LoadedManifest, findings: readonly Finding[], knownRules: ReadonlySet<string>): { findings: Finding[]; problems: DocumentProblem[] } {
+  const problems: DocumentProblem[] = [];
   const collect = (ignores: readonly Ignore[] | undefined, path: readonly (string | number)[]): Map<string, string> => {
     const byRule = new Map<string, string>();
     (ignores ?? []).forEach((ignore, index) => {

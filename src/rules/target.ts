@@ -1,12 +1,13 @@
-import type { ResolvedOperation } from '../manifest/apply-defaults.js';
+import { locate, type Located, type PathSegment } from '../document/source-map.js';
 import type { LoadedManifest } from '../manifest/load.js';
-import { readPath } from '../manifest/apply-defaults.js';
-import { locate, type Located, type PathSegment } from '../manifest/source-map.js';
+import { readPath, type ResolvedOperation } from '../manifest/resolved-operation.js';
+import { DERIVED_FIELDS } from './derived-fields.js';
 
 /**
  * What a rule looks at: one operation (defaults merged in), the server, or the whole manifest, and how a
  * field of it maps to a place in the file. Field paths are dotted; `$specVersion`, `$transports`,
- * `$replicas` and `$server.*` reach from an operation to the manifest around it.
+ * `$replicas` and `$server.*` reach from an operation to the manifest around it, and the other `$` names are
+ * the policy model's answers about the operation (derived-fields.ts).
  */
 export interface RuleTarget {
   readonly kind: 'operation' | 'server' | 'manifest';
@@ -58,6 +59,7 @@ export function compileField(text: string): FieldAccessor {
         place: (target) => (target.operation?.own.transports !== undefined ? ownPlace(target, ['transports']) : rootPlace(target, ['server', 'transports'])),
       };
     default: {
+      if (head.startsWith('$')) return derivedField(text, head);
       const segments = [head, ...rest];
       return { text, read: (target) => (target.operation === undefined ? readPath(target.data, segments) : target.operation.read(segments)), place: (target) => ownPlace(target, segments) };
     }
@@ -75,3 +77,14 @@ function ownPlace(target: RuleTarget, segments: readonly string[]): FieldPlace {
   return rootPlace(target, segments);
 }
 
+
+/** A question about the operation the policy model answers; its place is the operation itself. */
+function derivedField(text: string, name: string): FieldAccessor {
+  const derive = DERIVED_FIELDS[name];
+  if (derive === undefined) throw new Error(`unknown field ${text}: the $ fields are $specVersion, $transports, $replicas, $server.* and ${Object.keys(DERIVED_FIELDS).join(', ')}`);
+  return {
+    text,
+    read: (target) => (target.operation === undefined ? undefined : derive(target.operation.spec, target.manifest.manifest.server)),
+    place: (target) => ownPlace(target, []),
+  };
+}

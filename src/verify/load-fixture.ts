@@ -4,15 +4,15 @@ import type { Fixture } from '../fixtures/fixture-types.js';
 import { validateFixture } from '../generated/validators.js';
 import { canonicalJson } from '../json/canonical-json.js';
 import type { LoadedManifest } from '../manifest/load.js';
-import { parseDocumentBytes } from '../manifest/parse-document.js';
-import { makeProblem, type ManifestProblem } from '../manifest/problem.js';
-import { schemaLookup, type SchemaNode } from '../manifest/schema-lookup.js';
-import { locate, type PathSegment, type SourceNode } from '../manifest/source-map.js';
-import { validateAgainst } from '../manifest/validate.js';
+import { parseDocumentBytes } from '../document/parse-document.js';
+import { makeProblem, type DocumentProblem } from '../document/problem.js';
+import { schemaLookup, type SchemaNode } from '../document/schema-lookup.js';
+import { locate, type PathSegment, type SourceNode } from '../document/source-map.js';
+import { validateAgainst } from '../document/validate-against.js';
 
 const fixtureLookup = schemaLookup(fixtureSchema as unknown as SchemaNode, 'the fixture');
 
-export type FixtureLoad = { readonly ok: true; readonly fixture: Fixture; readonly text: string; readonly source: SourceNode } | { readonly ok: false; readonly text: string; readonly problems: readonly ManifestProblem[] };
+export type FixtureLoad = { readonly ok: true; readonly fixture: Fixture; readonly text: string; readonly source: SourceNode } | { readonly ok: false; readonly text: string; readonly problems: readonly DocumentProblem[] };
 
 /** A fixture file (JSON or YAML) checked against schemas/fixture.schema.json, with places for every problem. Pure. */
 export function loadFixture(file: string, bytes: Uint8Array): FixtureLoad {
@@ -24,8 +24,8 @@ export function loadFixture(file: string, bytes: Uint8Array): FixtureLoad {
 }
 
 /** Where a fixture disagrees with the manifest it names: an unknown operation, another revision or transport, other parameters. */
-export function contradictions(fixture: Fixture, source: SourceNode, manifest: LoadedManifest): ManifestProblem[] {
-  const problem = (path: PathSegment[], template: string, data: Record<string, string>, fix: string): ManifestProblem => {
+export function contradictions(fixture: Fixture, source: SourceNode, manifest: LoadedManifest): DocumentProblem[] {
+  const problem = (path: PathSegment[], template: string, data: Record<string, string>, fix: string): DocumentProblem => {
     const place = locate(source, path);
     return makeProblem('schema', { messageId: 'contradicts-manifest', template, data, fix, path, start: place.start, end: place.end });
   };
@@ -34,7 +34,7 @@ export function contradictions(fixture: Fixture, source: SourceNode, manifest: L
     const names = manifest.operations.map((candidate) => candidate.spec.name).join(', ');
     return [problem(['operation'], 'The fixture names the operation {operation}, which {manifest} does not have (it has {names})', { operation: fixture.operation, manifest: manifest.file, names }, 'regenerate the fixtures with mcprely fixtures, or fix the operation name')];
   }
-  const problems: ManifestProblem[] = [];
+  const problems: DocumentProblem[] = [];
   if (fixture.specVersion !== manifest.manifest.specVersion) problems.push(problem(['specVersion'], 'The fixture is for {fixture} but the manifest speaks {manifest}', { fixture: fixture.specVersion, manifest: manifest.manifest.specVersion }, 'regenerate the fixtures with mcprely fixtures'));
   const transports = operation.spec.transports ?? manifest.manifest.server.transports;
   if (!transports.includes(fixture.transport)) problems.push(problem(['transport'], 'The fixture runs on {transport}, which {operation} is not offered on ({offered})', { transport: fixture.transport, operation: fixture.operation, offered: transports.join(', ') }, 'regenerate the fixtures with mcprely fixtures'));

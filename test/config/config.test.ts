@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
-import { LineIndex } from '../../src/manifest/line-index.js';
+import { LineIndex } from '../../src/document/line-index.js';
 import { severityResolver } from '../../src/config/resolve-severities.js';
 import { bundledRules } from '../../src/rules/load-rules.js';
 import { runCli, REPO_ROOT } from '../helpers/run-cli.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { firstInvalidUtf8Byte } from '../../src/manifest/decode.js';
-import { closestMatch, editDistance } from '../../src/manifest/did-you-mean.js';
-import { displayPath } from '../../src/manifest/describe-schema-error.js';
+import { firstInvalidUtf8Byte } from '../../src/document/decode.js';
+import { closestMatch, editDistance } from '../../src/document/did-you-mean.js';
+import { displayPath } from '../../src/document/describe-schema-error.js';
 
 describe('did you mean', () => {
   it.each([

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LineIndex } from '../../src/manifest/line-index.js';
+import { LineIndex } from '../../src/document/line-index.js';
 import { loadManifest, type LoadedManifest } from '../../src/manifest/load.js';
-import { locate } from '../../src/manifest/source-map.js';
+import { locate } from '../../src/document/source-map.js';
 
 const BILLING_PATH = 'fixtures/examples/billing.yaml';
 const billingText = readFileSync(BILLING_PATH, 'utf8');

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyRetry } from '../../src/reference/classify-retry.js';
 import { InvalidArgumentError } from '../../src/reference/errors.js';
-import { backoffDelay, KEEP_ALIVE_COMMENT, missingSseHeaders, reconnectPlan, sseHeaders } from '../../src/reference/recovery.js';
+import { backoffDelay, JITTERS, KEEP_ALIVE_COMMENT, missingSseHeaders, reconnectPlan, sseHeaders } from '../../src/reference/recovery.js';
 
 describe('recovery helpers', () => {
   it('SSE headers disable proxy buffering; each call is a fresh object', () => {
@@ -40,30 +40,47 @@ describe('recovery helpers', () => {
     expect(() => backoffDelay('', 1)).toThrow(expect.objectContaining({ argument: 'clientId' }));
   });
 
-  it('backoff stays within [ceiling/2, ceiling] for every client and attempt', () => {
+  const window = { full: (_ceiling: number) => 0, equal: (ceiling: number) => Math.max(1, Math.floor(ceiling / 2)), none: (ceiling: number) => ceiling } as const;
+
+  it.each(JITTERS)('backoff with %s jitter stays in its window for every client and attempt', (jitter) => {
     fc.assert(
       fc.property(fc.string({ minLength: 1 }), fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 100_000 }), (client, attempt, baseMs, capMs) => {
-        const { ceilingMs, floorMs, delayMs } = backoffDelay(client, attempt, { baseMs, capMs });
+        const { ceilingMs, floorMs, delayMs } = backoffDelay(client, attempt, { baseMs, capMs, jitter });
         expect(ceilingMs).toBe(Math.min(capMs, baseMs * 2 ** Math.min(attempt, 60)));
-        expect(floorMs).toBe(Math.max(1, Math.floor(ceilingMs / 2)));
+        expect(floorMs).toBe(window[jitter](ceilingMs));
         expect(delayMs).toBeGreaterThanOrEqual(floorMs);
         expect(delayMs).toBeLessThanOrEqual(ceilingMs);
+        expect(Number.isInteger(delayMs)).toBe(true);
       }),
     );
   });
 
-  it('backoff spreads a herd of clients over the window instead of one instant', () => {
+  it('the default jitter is the lesson’s: [ceiling/2, ceiling]', () => {
+    expect(backoffDelay('c', 4)).toEqual(backoffDelay('c', 4, { jitter: 'equal' }));
+    expect(() => backoffDelay('c', 1, { jitter: 'random' as 'full' })).toThrow(expect.objectContaining({ argument: 'jitter' }));
+  });
+
+  it.each(['full', 'equal'] as const)('backoff with %s jitter spreads a herd of clients over its window', (jitter) => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 12 }), { minLength: 200, maxLength: 200 }), fc.integer({ min: 3, max: 20 }), (clients, attempt) => {
-        const delays = clients.map((client) => backoffDelay(client, attempt).delayMs);
-        const { floorMs, ceilingMs } = backoffDelay(clients[0]!, attempt);
-        // 200 clients over a 4000 ms window: many distinct delays, in both halves of the window.
+        const delays = clients.map((client) => backoffDelay(client, attempt, { jitter }).delayMs);
+        const { floorMs, ceilingMs } = backoffDelay(clients[0]!, attempt, { jitter });
+        // 200 clients over a window of at least 1000 ms: many distinct delays, in both halves of the window.
         expect(new Set(delays).size).toBeGreaterThan(150);
         const middle = (floorMs + ceilingMs) / 2;
         expect(delays.filter((delay) => delay < middle).length).toBeGreaterThan(60);
         expect(delays.filter((delay) => delay >= middle).length).toBeGreaterThan(60);
       }),
       { numRuns: 30 },
+    );
+  });
+
+  it('backoff without jitter sends the whole herd back at the same instant', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 12 }), { minLength: 2, maxLength: 50 }), fc.integer({ min: 0, max: 20 }), (clients, attempt) => {
+        const delays = new Set(clients.map((client) => backoffDelay(client, attempt, { jitter: 'none' }).delayMs));
+        expect(delays.size).toBe(1);
+      }),
     );
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import AjvDraft04Module from 'ajv-draft-04';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -9,11 +9,13 @@ import { formatJunit } from '../../src/report/junit.js';
 import { formatMarkdown } from '../../src/report/markdown.js';
 import { formatSarif } from '../../src/report/sarif.js';
 import { formatStylish } from '../../src/report/stylish.js';
+import { INPUT_RULE_IDS } from '../../src/findings/input-rules.js';
 import { bundledRules } from '../../src/rules/load-rules.js';
+import { reportableRules } from '../../src/rules/rule-descriptors.js';
 import { sampleResult } from '../helpers/sample-result.js';
 
 const result = sampleResult();
-const rules = bundledRules().rules.map((rule) => rule.definition);
+const rules = reportableRules(bundledRules());
 const context = { toolVersion: '9.9.9', rules, color: false };
 
 describe('sample result', () => {
@@ -39,12 +41,17 @@ describe('sarif', () => {
     expect(validate(sarif), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
   });
 
-  it('lists every rule with help text and URI, and points each result at its rule', () => {
-    const driverRules = sarif.runs[0].tool.driver.rules as { id: string; help: { text: string }; helpUri: string }[];
-    expect(driverRules.map((rule) => rule.id)).toEqual(['manifest-file', 'manifest-syntax', 'manifest-schema', ...rules.map((rule) => rule.id)]);
+  it('lists every rule with help text, a URI only where the rule has a page, and points each result at its rule', () => {
+    const driverRules = sarif.runs[0].tool.driver.rules as { id: string; help: { text: string }; helpUri?: string }[];
+    expect(driverRules.map((rule) => rule.id)).toEqual(rules.map((rule) => rule.id));
+    expect(driverRules.slice(0, 4).map((rule) => rule.id)).toEqual(['manifest-file', 'manifest-syntax', 'manifest-schema', 'fixture-file']);
     for (const rule of driverRules) {
       expect(rule.help.text.length).toBeGreaterThan(20);
-      expect(rule.helpUri).toBe(`https://github.com/mcprely/mcprely/blob/main/docs/rules/${rule.id}.md`);
+      if (INPUT_RULE_IDS.has(rule.id)) expect(rule.helpUri).toBeUndefined();
+      else {
+        expect(rule.helpUri).toBe(`https://github.com/mcprely/mcprely/blob/main/docs/rules/${rule.id}.md`);
+        expect(existsSync(`docs/rules/${rule.id}.md`), rule.id).toBe(true);
+      }
     }
     const results = sarif.runs[0].results as { ruleId: string; ruleIndex: number; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number } } }[]; suppressions?: unknown[] }[];
     expect(results.length).toBe(result.files.reduce((sum, file) => sum + file.findings.length, 0));

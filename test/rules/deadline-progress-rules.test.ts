@@ -3,6 +3,7 @@ import { ruleTester } from '../helpers/rule-tester.js';
 
 // Lines: 1 mcprely, 2 specVersion, 3 server, 4 operations:, 5 "- name", 6 method, 7 the field line.
 const op = (fields: string, method = 'tools/call') => `  - name: job\n    method: ${method}\n${fields}`;
+const HTTP = '{ name: s, transports: [streamable-http] }';
 
 ruleTester('deadline-max-required', {
   valid: [{ name: 'a maximum', manifest: manifest({ operations: op('    timeouts: { idleMs: 1000, maxMs: 5000 }') }) }],
@@ -45,8 +46,14 @@ ruleTester('deadline-progress-resets-idle-only', {
 });
 
 ruleTester('deadline-keepalive-not-activity', {
-  valid: [{ name: 'keep-alive is not activity', manifest: manifest({ operations: op('    timeouts: { keepaliveCountsAsActivity: false }') }) }],
-  invalid: [{ name: 'keep-alive resets idle', manifest: manifest({ operations: op('    timeouts: { keepaliveCountsAsActivity: true }') }), findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 7 }] }],
+  valid: [
+    { name: 'keep-alive is not activity', manifest: manifest({ server: HTTP, operations: op('    timeouts: { keepaliveCountsAsActivity: false }') }) },
+    { name: 'stdio has no SSE keep-alive comments', manifest: manifest({ operations: op('    timeouts: { keepaliveCountsAsActivity: true }') }) },
+  ],
+  invalid: [
+    { name: 'keep-alive resets idle', manifest: manifest({ server: HTTP, operations: op('    timeouts: { keepaliveCountsAsActivity: true }') }), findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 7 }] },
+    { name: 'an operation narrowed to HTTP', manifest: manifest({ operations: op('    transports: [streamable-http]\n    timeouts: { keepaliveCountsAsActivity: true }') }), findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 8 }] },
+  ],
 });
 
 ruleTester('deadline-keepalive-below-proxy-idle', {
@@ -63,11 +70,28 @@ ruleTester('deadline-keepalive-below-proxy-idle', {
 
 ruleTester('deadline-long-suggests-task', {
   valid: [
-    { name: 'five minutes', manifest: manifest({ operations: op('    timeouts: { maxMs: 300000 }') }) },
-    { name: 'a long task', manifest: manifest({ operations: op('    timeouts: { maxMs: 3600000 }\n    task: { used: true }') }) },
-    { name: 'a long listen stream', manifest: manifest({ operations: op('    timeouts: { maxMs: 3600000 }', 'subscriptions/listen') }) },
+    { name: 'two minutes, silent at most one', manifest: manifest({ operations: op('    timeouts: { idleMs: 60000, maxMs: 120000 }') }) },
+    { name: 'stdio: silent up to 20 minutes is within the 30-minute idle limit', manifest: manifest({ operations: op('    timeouts: { idleMs: 1200000, maxMs: 1200000 }\n    task: { used: true }') }) },
+    { name: 'a long task', manifest: manifest({ operations: op('    timeouts: { idleMs: 3600000, maxMs: 3600000 }\n    task: { used: true }') }) },
+    { name: 'a long listen stream', manifest: manifest({ server: HTTP, operations: op('    timeouts: { idleMs: 600000, maxMs: 3600000 }', 'subscriptions/listen') }) },
   ],
-  invalid: [{ name: 'an hour-long tool call', manifest: manifest({ operations: op('    timeouts: { maxMs: 3600000 }') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, severity: 'info' }] }],
+  invalid: [
+    { name: 'an hour-long tool call', manifest: manifest({ operations: op('    timeouts: { maxMs: 3600000 }') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, severity: 'info', messageId: 'runs-past-background' }] },
+    { name: 'three minutes: past the two after which hosts move calls to the background', manifest: manifest({ operations: op('    timeouts: { idleMs: 30000, maxMs: 180000 }') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, severity: 'info', messageId: 'runs-past-background' }] },
+    {
+      name: 'HTTP: silent for ten minutes, past the 5-minute idle limit (stdio would allow it)',
+      manifest: manifest({ server: HTTP, operations: op('    timeouts: { idleMs: 600000, maxMs: 600000 }\n    task: { used: false }') }),
+      findings: [
+        { path: '/operations/0/timeouts/idleMs', line: 7, severity: 'info', messageId: 'silent-past-host-idle' },
+        { path: '/operations/0/timeouts/maxMs', line: 7, severity: 'info', messageId: 'runs-past-background' },
+      ],
+    },
+    {
+      name: 'stdio: silent for 40 minutes',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 2400000 }') }),
+      findings: [{ path: '/operations/0/timeouts/idleMs', line: 7, severity: 'info', messageId: 'silent-past-host-idle' }],
+    },
+  ],
 });
 
 ruleTester('deadline-cancel-on-timeout', {
@@ -105,10 +129,27 @@ ruleTester('progress-stops', {
   ],
 });
 
+ruleTester('progress-interval-below-idle', {
+  valid: [
+    { name: 'progress three times per idle window', manifest: manifest({ operations: op('    timeouts: { idleMs: 30000, resetIdleOnProgress: true }\n    progress: { emits: true, minIntervalMs: 10000 }') }) },
+    { name: 'no progress sent', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000 }\n    progress: { emits: false, minIntervalMs: 10000 }') }) },
+    { name: 'no idle timeout to compare with (another rule asks for it)', manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 10000 }') }) },
+  ],
+  invalid: [
+    { name: 'progress every 10 s against a 5 s idle timeout', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000, maxMs: 60000 }\n    progress: { emits: true, minIntervalMs: 10000 }') }), findings: [{ path: '/operations/0/progress/minIntervalMs', line: 8 }] },
+    { name: 'equal: the idle clock fires as the next notification is due', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000 }\n    progress: { emits: true, minIntervalMs: 5000 }') }), findings: [{ path: '/operations/0/progress/minIntervalMs', line: 8 }] },
+    {
+      name: 'the idle timeout from defaults',
+      manifest: manifest({ defaults: '  timeouts: { idleMs: 1000 }', operations: op('    progress: { emits: true, minIntervalMs: 2000 }') }),
+      findings: [{ path: '/operations/0/progress/minIntervalMs', line: 9 }],
+    },
+  ],
+});
+
 ruleTester('progress-sender', {
   valid: [
     { name: '2025: a client answering sampling reports progress', manifest: manifest({ specVersion: '2025-11-25', operations: op('    direction: server-to-client\n    progress: { emits: true }', 'sampling/createMessage') }) },
     { name: '2026: the server reports progress', manifest: manifest({ operations: op('    progress: { emits: true }') }) },
   ],
-  invalid: [{ name: '2026: the client side reports progress', manifest: manifest({ operations: op('    direction: server-to-client\n    progress: { emits: true }', 'sampling/createMessage') }), findings: [{ path: '/operations/0/direction', line: 7 }] }],
+  invalid: [{ name: '2026: the client side reports progress, reported at progress.emits', manifest: manifest({ operations: op('    direction: server-to-client\n    progress: { emits: true }', 'sampling/createMessage') }), findings: [{ path: '/operations/0/progress/emits', line: 8 }] }],
 });

@@ -59,6 +59,7 @@ ruleTester('flow-sse-headers', {
 
 ruleTester('recovery-new-request-id', {
   valid: [
+    { name: 'stdio: a broken connection ends the session', manifest: manifest({ operations: op('    recovery: { reconnect: { newRequestId: false } }') }) },
     { name: '2026: new id', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { newRequestId: true } }') }) },
     { name: '2025: resuming with Last-Event-ID keeps the request', manifest: manifest({ specVersion: '2025-11-25', server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }) },
   ],
@@ -72,6 +73,8 @@ ruleTester('recovery-no-last-event-id', {
   valid: [
     { name: '2026 without Last-Event-ID', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: false } }') }) },
     { name: '2025 may resume', manifest: manifest({ specVersion: '2025-11-25', server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }) },
+    { name: 'a stdio-only server has no SSE stream to resume', manifest: manifest({ operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }) },
+    { name: 'an operation narrowed to stdio', manifest: manifest({ server: '{ name: s, transports: [stdio, streamable-http] }', operations: op('    transports: [stdio]\n    recovery: { reconnect: { sendLastEventId: true } }') }) },
   ],
   invalid: [{ name: '2026 resumes', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }), findings: [{ path: '/operations/0/recovery/reconnect/sendLastEventId', line: 7 }] }],
 });
@@ -80,6 +83,7 @@ ruleTester('recovery-refetch-list', {
   valid: [
     { name: 'a stream that refetches', manifest: manifest({ operations: op('    recovery: { refetch: ["resources/list"] }', 'subscriptions/listen') }) },
     { name: 'a read needs no list', manifest: manifest({ operations: op('    sideEffect: none') }) },
+    { name: 'an idempotent tool needs no list', manifest: manifest({ server: HTTP, operations: op('    sideEffect: idempotent') }) },
   ],
   invalid: [
     { name: 'a mutation with an empty list', manifest: manifest({ operations: op('    sideEffect: mutation\n    recovery: { refetch: [] }') }), findings: [{ path: '/operations/0/recovery/refetch', line: 8, severity: 'warn' }] },
@@ -88,8 +92,22 @@ ruleTester('recovery-refetch-list', {
 });
 
 ruleTester('recovery-no-unsafe-replay', {
-  valid: [{ name: 'no replay', manifest: manifest({ operations: op('    recovery: { replayUnsafeMutations: false }') }) }],
-  invalid: [{ name: 'replays', manifest: manifest({ operations: op('    recovery: { replayUnsafeMutations: true }') }), findings: [{ path: '/operations/0/recovery/replayUnsafeMutations', line: 7 }] }],
+  valid: [
+    { name: 'no replay', manifest: manifest({ operations: op('    sideEffect: mutation\n    recovery: { replayUnsafeMutations: false }') }) },
+    { name: 'a read: nothing unsafe to replay', manifest: manifest({ operations: op('    sideEffect: none\n    recovery: { replayUnsafeMutations: true }', 'resources/read') }) },
+    { name: 'an idempotent operation', manifest: manifest({ operations: op('    sideEffect: idempotent\n    recovery: { replayUnsafeMutations: true }') }) },
+    { name: 'a keyed mutation is replayed with its key (CONDITIONAL, not unsafe)', manifest: manifest({ operations: op('    sideEffect: mutation\n    idempotency: { keyArgument: key }\n    recovery: { replayUnsafeMutations: true }') }) },
+    { name: 'replay switched on in defaults, for reads only', manifest: manifest({ defaults: '  recovery: { replayUnsafeMutations: true }', operations: op('    sideEffect: none') }) },
+  ],
+  invalid: [
+    { name: 'an unkeyed mutation replayed', manifest: manifest({ operations: op('    sideEffect: mutation\n    recovery: { replayUnsafeMutations: true }') }), findings: [{ path: '/operations/0/recovery/replayUnsafeMutations', line: 8 }] },
+    { name: 'an undeclared side effect is reviewed as a mutation', manifest: manifest({ operations: op('    recovery: { replayUnsafeMutations: true }') }), findings: [{ path: '/operations/0/recovery/replayUnsafeMutations', line: 7 }] },
+    {
+      name: 'switched on in defaults: reported at the defaults line, for the mutation only',
+      manifest: manifest({ defaults: '  recovery: { replayUnsafeMutations: true }', operations: `${op('    sideEffect: mutation')}\n  - name: read\n    method: resources/read\n    sideEffect: none` }),
+      findings: [{ path: '/operations/0/recovery/replayUnsafeMutations', line: 5 }],
+    },
+  ],
 });
 
 ruleTester('recovery-backoff', {

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { bundledRules } from '../../src/rules/load-rules.js';
 import { runRuleExamples } from '../../src/rules/rule-examples.js';
 import { RULE_AREAS } from '../../src/rules/rule-types.js';
+import { FACT_IDS } from '../../src/spec/revision-facts.js';
+import ruleSchema from '../../schemas/rule.schema.json' with { type: 'json' };
 
 const ruleSet = bundledRules();
 const definitions = ruleSet.rules.map((rule) => rule.definition);
@@ -20,11 +22,18 @@ describe('the rule catalogue', () => {
     expect(definitions.length).toBeGreaterThan(40);
   });
 
-  it('cites the spec or the lesson for every rule, with the revision', () => {
+  it('cites a revision fact, the lesson or the article for every rule, never a file the user does not have', () => {
     for (const rule of definitions) {
       expect(rule.spec.length, rule.id).toBeGreaterThan(0);
-      for (const citation of rule.spec) expect(['2025-11-25', '2026-07-28', 'both', 'lesson']).toContain(citation.revision);
+      for (const citation of rule.spec) {
+        if ('fact' in citation) expect(FACT_IDS, rule.id).toContain(citation.fact);
+        else expect(JSON.stringify(citation), rule.id).not.toMatch(/\.(txt|md|mdx)\b|seed-|reference-semantics/);
+      }
     }
+  });
+
+  it('lists in the rule schema exactly the facts of the revision facts table', () => {
+    expect(ruleSchema.$defs.fact.enum).toEqual([...FACT_IDS]);
   });
 
   it('rejects a rule that does not match the rule schema, naming it', async () => {

@@ -8,7 +8,7 @@ const ruleSet = bundledRules();
 // docs/rules/<id>.md is the rule's page as `mcprely rules <id>` prints it; a rule without an up-to-date
 // page fails here. After changing a rule: npx vitest run test/rules/rule-docs.test.ts -u
 describe('rule doc pages', () => {
-  it.each(ruleSet.rules.map((rule) => [rule.definition.id, rule.definition] as const))('docs/rules/%s.md is current', async (id, definition) => {
-    await expect(renderRuleDoc(definition, runRuleExamples(definition, ruleSet))).toMatchFileSnapshot(`../../docs/rules/${id}.md`);
+  it.each(ruleSet.rules.map((rule) => [rule.definition.id, rule] as const))('docs/rules/%s.md is current', async (id, rule) => {
+    await expect(renderRuleDoc(rule, runRuleExamples(rule.definition, ruleSet))).toMatchFileSnapshot(`../../docs/rules/${id}.md`);
   });
 });

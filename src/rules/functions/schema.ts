@@ -1,6 +1,6 @@
 import { ruleOptionValidators } from '../../generated/validators.js';
 import { canonicalJson } from '../../json/canonical-json.js';
-import type { CompiledValidator } from '../../manifest/validator-types.js';
+import type { CompiledValidator } from '../../document/validator-types.js';
 import type { GenericFunction } from './generic-function.js';
 
 /**

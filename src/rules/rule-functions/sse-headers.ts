@@ -1,4 +1,4 @@
-import { formatMessage } from '../../findings/finding.js';
+import { formatMessage } from '../../document/message-template.js';
 import { missingSseHeaders } from '../../reference/recovery.js';
 import { compileField } from '../target.js';
 import type { RuleFunction } from './rule-function.js';

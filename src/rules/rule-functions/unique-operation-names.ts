@@ -1,5 +1,5 @@
-import { formatMessage } from '../../findings/finding.js';
-import { LineIndex } from '../../manifest/line-index.js';
+import { formatMessage } from '../../document/message-template.js';
+import { LineIndex } from '../../document/line-index.js';
 import type { RuleFunction } from './rule-function.js';
 
 /** Every operation name after its first use is reported, pointing at the repeated name. */

@@ -1,11 +1,11 @@
 import { closestMatch } from './did-you-mean.js';
-import { makeProblem, type ManifestProblem } from './problem.js';
+import { makeProblem, type DocumentProblem } from './problem.js';
 import { allowedKeys, allowedValues, type SchemaLookup } from './schema-lookup.js';
 import { locate, type PathSegment, type SourceNode } from './source-map.js';
 import type { SchemaError } from './validator-types.js';
 
 /** Turns one ajv error into one sentence that names the field, points at its place and says what to do. */
-export function describeSchemaError(error: SchemaError, value: unknown, source: SourceNode, lookup: SchemaLookup): ManifestProblem {
+export function describeSchemaError(error: SchemaError, value: unknown, source: SourceNode, lookup: SchemaLookup): DocumentProblem {
   const schemasAt = lookup.schemasAt;
   const path = parsePointer(error.instancePath);
   const field = displayPath(path, lookup.documentName);
@@ -63,7 +63,7 @@ const TYPE_NOUNS: Record<string, string> = {
   boolean: 'true or false',
 };
 
-function problem(messageId: string, template: string, data: Record<string, string | number>, fix: string, place: { path: readonly PathSegment[]; start: number; end: number }): ManifestProblem {
+function problem(messageId: string, template: string, data: Record<string, string | number>, fix: string, place: { path: readonly PathSegment[]; start: number; end: number }): DocumentProblem {
   return makeProblem('schema', { messageId, template, data, fix, path: place.path, start: place.start, end: place.end });
 }
 

@@ -1,7 +1,7 @@
 import { MAX_MANIFEST_BYTES } from './limits.js';
-import { makeProblem, type ManifestProblem } from './problem.js';
+import { makeProblem, type DocumentProblem } from './problem.js';
 
-export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly text: string; readonly problem: ManifestProblem };
+export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly text: string; readonly problem: DocumentProblem };
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });

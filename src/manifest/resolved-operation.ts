@@ -1,5 +1,5 @@
-import { setOwn } from './own-property.js';
-import { locate, type Located, type MappingSource, type PathSegment, type SourceEntry } from './source-map.js';
+import { setOwn } from '../document/own-property.js';
+import { locate, type Located, type MappingSource, type PathSegment, type SourceEntry } from '../document/source-map.js';
 import type { Manifest, OperationSpec, Policy } from './types.js';
 
 /**

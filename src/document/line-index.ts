@@ -1,4 +1,4 @@
-import type { Position } from '../findings/finding.js';
+import type { Position } from './position.js';
 
 /** Turns 0-based text offsets into 1-based lines and columns. Built once per file, only when a finding needs it. */
 export class LineIndex {

@@ -1,11 +1,11 @@
-import { formatMessage } from '../findings/finding.js';
+import { formatMessage } from './message-template.js';
 import type { PathSegment } from './source-map.js';
 
 /**
  * Something that keeps a file from being a valid manifest. `start`/`end` are 0-based offsets into the
  * decoded text; they are absent when the problem is about the file as a whole.
  */
-export interface ManifestProblem {
+export interface DocumentProblem {
   readonly kind: 'file' | 'syntax' | 'schema';
   readonly messageId: string;
   readonly data: Readonly<Record<string, string | number>>;
@@ -32,7 +32,7 @@ export interface ProblemSpec {
   readonly path?: readonly PathSegment[];
 }
 
-export function makeProblem(kind: ManifestProblem['kind'], spec: ProblemSpec): ManifestProblem {
+export function makeProblem(kind: DocumentProblem['kind'], spec: ProblemSpec): DocumentProblem {
   const data = spec.data ?? {};
   const { template: _template, ...rest } = spec;
   return { kind, ...rest, data, message: formatMessage(spec.template, data) };
@@ -40,7 +40,7 @@ export function makeProblem(kind: ManifestProblem['kind'], spec: ProblemSpec): M
 
 /** Thrown inside a parser to stop at the first syntax problem; never escapes the manifest module. */
 export class SyntaxProblem extends Error {
-  constructor(readonly problem: ManifestProblem) {
+  constructor(readonly problem: DocumentProblem) {
     super(problem.message);
   }
 }

@@ -1,11 +1,11 @@
 import { decodeManifestBytes } from './decode.js';
 import { parseJson } from './parse-json.js';
 import { parseYaml, type ParsedDocument } from './parse-yaml.js';
-import type { ManifestProblem } from './problem.js';
+import type { DocumentProblem } from './problem.js';
 
 export type DocumentParse =
   | { readonly ok: true; readonly text: string; readonly document: ParsedDocument }
-  | { readonly ok: false; readonly text: string; readonly problems: readonly ManifestProblem[] };
+  | { readonly ok: false; readonly text: string; readonly problems: readonly DocumentProblem[] };
 
 /** Bytes of a YAML or JSON file (JSON by the .json extension unless told) to data with a source map, under the input limits. */
 export function parseDocumentBytes(file: string, bytes: Uint8Array, syntax: 'json' | 'yaml' = /\.json$/i.test(file) ? 'json' : 'yaml'): DocumentParse {

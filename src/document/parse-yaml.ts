@@ -2,7 +2,7 @@ import { setOwn } from './own-property.js';
 import { EVENT_ID, getScalarValue, parseEvents, type Event, type ScalarEvent } from 'js-yaml';
 import { LineIndex } from './line-index.js';
 import { MAX_ALIAS_EXPANSION, MAX_NESTING_DEPTH } from './limits.js';
-import { duplicateKeyError, syntaxError, SyntaxProblem, tooDeepError, type ManifestProblem } from './problem.js';
+import { duplicateKeyError, syntaxError, SyntaxProblem, tooDeepError, type DocumentProblem } from './problem.js';
 import type { MappingSource, SequenceSource, SourceEntry, SourceNode } from './source-map.js';
 import { findUnclosedOpener } from './yaml-error-hint.js';
 import { resolvePlainScalar, resolveTaggedScalar } from './yaml-scalar.js';
@@ -13,7 +13,7 @@ export interface ParsedDocument {
   readonly source: SourceNode;
 }
 
-export type ParseResult = { readonly ok: true; readonly document: ParsedDocument } | { readonly ok: false; readonly problem: ManifestProblem };
+export type ParseResult = { readonly ok: true; readonly document: ParsedDocument } | { readonly ok: false; readonly problem: DocumentProblem };
 
 interface Anchored {
   readonly value: unknown;
@@ -40,7 +40,7 @@ export function parseYaml(text: string): ParseResult {
   }
 }
 
-function problemFromYamlException(text: string, error: unknown): ManifestProblem {
+function problemFromYamlException(text: string, error: unknown): DocumentProblem {
   const exception = error as { reason?: string; mark?: { position: number } };
   if (typeof exception.reason !== 'string') throw error;
   const position = Math.min(exception.mark?.position ?? 0, text.length);

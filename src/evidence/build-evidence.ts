@@ -13,9 +13,9 @@ import { buildReview } from '../review/build-review.js';
 import { retryClassOf } from '../review/retry-class.js';
 import { renderReviewMarkdown } from '../review/render-review-markdown.js';
 import type { Review } from '../review/review-types.js';
-import { fixtureOperation } from './fixture-operation.js';
-import type { FixtureRun } from './fixture-run.js';
-import { renderRun } from './render-transcript.js';
+import { fixtureOperation } from '../simulator/fixture-operation.js';
+import type { FixtureRun } from '../simulator/fixture-run.js';
+import { renderRun } from '../simulator/render-transcript.js';
 
 /** The bundle as relative path → file content; the caller writes it. Deterministic: the same manifest gives the same bytes. */
 export type Bundle = Map<string, string>;

@@ -1,20 +1,11 @@
-import manifestSchema from '../../schemas/manifest.schema.json' with { type: 'json' };
-import { validateManifest } from '../generated/validators.js';
 import { describeSchemaError } from './describe-schema-error.js';
-import type { ManifestProblem } from './problem.js';
-import { schemaLookup, type SchemaLookup, type SchemaNode } from './schema-lookup.js';
+import type { DocumentProblem } from './problem.js';
+import type { SchemaLookup } from './schema-lookup.js';
 import type { SourceNode } from './source-map.js';
 import type { CompiledValidator } from './validator-types.js';
 
-const manifestLookup = schemaLookup(manifestSchema as SchemaNode, 'the manifest');
-
-/** Checks parsed data against schemas/manifest.schema.json (precompiled); one problem per ajv error. */
-export function validateManifestData(value: unknown, source: SourceNode): ManifestProblem[] {
-  return validateAgainst(validateManifest, manifestLookup, value, source);
-}
-
 /** Runs a precompiled validator and turns each of its errors into a problem with a place. */
-export function validateAgainst(validate: CompiledValidator, lookup: SchemaLookup, value: unknown, source: SourceNode): ManifestProblem[] {
+export function validateAgainst(validate: CompiledValidator, lookup: SchemaLookup, value: unknown, source: SourceNode): DocumentProblem[] {
   if (validate(value)) return [];
   const problems = (validate.errors ?? []).map((error) => describeSchemaError(error, value, source, lookup));
   // ajv orders errors by schema; a reader goes through the file top to bottom.
@@ -22,7 +13,7 @@ export function validateAgainst(validate: CompiledValidator, lookup: SchemaLooku
 }
 
 /** ajv reports some faults once per schema that sees them; a reader needs each sentence once. */
-function dropRepeats(problems: ManifestProblem[]): ManifestProblem[] {
+function dropRepeats(problems: DocumentProblem[]): DocumentProblem[] {
   const seen = new Set<string>();
   return problems.filter((problem) => {
     const key = `${problem.start}:${problem.message}`;

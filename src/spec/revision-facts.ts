@@ -1,0 +1,193 @@
+import { SPEC_VERSIONS, type SpecVersion } from './revisions.js';
+
+/**
+ * How strongly the specification says something: its own keyword (RFC 2119), or `defines` for a statement of
+ * how the protocol works that carries no keyword ("closing the response stream is the cancellation").
+ */
+export type Strength = 'MUST' | 'MUST NOT' | 'SHOULD' | 'SHOULD NOT' | 'MAY' | 'defines';
+
+/** One statement of one revision: what it says, how strongly, and the page that says it. */
+export interface Fact<V = unknown> {
+  readonly value: V;
+  readonly strength: Strength;
+  /** The statement, in the spec's words where it has them (quoted). */
+  readonly says: string;
+  /** A page of the revision's specification (`basic/patterns/cancellation`), or a full URL outside it. */
+  readonly page: string;
+}
+
+/**
+ * The facts mcprely's rules, reviews, fixtures, simulator and probe rest on, per revision. A value names what
+ * the revision requires; `says` and `page` let every message and rule page quote it with its strength.
+ */
+export interface RevisionFacts {
+  /** How a Streamable HTTP client cancels a request. */
+  readonly 'http-cancel-signal': Fact<'notification' | 'close-stream'>;
+  /** How a stdio client cancels a request. */
+  readonly 'stdio-cancel-signal': Fact<'notification'>;
+  /** Whether a closed HTTP response stream cancels its request. */
+  readonly 'disconnect-is-cancellation': Fact<boolean>;
+  /** Whether a server may write anything more for a request whose stream the client closed. */
+  readonly 'silent-after-disconnect': Fact<boolean>;
+  /** Whether a client may resume a broken SSE stream with Last-Event-ID. */
+  readonly 'last-event-id-resumption': Fact<boolean>;
+  /** What a client does after a broken response stream. */
+  readonly 'reissue-after-broken-stream': Fact<'new-request-id' | 'resume-or-new-request-id'>;
+  /** For which requests a server may send notifications/cancelled. */
+  readonly 'server-sent-cancellation': Fact<'listen-stream-on-stdio' | 'own-requests'>;
+  /** Whether there is an initialize handshake, and whether it may be cancelled. */
+  readonly 'initialize-cancellation': Fact<'not-cancellable' | 'no-handshake'>;
+  /** What answering tasks/cancel means. */
+  readonly 'task-cancel': Fact<'terminal-before-answer' | 'acknowledge'>;
+  /** Which side may send notifications/progress. */
+  readonly 'progress-senders': Fact<'either-side' | 'server-only'>;
+  /** Where request-scoped notifications (progress, logging) travel on Streamable HTTP. */
+  readonly 'request-scoped-notifications': Fact<'any-stream' | 'originating-stream'>;
+  /** What a GET on the MCP endpoint does. */
+  readonly 'http-get': Fact<'optional-listen-stream' | 'method-not-allowed'>;
+  /** How a client starts talking to a server. */
+  readonly handshake: Fact<'initialize' | 'server/discover'>;
+  /** Whether Streamable HTTP has sessions (Mcp-Session-Id). */
+  readonly 'http-sessions': Fact<boolean>;
+  /** Whether SSE responses carry X-Accel-Buffering: no by the spec itself (the lesson asks for it on both). */
+  readonly 'sse-no-buffering-header': Fact<boolean>;
+  /** Whether subscriptions/listen exists. */
+  readonly 'subscriptions-listen': Fact<boolean>;
+  /** The receiver of a cancellation stops, frees resources and sends no response. */
+  readonly 'receiver-stops': Fact<true>;
+  /** Invalid, unknown and late cancellations are ignored (a notification never gets a response). */
+  readonly 'invalid-cancellation-ignored': Fact<true>;
+  /** The sender of a cancellation ignores a response that arrives afterwards. */
+  readonly 'late-response-ignored': Fact<true>;
+  /** Every request sent has a timeout. */
+  readonly 'request-timeouts': Fact<true>;
+  /** On a timeout the sender cancels with the transport's signal and stops waiting. */
+  readonly 'cancel-on-timeout': Fact<true>;
+  /** A maximum timeout holds whatever progress arrives. */
+  readonly 'maximum-timeout': Fact<true>;
+  /** Progress may reset the timeout clock. */
+  readonly 'progress-may-reset-timeout': Fact<true>;
+  /** Progress values increase with every notification. */
+  readonly 'progress-increases': Fact<true>;
+  /** Progress references only active requests and stops at completion. */
+  readonly 'progress-stops': Fact<true>;
+  /** Both sides rate-limit progress. */
+  readonly 'progress-rate-limit': Fact<true>;
+  /** A progress token is unique among the requester's active requests. */
+  readonly 'progress-token-unique': Fact<true>;
+  /** Tool annotations are untrusted hints. */
+  readonly 'annotations-untrusted': Fact<true>;
+  /** Tasks are cancelled with tasks/cancel, never notifications/cancelled. */
+  readonly 'task-cancel-method': Fact<'tasks/cancel'>;
+  /** Task state is durable and outlives the request that created it. */
+  readonly 'task-durable': Fact<true>;
+  /** The requester polls (or listens) until the task reaches a terminal status. */
+  readonly 'task-wait-until-terminal': Fact<true>;
+  /** Tool names are unique within a server. */
+  readonly 'tool-names-unique': Fact<true>;
+}
+
+export type FactId = keyof RevisionFacts;
+
+const CANCELLATION_2025 = 'basic/utilities/cancellation';
+const CANCELLATION_2026 = 'basic/patterns/cancellation';
+const PROGRESS_2025 = 'basic/utilities/progress';
+const PROGRESS_2026 = 'basic/patterns/progress';
+const TRANSPORTS_2025 = 'basic/transports';
+const HTTP_2026 = 'basic/transports/streamable-http';
+const TASKS_2025 = 'basic/utilities/tasks';
+const TASKS_2026 = 'https://github.com/modelcontextprotocol/ext-tasks';
+const LIFECYCLE_2025 = 'basic/lifecycle';
+const ANNOTATIONS = 'schema#toolannotations';
+
+const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
+  '2025-11-25': {
+    'http-cancel-signal': { value: 'notification', strength: 'SHOULD', page: CANCELLATION_2025, says: 'a party that wants to cancel a request sends notifications/cancelled; on Streamable HTTP the client POSTs it' },
+    'stdio-cancel-signal': { value: 'notification', strength: 'defines', page: CANCELLATION_2025, says: 'a party that wants to cancel an in-progress request sends a notifications/cancelled notification' },
+    'disconnect-is-cancellation': { value: false, strength: 'SHOULD NOT', page: TRANSPORTS_2025, says: '"Disconnection SHOULD NOT be interpreted as the client cancelling its request"' },
+    'silent-after-disconnect': { value: false, strength: 'defines', page: TRANSPORTS_2025, says: 'a disconnect is not a cancellation: the request goes on and its result may be redelivered on a resumed stream' },
+    'last-event-id-resumption': { value: true, strength: 'MAY', page: TRANSPORTS_2025, says: 'a client MAY resume a broken stream with the Last-Event-ID header; the server MAY replay the events after it' },
+    'reissue-after-broken-stream': { value: 'resume-or-new-request-id', strength: 'MUST', page: 'basic', says: 'resume the stream with Last-Event-ID, or send a new request: a request id "MUST NOT have been previously used by the requestor within the same session"' },
+    'server-sent-cancellation': { value: 'own-requests', strength: 'MUST', page: CANCELLATION_2025, says: 'cancellation notifications "MUST only reference requests that were previously issued in the same direction"' },
+    'initialize-cancellation': { value: 'not-cancellable', strength: 'MUST NOT', page: CANCELLATION_2025, says: '"The initialize request MUST NOT be cancelled by clients"' },
+    'task-cancel': { value: 'terminal-before-answer', strength: 'MUST', page: TASKS_2025, says: 'tasks/cancel MUST move the task to cancelled before responding; terminal statuses MUST NOT change' },
+    'progress-senders': { value: 'either-side', strength: 'MAY', page: PROGRESS_2025, says: 'either side MAY send progress for a request it received that carries a progressToken' },
+    'request-scoped-notifications': { value: 'any-stream', strength: 'MAY', page: TRANSPORTS_2025, says: 'the server MAY send requests and notifications on the SSE stream of a request or on the GET stream' },
+    'http-get': { value: 'optional-listen-stream', strength: 'MAY', page: TRANSPORTS_2025, says: 'the client MAY issue a GET to open an SSE stream; a server that offers none answers 405' },
+    handshake: { value: 'initialize', strength: 'MUST', page: LIFECYCLE_2025, says: 'the initialization phase MUST be the first interaction between client and server' },
+    'http-sessions': { value: true, strength: 'MAY', page: TRANSPORTS_2025, says: 'a server MAY assign a session id (Mcp-Session-Id) at initialization' },
+    'sse-no-buffering-header': { value: false, strength: 'defines', page: TRANSPORTS_2025, says: 'the revision names no proxy-buffering header (the reliability lesson asks for X-Accel-Buffering: no)' },
+    'subscriptions-listen': { value: false, strength: 'defines', page: 'server/resources', says: 'no subscriptions/listen: resources/subscribe and the GET stream carry change notifications' },
+    'receiver-stops': { value: true, strength: 'SHOULD', page: CANCELLATION_2025, says: 'receivers of cancellation notifications SHOULD stop processing the cancelled request, free associated resources and not send a response' },
+    'invalid-cancellation-ignored': { value: true, strength: 'SHOULD', page: CANCELLATION_2025, says: 'receivers MAY ignore a cancellation for an unknown, finished or uncancellable request; invalid cancellation notifications SHOULD be ignored' },
+    'late-response-ignored': { value: true, strength: 'SHOULD', page: CANCELLATION_2025, says: 'the sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward' },
+    'request-timeouts': { value: true, strength: 'SHOULD', page: LIFECYCLE_2025, says: 'implementations SHOULD establish timeouts for all sent requests' },
+    'cancel-on-timeout': { value: true, strength: 'SHOULD', page: LIFECYCLE_2025, says: 'when the request has not received a response within the timeout period, the sender SHOULD issue a cancellation notification and stop waiting' },
+    'maximum-timeout': { value: true, strength: 'SHOULD', page: LIFECYCLE_2025, says: 'implementations "SHOULD always enforce a maximum timeout, regardless of progress notifications"' },
+    'progress-may-reset-timeout': { value: true, strength: 'MAY', page: LIFECYCLE_2025, says: 'implementations MAY choose to reset the timeout clock when receiving a progress notification' },
+    'progress-increases': { value: true, strength: 'MUST', page: PROGRESS_2025, says: 'the progress value "MUST increase with each notification, even if the total is unknown"' },
+    'progress-stops': { value: true, strength: 'MUST', page: PROGRESS_2025, says: 'progress notifications MUST only reference tokens of active, in-progress requests' },
+    'progress-rate-limit': { value: true, strength: 'SHOULD', page: PROGRESS_2025, says: '"Both parties SHOULD implement rate limiting to prevent flooding"' },
+    'progress-token-unique': { value: true, strength: 'MUST', page: PROGRESS_2025, says: 'progress tokens MUST be unique across all active requests' },
+    'annotations-untrusted': { value: true, strength: 'MUST', page: ANNOTATIONS, says: 'clients "MUST consider tool annotations to be untrusted unless they come from trusted servers"' },
+    'task-cancel-method': { value: 'tasks/cancel', strength: 'MUST', page: CANCELLATION_2025, says: '"For task-augmented requests, the tasks/cancel request MUST be used instead of the notifications/cancelled notification"' },
+    'task-durable': { value: true, strength: 'defines', page: TASKS_2025, says: 'tasks are durable state machines for requestor polling and deferred result retrieval' },
+    'task-wait-until-terminal': { value: true, strength: 'defines', page: TASKS_2025, says: 'requestors are responsible for polling (tasks/get, tasks/result) for the results of their tasks' },
+    'tool-names-unique': { value: true, strength: 'SHOULD', page: 'server/tools', says: 'tool names SHOULD be unique within a server' },
+  },
+  '2026-07-28': {
+    'http-cancel-signal': { value: 'close-stream', strength: 'defines', page: CANCELLATION_2026, says: 'on Streamable HTTP "closing the SSE response stream is the cancellation signal"; "no notifications/cancelled message is required or expected"' },
+    'stdio-cancel-signal': { value: 'notification', strength: 'MUST', page: CANCELLATION_2026, says: 'on stdio "the client MUST send a notifications/cancelled notification referencing the request ID"' },
+    'disconnect-is-cancellation': { value: true, strength: 'MUST', page: CANCELLATION_2026, says: 'the server "MUST treat a client disconnect as cancellation of that request"' },
+    'silent-after-disconnect': { value: true, strength: 'MUST NOT', page: HTTP_2026, says: 'after a disconnect the server "MUST NOT send any further messages" for the request' },
+    'last-event-id-resumption': { value: false, strength: 'defines', page: HTTP_2026, says: '"Resumable SSE streams via Last-Event-ID are not supported"' },
+    'reissue-after-broken-stream': { value: 'new-request-id', strength: 'MUST', page: HTTP_2026, says: '"A broken response stream loses the in-flight request; clients MUST re-issue it as a new request with a new request ID"' },
+    'server-sent-cancellation': { value: 'listen-stream-on-stdio', strength: 'MUST NOT', page: CANCELLATION_2026, says: 'a server sends notifications/cancelled only when it tears down a subscriptions/listen stream; "Servers MUST NOT send notifications/cancelled for any other purpose"' },
+    'initialize-cancellation': { value: 'no-handshake', strength: 'defines', page: 'basic/lifecycle', says: 'the stateless revision has no initialize handshake to cancel' },
+    'task-cancel': { value: 'acknowledge', strength: 'MAY', page: TASKS_2026, says: 'tasks/cancel returns an empty acknowledgement and is eventually consistent: the task MAY still end completed or failed' },
+    'progress-senders': { value: 'server-only', strength: 'defines', page: PROGRESS_2026, says: 'only the server sends progress, on the originating request\'s stream' },
+    'request-scoped-notifications': { value: 'originating-stream', strength: 'MUST', page: HTTP_2026, says: 'progress and other request-scoped notifications travel on the originating request\'s response stream, never on the subscriptions/listen stream' },
+    'http-get': { value: 'method-not-allowed', strength: 'MUST', page: HTTP_2026, says: 'the endpoint accepts POST only; GET and DELETE are answered 405 Method Not Allowed' },
+    handshake: { value: 'server/discover', strength: 'MAY', page: 'basic/lifecycle', says: 'requests are stateless and carry their protocol version; a client MAY call server/discover to learn what the server supports' },
+    'http-sessions': { value: false, strength: 'defines', page: HTTP_2026, says: 'there are no sessions; Mcp-Session-Id is ignored' },
+    'sse-no-buffering-header': { value: true, strength: 'SHOULD', page: HTTP_2026, says: 'the server SHOULD send X-Accel-Buffering: no on SSE responses so proxies deliver events at once' },
+    'subscriptions-listen': { value: true, strength: 'defines', page: 'basic/patterns/subscriptions', says: 'subscriptions/listen is a long-lived request whose stream first carries notifications/subscriptions/acknowledged' },
+    'receiver-stops': { value: true, strength: 'SHOULD', page: CANCELLATION_2026, says: 'receivers of a cancellation SHOULD stop processing the cancelled request, free associated resources and not send a response' },
+    'invalid-cancellation-ignored': { value: true, strength: 'SHOULD', page: CANCELLATION_2026, says: 'receivers MAY ignore a cancellation for an unknown, finished or uncancellable request; invalid cancellation notifications SHOULD be ignored' },
+    'late-response-ignored': { value: true, strength: 'SHOULD', page: CANCELLATION_2026, says: 'the client SHOULD ignore a response that arrives after it cancelled' },
+    'request-timeouts': { value: true, strength: 'SHOULD', page: CANCELLATION_2026, says: 'implementations SHOULD establish timeouts for all sent requests' },
+    'cancel-on-timeout': { value: true, strength: 'SHOULD', page: CANCELLATION_2026, says: 'when a request times out the sender SHOULD cancel it with the transport\'s mechanism and stop waiting for a response' },
+    'maximum-timeout': { value: true, strength: 'SHOULD', page: CANCELLATION_2026, says: 'implementations "SHOULD always enforce a maximum timeout, regardless of progress notifications"' },
+    'progress-may-reset-timeout': { value: true, strength: 'MAY', page: CANCELLATION_2026, says: 'implementations MAY reset the timeout clock when a progress notification arrives' },
+    'progress-increases': { value: true, strength: 'MUST', page: PROGRESS_2026, says: 'progress "MUST increase with each notification, even if the total is unknown"' },
+    'progress-stops': { value: true, strength: 'MUST', page: PROGRESS_2026, says: 'notifications MUST reference only tokens of active, in-progress requests and MUST stop once the operation completes' },
+    'progress-rate-limit': { value: true, strength: 'SHOULD', page: PROGRESS_2026, says: '"Both parties SHOULD implement rate limiting"' },
+    'progress-token-unique': { value: true, strength: 'MUST', page: PROGRESS_2026, says: 'the token MUST be unique across the client\'s active requests' },
+    'annotations-untrusted': { value: true, strength: 'MUST', page: ANNOTATIONS, says: 'clients "MUST consider tool annotations to be untrusted unless they come from trusted servers"' },
+    'task-cancel-method': { value: 'tasks/cancel', strength: 'MUST NOT', page: CANCELLATION_2026, says: 'notifications/cancelled "MUST NOT be used for task cancellation"; tasks are cancelled with tasks/cancel' },
+    'task-durable': { value: true, strength: 'MUST NOT', page: TASKS_2026, says: 'the server MUST NOT return the create result until the task is durably created' },
+    'task-wait-until-terminal': { value: true, strength: 'defines', page: TASKS_2026, says: 'tasks/cancel is eventually consistent: clients poll tasks/get or listen until a terminal status' },
+    'tool-names-unique': { value: true, strength: 'SHOULD', page: 'server/tools', says: 'tool names SHOULD be unique within a server' },
+  },
+};
+
+/** The facts of one revision. */
+export function factsOf(revision: SpecVersion): RevisionFacts {
+  return FACTS[revision];
+}
+
+/** One fact of one revision. */
+export function fact<Id extends FactId>(revision: SpecVersion, id: Id): RevisionFacts[Id] {
+  return FACTS[revision][id];
+}
+
+export const FACT_IDS: readonly FactId[] = Object.keys(FACTS[SPEC_VERSIONS[0]]) as FactId[];
+
+export function isFactId(value: unknown): value is FactId {
+  return typeof value === 'string' && (FACT_IDS as readonly string[]).includes(value);
+}
+
+/** The revisions on which a fact has the given value. */
+export function revisionsWhere(id: FactId, holds: (value: unknown) => boolean): SpecVersion[] {
+  return SPEC_VERSIONS.filter((revision) => holds(FACTS[revision][id].value));
+}
