@@ -2,10 +2,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, relative, resolve } from 'node:path';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import { buildEvidence } from '../evidence/build-evidence.js';
-import { runFixture } from '../simulator/run-fixture.js';
 import { toSlashes } from './load-settings.js';
 import { readLintedManifest } from './manifest-input.js';
-import { Progress } from './progress.js';
+import { runFixturesWithProgress } from './run-fixtures-with-progress.js';
 
 /** `mcprely evidence <manifest> -o dir`: the evidence bundle. Exit 1 when a fixture fails or the verdict is not production-ready. */
 export async function runEvidence(path: string, options: { output: string }): Promise<number> {
@@ -20,17 +19,10 @@ export async function runEvidence(path: string, options: { output: string }): Pr
     return 2;
   }
   const findings = input.findings;
-  const fixtures = generateFixtures(input.manifest);
-  const progress = new Progress(process.stderr, fixtures.length);
-  const runs = [];
-  for (const [index, fixture] of fixtures.entries()) {
-    progress.update(index, fixture.id);
-    runs.push(await runFixture(fixture));
-  }
-  progress.done();
+  const runs = await runFixturesWithProgress(generateFixtures(input.manifest));
   // Fixtures sit two or three folders down (fixtures/<operation>/<kind>.json); each names the manifest relative to itself.
   const manifestFromFixture = (depth: number) => toSlashes(relative(resolve(directory, ...Array(depth).fill('x')), resolve(path)));
-  const bundle = buildEvidence(input.manifest, findings, fixtures, runs, manifestFromFixture(2));
+  const bundle = buildEvidence(input.manifest, findings, runs, manifestFromFixture(2));
   rmSync(directory, { recursive: true, force: true });
   for (const [file, content] of bundle) {
     const target = join(directory, file);

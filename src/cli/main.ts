@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { reportInternalError } from './internal-error.js';
 import { OutputSpecs } from './output-spec.js';
 
@@ -56,7 +57,7 @@ export function buildProgram(): Command {
     .option('--no-config', 'ignore any configuration file')
     .action(async (manifest: string, options: Record<string, unknown>) => {
       const { runReview } = await import('./review-command.js');
-      process.exitCode = runReview(manifest, {
+      process.exitCode = await runReview(manifest, {
         format: options['format'] as 'markdown' | 'json',
         ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
         ...(options['config'] === undefined || options['config'] === true ? {} : { config: options['config'] as string | false }),
@@ -100,7 +101,7 @@ export function buildProgram(): Command {
     .option('--url <endpoint>', 'speak Streamable HTTP to this endpoint')
     .option('--manifest <file>', 'the manifest that names the long-running tool, its timeouts and its key argument')
     .option('--operation <name>', 'the long-running tool to call')
-    .addOption(new Option('--spec-version <revision>', 'protocol revision to probe (default: the manifest, or asked of an HTTP server, or 2025-11-25)').choices(['2025-11-25', '2026-07-28']))
+    .addOption(new Option('--spec-version <revision>', `protocol revision to probe (default: the manifest, or asked of an HTTP server, or ${MOST_DEPLOYED_REVISION})`).choices([...SPEC_VERSIONS]))
     .option('--arguments <json>', 'arguments for the long-running tool, as JSON', parseJsonObject)
     .option('--allow-mutations', 'also call a mutation twice with one idempotency key (needs --manifest)', false)
     .option('--idle-timeout <ms>', 'the client idle timeout the probe enforces', parseCount)
@@ -117,7 +118,7 @@ export function buildProgram(): Command {
           ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
           ...(typeof options['manifest'] === 'string' ? { manifest: options['manifest'] } : {}),
           ...(typeof options['operation'] === 'string' ? { operation: options['operation'] } : {}),
-          ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as '2025-11-25' | '2026-07-28' } : {}),
+          ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
           ...(options['arguments'] === undefined ? {} : { arguments: options['arguments'] as Record<string, unknown> }),
           ...(options['idleTimeout'] === undefined ? {} : { idleTimeoutMs: options['idleTimeout'] as number }),
           ...(options['maxTimeout'] === undefined ? {} : { maxTimeoutMs: options['maxTimeout'] as number }),
@@ -135,14 +136,14 @@ export function buildProgram(): Command {
     .description('write a starting manifest from a running server\'s tools/list')
     .option('--from-stdio <command>', 'run this command and ask it over stdio (no shell)')
     .option('--from-url <endpoint>', 'ask the server at this Streamable HTTP endpoint')
-    .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices(['2025-11-25', '2026-07-28']))
+    .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices([...SPEC_VERSIONS]))
     .option('-o, --output <file>', 'write the manifest here instead of standard output')
     .action(async (options: Record<string, unknown>) => {
       const { runInit } = await import('./init-command.js');
       process.exitCode = await runInit({
         ...(typeof options['fromStdio'] === 'string' ? { stdio: options['fromStdio'] } : {}),
         ...(typeof options['fromUrl'] === 'string' ? { url: options['fromUrl'] } : {}),
-        ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as '2025-11-25' | '2026-07-28' } : {}),
+        ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
         ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
       });
     });

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import type { Finding } from '../findings/finding.js';
+import { makeFinding, type Finding } from '../findings/finding.js';
 import { MAX_MANIFEST_BYTES } from '../document/limits.js';
 
 export type FileRead = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly finding: Finding };
@@ -21,5 +21,5 @@ export function readManifestFile(file: string): FileRead {
 }
 
 function refuse(file: string, messageId: string, message: string, fix: string): FileRead {
-  return { ok: false, finding: { ruleId: 'manifest-file', severity: 'error', messageId, data: {}, message, file, path: '', fix } };
+  return { ok: false, finding: makeFinding({ ruleId: 'manifest-file', severity: 'error', messageId, message, file, fix }) };
 }

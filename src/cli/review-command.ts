@@ -3,6 +3,7 @@ import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import { buildReview } from '../review/build-review.js';
 import { renderReviewMarkdown } from '../review/render-review-markdown.js';
 import { readLintedManifest } from './manifest-input.js';
+import { runFixturesWithProgress } from './run-fixtures-with-progress.js';
 
 export interface ReviewOptions {
   readonly format: 'markdown' | 'json';
@@ -10,14 +11,15 @@ export interface ReviewOptions {
   readonly config?: string | false;
 }
 
-/** `mcprely review`: exit 0 when every operation is production-ready, 1 when not, 2 when the manifest or configuration is unusable. */
-export function runReview(path: string, options: ReviewOptions): number {
+/** `mcprely review`: exit 0 when the verdict is production-ready, 1 when not, 2 when the manifest or configuration is unusable. */
+export async function runReview(path: string, options: ReviewOptions): Promise<number> {
   const input = readLintedManifest(path, options.config);
   if (!input.ok) {
     process.stderr.write(input.report);
     return 2;
   }
-  const review = buildReview(input.manifest, input.findings, generateFixtures(input.manifest));
+  // The verdict rests on the evidence: the lint findings and every fixture run on the reference implementation.
+  const review = buildReview(input.manifest, input.findings, await runFixturesWithProgress(generateFixtures(input.manifest)));
   const text = options.format === 'json' ? JSON.stringify(review, null, 2) + '\n' : renderReviewMarkdown(review);
   if (options.output === undefined) process.stdout.write(text);
   else writeFileSync(options.output, text);

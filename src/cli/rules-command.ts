@@ -1,7 +1,7 @@
 import { closestMatch } from '../document/did-you-mean.js';
 import { bundledRules } from '../rules/load-rules.js';
-import { renderRuleDoc } from '../rules/rule-doc.js';
-import { runRuleExamples } from '../rules/rule-examples.js';
+import { renderRuleDoc } from '../rule-docs/rule-doc.js';
+import { runRuleExamples } from '../rule-docs/rule-examples.js';
 import { RULE_AREAS } from '../rules/rule-types.js';
 
 /** `mcprely rules`: the catalogue by area; `mcprely rules <id>`: one rule's page. */

@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import type { Fixture } from '../fixtures/fixture-types.js';
 import type { Finding } from '../findings/finding.js';
-import { problemFindings } from '../lint/problem-findings.js';
+import { FIXTURE_PROBLEM_RULES, problemFindings } from '../lint/problem-findings.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
 import { parseDocumentBytes } from '../document/parse-document.js';
 import { makeProblem } from '../document/problem.js';
@@ -49,7 +49,7 @@ export async function runVerify(paths: readonly string[]): Promise<number> {
     }
     const loaded = loadFixture(path, read.bytes);
     if (!loaded.ok) {
-      errors.push(problemFindings(path, loaded.text, loaded.problems));
+      errors.push(problemFindings(path, loaded.text, loaded.problems, FIXTURE_PROBLEM_RULES));
       continue;
     }
     if (loaded.fixture.manifest !== undefined) {
@@ -57,12 +57,12 @@ export async function runVerify(paths: readonly string[]): Promise<number> {
       const manifest = manifestFor(manifestPath, manifests);
       if (Array.isArray(manifest)) {
         const place = locate(loaded.source, ['manifest']);
-        errors.push(problemFindings(path, loaded.text, [makeProblem('schema', { messageId: 'manifest-unusable', template: 'The manifest this fixture names ({manifest}) cannot be used: {reason}', data: { manifest: loaded.fixture.manifest, reason: manifest[0]?.message ?? 'unknown problem' }, fix: 'fix the manifest or the path in "manifest"', path: ['manifest'], start: place.start, end: place.end })]));
+        errors.push(problemFindings(path, loaded.text, [makeProblem('schema', { messageId: 'manifest-unusable', template: 'The manifest this fixture names ({manifest}) cannot be used: {reason}', data: { manifest: loaded.fixture.manifest, reason: manifest[0]?.message ?? 'unknown problem' }, fix: 'fix the manifest or the path in "manifest"', path: ['manifest'], start: place.start, end: place.end })], FIXTURE_PROBLEM_RULES));
         continue;
       }
       const problems = contradictions(loaded.fixture, loaded.source, manifest);
       if (problems.length > 0) {
-        errors.push(problemFindings(path, loaded.text, problems));
+        errors.push(problemFindings(path, loaded.text, problems, FIXTURE_PROBLEM_RULES));
         continue;
       }
     }
@@ -81,7 +81,7 @@ export async function runVerify(paths: readonly string[]): Promise<number> {
       if (!(error instanceof FixtureError)) throw error;
       const file = item.file ?? item.fixture.id;
       const place = item.source === undefined ? undefined : locate(item.source, error.path);
-      errors.push(problemFindings(file, item.text ?? '', [makeProblem('schema', { messageId: 'fixture-step', template: '{reason}', data: { reason: error.message }, fix: 'correct the step', path: error.path, ...(place === undefined ? {} : { start: place.start, end: place.end }) })]));
+      errors.push(problemFindings(file, item.text ?? '', [makeProblem('schema', { messageId: 'fixture-step', template: '{reason}', data: { reason: error.message }, fix: 'correct the step', path: error.path, ...(place === undefined ? {} : { start: place.start, end: place.end }) })], FIXTURE_PROBLEM_RULES));
     }
   }
   progress.done();

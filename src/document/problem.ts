@@ -16,12 +16,6 @@ export interface DocumentProblem {
   readonly end?: number;
 }
 
-export const RULE_ID_BY_KIND = {
-  file: 'manifest-file',
-  syntax: 'manifest-syntax',
-  schema: 'manifest-schema',
-} as const;
-
 export interface ProblemSpec {
   readonly messageId: string;
   readonly template: string;

@@ -10,7 +10,7 @@ import { IdempotencyKeyMismatchError } from '../reference/errors.js';
 import { MutationLedger } from '../reference/mutation-ledger.js';
 import { missingSseHeaders, reconnectPlan, sseHeaders } from '../reference/recovery.js';
 import { buildReview } from '../review/build-review.js';
-import { retryClassOf } from '../review/retry-class.js';
+import { retryClassOf } from '../policy/predicates.js';
 import { renderReviewMarkdown } from '../review/render-review-markdown.js';
 import type { Review } from '../review/review-types.js';
 import { fixtureOperation } from '../simulator/fixture-operation.js';
@@ -45,9 +45,9 @@ const fixturePath = (fixture: Fixture) => `fixtures/${fixture.id}.json`;
  * the retry table, the key records, the SSE headers and idle policy, the reconnect plans, and an index
  * (markdown and JSON) that lists each required artifact with its status and files.
  */
-export function buildEvidence(manifest: LoadedManifest, findings: readonly Finding[], fixtures: readonly Fixture[], runs: readonly FixtureRun[], manifestFromFixtures: string): Bundle {
+export function buildEvidence(manifest: LoadedManifest, findings: readonly Finding[], runs: readonly FixtureRun[], manifestFromFixtures: string): Bundle {
   const bundle: Bundle = new Map();
-  const review = buildReview(manifest, findings, fixtures);
+  const review = buildReview(manifest, findings, runs);
   bundle.set('review.md', renderReviewMarkdown(review));
   bundle.set('review.json', JSON.stringify(review, null, 2) + '\n');
   for (const run of runs) {
@@ -73,6 +73,9 @@ function evidenceIndex(manifest: LoadedManifest, review: Review, runs: readonly 
     paths: [...extra, ...selected.map((run) => transcriptPath(run.fixture))],
     note: selected.length === 0 ? 'no operation of this manifest needs it' : note,
   });
+  // A document artifact that fixtures also prove: it fails when one of them fails.
+  const withRuns = (artifact: Artifact, selected: readonly FixtureRun[]): Artifact =>
+    selected.length === 0 ? artifact : { ...artifact, status: selected.every((run) => run.passed) ? (artifact.status === 'not applicable' ? 'pass' : artifact.status) : 'fail', paths: [...artifact.paths, ...selected.map((run) => transcriptPath(run.fixture))] };
   const mutations = manifest.operations.filter((operation) => operation.spec.sideEffect === 'mutation');
   const keyed = mutations.filter((operation) => operation.spec.idempotency?.keyArgument !== undefined);
   const http = manifest.manifest.server.transports.includes('streamable-http');
@@ -88,15 +91,15 @@ function evidenceIndex(manifest: LoadedManifest, review: Review, runs: readonly 
       { name: 'review', status: 'present', paths: ['review.md', 'review.json'], note: `verdict: ${review.productionReady ? 'production-ready' : 'not production-ready'}` },
       fromRuns('cancellation race transcript, stdio', of('stdio-cancel-before-completion', 'stdio-complete-before-late-cancel'), 'cancel before completion and completion before a late cancellation'),
       fromRuns('cancellation race transcript, Streamable HTTP', of('http-cancel-before-completion'), `cancellation on ${manifest.manifest.specVersion} Streamable HTTP`),
-      { name: 'retry table for every mutation', status: mutations.length === 0 ? 'not applicable' : 'present', paths: mutations.length === 0 ? [] : ['retry-table.md'], note: `${mutations.length} mutation(s); every operation is classified` },
+      withRuns({ name: 'retry table for every mutation', status: mutations.length === 0 ? 'not applicable' : 'present', paths: mutations.length === 0 ? [] : ['retry-table.md'], note: `${mutations.length} mutation(s); every operation is classified; a lost response retried as each policy says, and the retry herd` }, of('lost-response-automatic-retry', 'retry-herd-backoff')),
       { name: 'idempotency-key record', status: keyed.length === 0 ? 'not applicable' : 'present', paths: keyed.length === 0 ? [] : ['idempotency-key-records.json'], note: 'each keyed mutation committed once on the reference ledger, the record read back by key' },
       fromRuns('key mismatch fixture', of('key-reuse-changed-arguments'), 'the same key with changed arguments is rejected and executes nothing'),
       fromRuns('concurrent same-key transcript', of('two-connections-race-one-key'), 'two connections on separate threads, one key'),
       fromRuns('reopen check', of('close-reopen-replay'), 'the record survives close and reopen'),
       fromRuns('mutation-alias check', of('caller-mutates-result-clean-replay'), 'editing a returned result never changes a replay'),
       fromRuns('bounded-buffer overload result', of('slow-consumer-overflows-buffer'), 'a consumer that reads nothing'),
-      { name: 'SSE headers and idle policy', status: http ? 'present' : 'not applicable', paths: http ? ['sse-headers-and-idle-policy.md'] : [], note: http ? 'headers, keep-alive against the proxy idle timeout, each operation\'s clocks' : 'no Streamable HTTP transport' },
-      fromRuns('reconnect plan naming its refetch methods', of('stream-drop-reconnect-refetch'), 'a dropped stream, a new request, the reads that restore state', ['reconnect-plans.json']),
+      withRuns({ name: 'SSE headers and idle policy', status: http ? 'present' : 'not applicable', paths: http ? ['sse-headers-and-idle-policy.md'] : [], note: http ? 'headers, keep-alive against the proxy idle timeout, each operation\'s clocks; progress through a buffering proxy and a quiet stream behind an idle timeout' : 'no Streamable HTTP transport' }, of('proxy-buffering-sse', 'quiet-stream-behind-proxy')),
+      fromRuns('reconnect plan naming its refetch methods', of('stream-drop-reconnect-refetch', 'reconnect-herd-backoff'), 'a dropped stream, a new request, the reads that restore state, and a herd reconnecting with the declared backoff', ['reconnect-plans.json']),
       fromRuns('durable task cancellation trace', of('task-cancel-ack-then-worker-checkpoint'), `tasks/cancel on ${manifest.manifest.specVersion}`),
       { name: 'deadline fixture', status: of('progress-resets-idle-maximum-fires').length === 0 ? 'not applicable' : of('progress-resets-idle-maximum-fires').every((run) => run.passed) ? 'pass' : 'fail', paths: of('progress-resets-idle-maximum-fires').map((run) => transcriptPath(run.fixture)), note: 'progress resets the idle clock, the maximum still fires' },
     ],

@@ -1,3 +1,5 @@
+import type { SpecVersion } from '../spec/revisions.js';
+
 export interface ListedTool {
   readonly name: string;
   readonly description?: string;
@@ -6,7 +8,7 @@ export interface ListedTool {
 
 export interface ScaffoldInput {
   readonly serverName: string;
-  readonly specVersion: '2025-11-25' | '2026-07-28';
+  readonly specVersion: SpecVersion;
   readonly transport: 'stdio' | 'streamable-http';
   readonly source: string;
   readonly tools: readonly ListedTool[];

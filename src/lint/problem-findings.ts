@@ -1,25 +1,35 @@
-import { toJsonPointer, type Finding } from '../findings/finding.js';
 import { LineIndex } from '../document/line-index.js';
-import { RULE_ID_BY_KIND, type DocumentProblem } from '../document/problem.js';
+import type { DocumentProblem } from '../document/problem.js';
+import { makeFinding, type Finding } from '../findings/finding.js';
 
-/** Places manifest problems in their file as findings (1-based lines and columns). */
-export function problemFindings(file: string, text: string, problems: readonly DocumentProblem[]): Finding[] {
+/** Which rule id reports each kind of document problem. */
+export type ProblemRuleIds = Readonly<Record<DocumentProblem['kind'], string>>;
+
+/** A manifest (or a configuration) that cannot be read, parsed or validated. */
+export const MANIFEST_PROBLEM_RULES: ProblemRuleIds = { file: 'manifest-file', syntax: 'manifest-syntax', schema: 'manifest-schema' };
+
+/** A fixture file: every problem with it is one rule's, whatever its kind. */
+export const FIXTURE_PROBLEM_RULES: ProblemRuleIds = { file: 'fixture-file', syntax: 'fixture-file', schema: 'fixture-file' };
+
+/** Places document problems in their file as findings (1-based lines and columns). */
+export function problemFindings(file: string, text: string, problems: readonly DocumentProblem[], ruleIds: ProblemRuleIds = MANIFEST_PROBLEM_RULES): Finding[] {
   let lines: LineIndex | undefined;
   return problems.map((problem) => {
-    const base = {
-      ruleId: RULE_ID_BY_KIND[problem.kind],
-      severity: 'error' as const,
+    let range;
+    if (problem.start !== undefined) {
+      lines ??= new LineIndex(text);
+      range = { start: lines.position(problem.start), end: lines.position(Math.max(problem.start, problem.end ?? problem.start)) };
+    }
+    return makeFinding({
+      ruleId: ruleIds[problem.kind],
+      severity: 'error',
       messageId: problem.messageId,
       data: problem.data,
       message: problem.message,
       file,
-      path: toJsonPointer(problem.path ?? []),
+      path: problem.path ?? [],
+      ...(range === undefined ? {} : { range }),
       ...(problem.fix === undefined ? {} : { fix: problem.fix }),
-    };
-    if (problem.start === undefined) return base;
-    lines ??= new LineIndex(text);
-    const start = lines.position(problem.start);
-    const end = lines.position(Math.max(problem.start, problem.end ?? problem.start));
-    return { ...base, range: { start, end } };
+    });
   });
 }

@@ -1,7 +1,8 @@
+import { MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
 import { MessageStream, type Received } from './message-stream.js';
 import type { WireLog } from './wire-log.js';
 
-export type ProbeRevision = '2025-11-25' | '2026-07-28';
+export type ProbeRevision = SpecVersion;
 
 /** What a POSTed message got back over HTTP (stdio has no such answer). */
 export interface PostOutcome {
@@ -29,7 +30,7 @@ export abstract class Connection {
   protected readonly calls = new Map<string, MessageStream>();
   protected readonly tokens = new Map<string, MessageStream>();
   sessionId: string | undefined;
-  revision: ProbeRevision = '2025-11-25';
+  revision: ProbeRevision = MOST_DEPLOYED_REVISION;
 
   constructor(
     readonly transport: 'stdio' | 'streamable-http',

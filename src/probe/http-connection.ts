@@ -1,3 +1,4 @@
+import { factsOf } from '../spec/revision-facts.js';
 import { Connection, type CallHandle, type PostOutcome } from './connection.js';
 import { MessageStream } from './message-stream.js';
 import { SseParser } from './sse-parser.js';
@@ -33,7 +34,7 @@ export class HttpConnection extends Connection {
     const method = message['method'];
     if (method !== 'initialize') headers['MCP-Protocol-Version'] = this.revision;
     if (this.sessionId !== undefined) headers['Mcp-Session-Id'] = this.sessionId;
-    if (this.revision === '2026-07-28' && typeof method === 'string') {
+    if (factsOf(this.revision)['http-routing-headers'].value && typeof method === 'string') {
       headers['Mcp-Method'] = method;
       const params = message['params'] as { name?: unknown; uri?: unknown } | undefined;
       const name = params?.name ?? params?.uri;

@@ -1,3 +1,5 @@
+import { factsOf } from '../spec/revision-facts.js';
+import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS } from '../spec/revisions.js';
 import type { CallHandle, Connection, PostOutcome, ProbeRevision } from './connection.js';
 import { HttpConnection } from './http-connection.js';
 import type { Received } from './message-stream.js';
@@ -21,24 +23,25 @@ export class ProbeSession {
 
   /** Decides the revision (given, or asked of an HTTP server with server/discover) and performs its handshake. */
   async open(revision: ProbeRevision | undefined, timeoutMs: number): Promise<{ ok: true } | { ok: false; reason: string }> {
-    if (revision === undefined && this.connection instanceof HttpConnection) {
-      this.connection.revision = '2026-07-28';
-      // A 2025-era server may ignore the unknown method: ask briefly.
+    const discovering = SPEC_VERSIONS.filter((candidate) => factsOf(candidate).handshake.value === 'server/discover').at(-1);
+    if (revision === undefined && this.connection instanceof HttpConnection && discovering !== undefined) {
+      this.connection.revision = discovering;
+      // A server of an older revision may ignore the unknown method: ask briefly.
       const discovered = await this.request('server/discover', {}, Math.min(timeoutMs, 3000));
       const versions = (discovered?.message['result'] as { supportedVersions?: unknown } | undefined)?.supportedVersions;
-      const modern = Array.isArray(versions) && versions.includes('2026-07-28');
-      this.log.note(modern ? 'the server offers 2026-07-28 (server/discover): probing that revision' : 'no 2026-07-28 in reply to server/discover: probing 2025-11-25');
+      const modern = Array.isArray(versions) && versions.includes(discovering);
+      this.log.note(modern ? `the server offers ${discovering} (server/discover): probing that revision` : `no ${discovering} in reply to server/discover: probing ${MOST_DEPLOYED_REVISION}`);
       if (modern) return { ok: true };
-      this.connection.revision = '2025-11-25';
+      this.connection.revision = MOST_DEPLOYED_REVISION;
     } else {
-      this.connection.revision = revision ?? '2025-11-25';
+      this.connection.revision = revision ?? MOST_DEPLOYED_REVISION;
     }
-    if (this.connection.revision === '2026-07-28') {
+    if (factsOf(this.connection.revision).handshake.value === 'server/discover') {
       const discovered = await this.request('server/discover', {}, timeoutMs);
       if (discovered === undefined) return { ok: false, reason: `no answer to server/discover within ${timeoutMs} ms${this.#why()}` };
       return { ok: true };
     }
-    const initialized = await this.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO }, timeoutMs);
+    const initialized = await this.request('initialize', { protocolVersion: this.connection.revision, capabilities: {}, clientInfo: CLIENT_INFO }, timeoutMs);
     if (initialized === undefined) return { ok: false, reason: `no answer to initialize within ${timeoutMs} ms${this.#why()}` };
     if (initialized.message['error'] !== undefined) return { ok: false, reason: `initialize was refused: ${JSON.stringify(initialized.message['error'])}` };
     await this.notify('notifications/initialized', {});
@@ -64,9 +67,9 @@ export class ProbeSession {
     return this.connection.notify({ jsonrpc: '2.0', method, params: Object.keys(meta).length === 0 ? params : { ...params, _meta: meta } });
   }
 
-  /** Cancels with the transport's signal: the notification on stdio and on 2025-11-25 HTTP, closing the stream on 2026-07-28 HTTP. */
+  /** Cancels with the transport's signal: the notification on stdio, and on HTTP what the revision defines (a POSTed notification, or closing the stream). */
   async cancel(handle: CallHandle, reason: string): Promise<'close-stream' | 'notification'> {
-    if (this.connection.transport === 'streamable-http' && this.revision === '2026-07-28') {
+    if (this.connection.transport === 'streamable-http' && factsOf(this.revision)['http-cancel-signal'].value === 'close-stream') {
       handle.closeStream();
       return 'close-stream';
     }
@@ -74,10 +77,10 @@ export class ProbeSession {
     return 'notification';
   }
 
-  /** The 2026-07-28 per-request envelope. */
+  /** The per-request envelope of a stateless revision (protocol version, client information and capabilities in every request). */
   #envelope(): Record<string, unknown> {
-    if (this.revision !== '2026-07-28') return {};
-    return { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': CLIENT_INFO, 'io.modelcontextprotocol/clientCapabilities': {} };
+    if (factsOf(this.revision)['request-metadata'].value !== 'per-request-envelope') return {};
+    return { 'io.modelcontextprotocol/protocolVersion': this.revision, 'io.modelcontextprotocol/clientInfo': CLIENT_INFO, 'io.modelcontextprotocol/clientCapabilities': {} };
   }
 
   #why(): string {

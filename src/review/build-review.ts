@@ -1,43 +1,89 @@
 import type { Finding } from '../findings/finding.js';
 import { fixtureParameters } from '../fixtures/fixture-parameters.js';
-import type { Fixture } from '../fixtures/fixture-types.js';
 import type { LoadedManifest } from '../manifest/load.js';
-import { retryClassOf } from './retry-class.js';
-import { raceTable } from './race-table.js';
-import type { OperationReview, Review } from './review-types.js';
-import { cancellationWire, deadlines, flowControl, idempotencyBoundary, reconnect, retrySummary, tasks } from './sections.js';
+import { assumedSideEffect, transportsOf } from '../policy/predicates.js';
+import type { FixtureRun } from '../simulator/fixture-run.js';
+import { describeExpectation } from '../simulator/render-transcript.js';
+import { factsOf } from '../spec/revision-facts.js';
+import { Checklist } from './checklist.js';
+import { raceTables } from './race-table.js';
+import type { ReviewContext } from './review-context.js';
+import type { FixtureOutcome, OperationReview, Refusal, Review } from './review-types.js';
+import { cancellationWire } from './sections/cancellation-wire.js';
+import { deadlines } from './sections/deadlines.js';
+import { flowControl } from './sections/flow-control.js';
+import { idempotencyBoundary } from './sections/idempotency.js';
+import { progress } from './sections/progress.js';
+import { reconnect } from './sections/reconnect.js';
+import { retry } from './sections/retry.js';
+import { tasks } from './sections/tasks.js';
 import { verdict } from './verdict.js';
 
-/** The review of a valid manifest, from its lint findings and its fixtures. Pure. */
-export function buildReview(manifest: LoadedManifest, findings: readonly Finding[], fixtures: readonly Fixture[]): Review {
+/**
+ * The review of a valid manifest from its evidence: its lint findings, and the runs of its fixtures on the
+ * reference implementation (the caller runs them; this stays pure). Every section is written from the
+ * policy and marked by the findings about it; the verdict is derived from all of it.
+ */
+export function buildReview(manifest: LoadedManifest, findings: readonly Finding[], runs: readonly FixtureRun[]): Review {
   const { specVersion, server } = manifest.manifest;
   const replicas = server.replicas ?? 1;
+  const facts = factsOf(specVersion);
   const operations = manifest.operations.map((resolved): OperationReview => {
     const spec = resolved.spec;
-    const transports = spec.transports ?? server.transports;
-    const parameters = fixtureParameters(manifest.manifest, resolved);
-    const retry = retryClassOf(spec);
     const own = findings.filter((finding) => finding.path.startsWith(`/operations/${resolved.index}/`) || finding.path === `/operations/${resolved.index}`);
+    const context: ReviewContext = { operation: spec, server, specVersion, facts, transports: transportsOf(spec, server), checklist: new Checklist(own) };
+    const parameters = fixtureParameters(manifest.manifest, resolved);
+    const wire = cancellationWire(context);
+    const sections = { deadlines: deadlines(context), progress: progress(context), retry: retry(context), idempotencyBoundary: idempotencyBoundary(context), flowControl: flowControl(context), reconnect: reconnect(context), tasks: tasks(context) };
+    const tables = raceTables(context, parameters);
+    const fixtures = runs.filter((run) => run.fixture.operation === spec.name).map(fixtureOutcome);
+    const lines = [
+      ...wire.map((row) => ({ section: 'cancellation wire', line: row })),
+      ...Object.entries(SECTION_TITLES).flatMap(([key, title]) => (sections[key as keyof typeof sections]?.lines ?? []).map((line) => ({ section: title, line }))),
+    ];
     return {
       name: spec.name,
       method: spec.method,
       ...(spec.description === undefined ? {} : { description: spec.description }),
-      sideEffect: spec.sideEffect ?? 'not declared (reviewed as a mutation)',
-      transports,
-      cancellationWire: cancellationWire(spec, transports, specVersion),
-      raceTable: raceTable({ operation: spec, specVersion, transport: transports.includes('streamable-http') ? 'streamable-http' : 'stdio', parameters, retry: retry.classification }),
-      deadlines: deadlines(parameters),
-      retry: { classification: retry.classification, reason: retry.reason, ...retrySummary(spec) },
-      idempotencyBoundary: idempotencyBoundary(spec, replicas),
-      flowControl: flowControl(spec, parameters),
-      reconnect: reconnect(spec, specVersion, retry.classification),
-      tasks: tasks(spec, specVersion),
+      sideEffect: spec.sideEffect ?? `not declared (reviewed as a ${assumedSideEffect(spec)})`,
+      transports: context.transports,
+      cancellationWire: wire,
+      raceTables: tables,
+      ...sections,
       findings: own,
-      fixtures: fixtures.filter((fixture) => fixture.operation === spec.name).map((fixture) => fixture.id),
-      verdict: verdict(spec, parameters, own),
+      fixtures,
+      verdict: verdict({ operation: spec, replicas, lines, raceTables: tables, fixtures, findings: own }),
     };
   });
   const otherFindings = findings.filter((finding) => !finding.path.startsWith('/operations/'));
-  const productionReady = operations.every((operation) => operation.verdict.productionReady) && !otherFindings.some((finding) => finding.severity === 'error' && finding.suppression === undefined);
-  return { version: 1, file: manifest.file, server: server.name, specVersion, replicas, operations, otherFindings, productionReady };
+  const errors = [...new Set(otherFindings.filter((finding) => finding.severity === 'error' && finding.suppression === undefined).map((finding) => finding.ruleId))];
+  const refusals: Refusal[] = errors.length === 0 ? [] : [{ condition: 'server or manifest lint errors', detail: errors.join(', ') }];
+  const failed = runs.filter((run) => !run.passed).length;
+  return {
+    version: 2,
+    file: manifest.file,
+    server: server.name,
+    specVersion,
+    replicas,
+    operations,
+    otherFindings,
+    fixtures: { total: runs.length, passed: runs.length - failed, failed },
+    refusals,
+    productionReady: refusals.length === 0 && operations.every((operation) => operation.verdict.productionReady),
+  };
+}
+
+/** The checklist sections in the order the review shows them. */
+export const SECTION_TITLES = {
+  deadlines: 'deadline policy',
+  progress: 'progress',
+  retry: 'retry classification',
+  idempotencyBoundary: 'idempotency boundary',
+  flowControl: 'flow control',
+  reconnect: 'reconnect plan',
+  tasks: 'durable tasks',
+} as const;
+
+function fixtureOutcome(run: FixtureRun): FixtureOutcome {
+  return { id: run.fixture.id, transport: run.fixture.transport, passed: run.passed, failures: run.results.filter((result) => !result.passed).map((result) => `${describeExpectation(result.expectation)}: ${result.detail}`) };
 }

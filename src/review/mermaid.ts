@@ -7,7 +7,7 @@ export function sequenceDiagram(entries: readonly TranscriptEntry[]): string {
     const text = label(entry.text);
     if (entry.lane === 'client → server') lines.push(`    C->>S: ${text}`);
     else if (entry.lane === 'server → client') lines.push(`    S-->>C: ${text}`);
-    else lines.push(`    Note over ${entry.lane === 'client' ? 'C' : 'S'}: ${text}`);
+    else lines.push(`    Note over ${entry.lane === 'client' ? 'C' : entry.lane === 'proxy' ? 'C,S' : 'S'}: ${text}`);
   }
   return lines.join('\n');
 }

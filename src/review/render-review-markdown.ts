@@ -1,22 +1,26 @@
 import type { Finding } from '../findings/finding.js';
-import type { OperationReview, Review, Section } from './review-types.js';
+import { SECTION_TITLES } from './build-review.js';
+import type { ChecklistLine, Mark, OperationReview, Review, Section } from './review-types.js';
 
-const YES = '✅';
-const NO = '❌';
+const MARK: Record<Mark, string> = { ok: '✅', note: 'ℹ️', warn: '⚠️', fail: '❌' };
+const YES = MARK.ok;
+const NO = MARK.fail;
 
 /** The review as GitHub-flavoured markdown: one section per checklist item, race rows as mermaid diagrams. */
 export function renderReviewMarkdown(review: Review): string {
+  const { fixtures } = review;
   const lines: string[] = [
     `# Reliability review: ${review.server}`,
     '',
-    `Manifest \`${review.file}\` · MCP ${review.specVersion} · ${review.replicas} replica${review.replicas === 1 ? '' : 's'} · ${review.operations.length} operations`,
+    `Manifest \`${review.file}\` · MCP ${review.specVersion} · ${review.replicas} replica${review.replicas === 1 ? '' : 's'} · ${review.operations.length} operations · fixtures: ${fixtures.passed} of ${fixtures.total} passed on the reference implementation`,
     '',
     `**Verdict: ${review.productionReady ? `${YES} production-ready` : `${NO} not production-ready`}**`,
     '',
     '| operation | method | retry | verdict |',
     '|---|---|---|---|',
-    ...review.operations.map((operation) => `| [${operation.name}](#${anchor(operation.name)}) | \`${operation.method}\` | ${operation.retry.classification} | ${operation.verdict.productionReady ? `${YES} ready` : `${NO} ${operation.verdict.refusals.map((refusal) => refusal.condition).join('; ')}`} |`),
+    ...review.operations.map((operation) => `| [${operation.name}](#${anchor(operation.name)}) | \`${operation.method}\` | ${operation.retry.classification} | ${operation.verdict.productionReady ? `${YES} ready` : `${NO} ${operation.verdict.refusals.length} refusal${operation.verdict.refusals.length === 1 ? '' : 's'}`} |`),
   ];
+  for (const refusal of review.refusals) lines.push('', `${NO} **${refusal.condition}**: ${refusal.detail}`);
   if (review.otherFindings.length > 0) lines.push('', '## Server and manifest findings', '', ...findingLines(review.otherFindings));
   for (const operation of review.operations) lines.push('', ...operationSection(operation));
   return lines.join('\n') + '\n';
@@ -29,27 +33,44 @@ function operationSection(operation: OperationReview): string[] {
   lines.push('### Verdict', '', operation.verdict.productionReady ? `${YES} production-ready` : `${NO} not production-ready:`);
   for (const refusal of operation.verdict.refusals) lines.push(`- **${refusal.condition}**: ${refusal.detail}`);
   lines.push('', '### Cancellation wire', '', '| transport | client signal | server | as required |', '|---|---|---|---|');
-  for (const row of operation.cancellationWire) lines.push(`| ${row.transport} | ${cell(row.clientSignal)} | ${cell(row.server)} | ${row.ok ? YES : NO} |`);
-  lines.push('', `### Race table (${operation.raceTable.transport}, run on the reference coordinator with this policy)`, '', '| event order | server terminal state | final response | client behaviour | as required |', '|---|---|---|---|---|');
-  for (const row of operation.raceTable.rows) lines.push(`| ${row.order} | ${cell(row.terminalState)} | ${cell(row.finalResponse)} | ${cell(row.clientBehaviour)} | ${row.asRequired ? YES : NO} |`);
-  for (const row of operation.raceTable.rows) lines.push('', `<details><summary>${row.order}</summary>`, '', '```mermaid', row.mermaid, '```', '', '</details>');
-  lines.push('', '### Deadline policy', '', ...checkLines(operation.deadlines));
-  lines.push('', '### Retry classification', '', `**${operation.retry.classification}**: ${operation.retry.reason}.`, '', `Automatic retry: ${operation.retry.automatic}; backoff: ${operation.retry.backoff}.`);
+  for (const row of operation.cancellationWire) lines.push(`| ${row.transport} | ${cell(row.clientSignal)} | ${cell(row.server)} | ${MARK[row.mark]}${row.because === undefined ? '' : ` ${cell(row.because)}`} |`);
+  for (const table of operation.raceTables) {
+    lines.push('', `### Race table (${table.transport}, run on the reference coordinator with this policy)`, '', '| event order | server terminal state | final response | client behaviour | as required |', '|---|---|---|---|---|');
+    for (const row of table.rows) lines.push(`| ${row.order} | ${cell(row.terminalState)} | ${cell(row.finalResponse)} | ${cell(row.clientBehaviour)} | ${row.asRequired ? YES : NO} |`);
+    for (const row of table.rows) lines.push('', `<details><summary>${row.order} (${table.transport})</summary>`, '', '```mermaid', row.mermaid, '```', '', '</details>');
+  }
+  const retry = operation.retry;
   const boundary = operation.idempotencyBoundary;
-  lines.push('', '### Idempotency boundary', '');
-  if (boundary.inside.length > 0) lines.push(`- inside the atomic commit: ${boundary.inside.join(', ')}`);
-  if (boundary.outside.length > 0) lines.push(`- outside it: ${boundary.outside.join(', ')}`);
-  for (const note of boundary.notes) lines.push(`- ${note}`);
-  lines.push('', '### Flow control', '', ...checkLines(operation.flowControl));
-  lines.push('', '### Reconnect plan', '', ...checkLines(operation.reconnect));
-  lines.push('', '### Durable tasks', '', ...(operation.tasks === null ? ['Not a task.'] : checkLines(operation.tasks)));
+  for (const [key, title] of Object.entries(SECTION_TITLES)) {
+    const heading = `### ${title.charAt(0).toUpperCase()}${title.slice(1)}`;
+    if (key === 'tasks') {
+      lines.push('', heading, '', ...(operation.tasks === null ? ['Not a task.'] : checkLines(operation.tasks)));
+      continue;
+    }
+    lines.push('', heading, '');
+    if (key === 'retry') lines.push(`**${retry.classification}**: ${retry.reason}.`, '');
+    if (key === 'idempotencyBoundary') {
+      if (boundary.inside.length > 0) lines.push(`- inside the atomic commit: ${boundary.inside.join(', ')}`);
+      if (boundary.outside.length > 0) lines.push(`- outside it: ${boundary.outside.join(', ')}`);
+    }
+    lines.push(...checkLines(operation[key as Exclude<keyof typeof SECTION_TITLES, 'tasks'>]));
+  }
   lines.push('', '### Lint findings', '', ...(operation.findings.length === 0 ? ['None.'] : findingLines(operation.findings)));
-  lines.push('', '### Required fixtures', '', operation.fixtures.length === 0 ? 'None apply.' : operation.fixtures.map((id) => `\`${id}\``).join(', '));
+  lines.push('', '### Required fixtures', '');
+  if (operation.fixtures.length === 0) lines.push('None apply.');
+  else {
+    lines.push('| fixture | transport | result |', '|---|---|---|');
+    for (const fixture of operation.fixtures) lines.push(`| \`${fixture.id}\` | ${fixture.transport} | ${fixture.passed ? `${YES} pass` : `${NO} ${cell(fixture.failures.join('; '))}`} |`);
+  }
   return lines;
 }
 
 function checkLines(section: Section): string[] {
-  return section.checks.map((check) => `- ${check.ok ? YES : NO} ${check.text}`);
+  return section.lines.map((line) => `- ${lineText(line)}`);
+}
+
+function lineText(line: ChecklistLine): string {
+  return `${MARK[line.mark]} ${line.text}${line.because === undefined ? '' : ` — ${line.because}`}`;
 }
 
 function findingLines(findings: readonly Finding[]): string[] {

@@ -3,9 +3,9 @@ import type { RetryClass } from '../reference/classify-retry.js';
 import type { SpecVersion } from '../spec/revisions.js';
 import type { Transport } from '../spec/transports.js';
 
-/** The review of one manifest: the reviewer checklist of reference-semantics.md, per operation. */
+/** The review of one manifest: the reviewer checklist of the lesson, per operation, and a verdict derived from it. */
 export interface Review {
-  readonly version: 1;
+  readonly version: 2;
   readonly file: string;
   readonly server: string;
   readonly specVersion: SpecVersion;
@@ -13,7 +13,32 @@ export interface Review {
   readonly operations: readonly OperationReview[];
   /** Findings about the server or the whole manifest (not one operation). */
   readonly otherFindings: readonly Finding[];
+  /** Every fixture of the manifest, run on the reference implementation. */
+  readonly fixtures: { readonly total: number; readonly passed: number; readonly failed: number };
+  /** Refusals that belong to no operation: errors about the server or the manifest as a whole. */
+  readonly refusals: readonly Refusal[];
+  /** True only when no operation and nothing else refuses it. */
   readonly productionReady: boolean;
+}
+
+/**
+ * How a checklist line stands: `ok`, a `note` (an info finding), a `warn`ing (a warning finding) or a `fail`
+ * (an error finding, a race row not as required, a failing fixture). Only `fail` refuses the verdict.
+ */
+export type Mark = 'ok' | 'note' | 'warn' | 'fail';
+
+/** One statement of the checklist, written from the policy, marked by the evidence about it. */
+export interface ChecklistLine {
+  readonly mark: Mark;
+  readonly text: string;
+  /** The rules whose findings mark this line. */
+  readonly rules: readonly string[];
+  /** Why the mark is not `ok` (the finding's message), or which suppression keeps it `ok`. */
+  readonly because?: string;
+}
+
+export interface Section {
+  readonly lines: readonly ChecklistLine[];
 }
 
 export interface OperationReview {
@@ -23,23 +48,24 @@ export interface OperationReview {
   readonly sideEffect: string;
   readonly transports: readonly Transport[];
   readonly cancellationWire: readonly WireRow[];
-  readonly raceTable: RaceTable;
+  /** One race table per transport the operation is offered on. */
+  readonly raceTables: readonly RaceTable[];
   readonly deadlines: Section;
-  readonly retry: { readonly classification: RetryClass; readonly reason: string; readonly automatic: string; readonly backoff: string };
-  readonly idempotencyBoundary: { readonly inside: readonly string[]; readonly outside: readonly string[]; readonly notes: readonly string[] };
+  readonly progress: Section;
+  readonly retry: RetrySection;
+  readonly idempotencyBoundary: IdempotencySection;
   readonly flowControl: Section;
   readonly reconnect: Section;
   readonly tasks: Section | null;
   readonly findings: readonly Finding[];
-  readonly fixtures: readonly string[];
+  readonly fixtures: readonly FixtureOutcome[];
   readonly verdict: Verdict;
 }
 
-export interface WireRow {
+export interface WireRow extends ChecklistLine {
   readonly transport: Transport;
   readonly clientSignal: string;
   readonly server: string;
-  readonly ok: boolean;
 }
 
 export interface RaceTable {
@@ -49,7 +75,7 @@ export interface RaceTable {
 }
 
 export interface RaceRow {
-  readonly order: string;
+  readonly order: 'cancel then complete' | 'complete then cancel' | 'timeout then late response' | 'disconnect during progress' | 'disconnect before the response';
   readonly terminalState: string;
   readonly finalResponse: string;
   readonly clientBehaviour: string;
@@ -58,12 +84,30 @@ export interface RaceRow {
   readonly mermaid: string;
 }
 
-/** A checklist section: each line a statement with whether it holds. */
-export interface Section {
-  readonly checks: readonly { readonly ok: boolean; readonly text: string }[];
+export interface RetrySection extends Section {
+  readonly classification: RetryClass;
+  readonly reason: string;
+}
+
+export interface IdempotencySection extends Section {
+  readonly inside: readonly string[];
+  readonly outside: readonly string[];
+}
+
+export interface FixtureOutcome {
+  readonly id: string;
+  readonly transport: Transport;
+  readonly passed: boolean;
+  /** What a failing fixture observed, one sentence per failed expectation. */
+  readonly failures: readonly string[];
+}
+
+export interface Refusal {
+  readonly condition: string;
+  readonly detail: string;
 }
 
 export interface Verdict {
   readonly productionReady: boolean;
-  readonly refusals: readonly { readonly condition: string; readonly detail: string }[];
+  readonly refusals: readonly Refusal[];
 }

@@ -1,5 +1,4 @@
-import type { Finding, Severity } from '../findings/finding.js';
-import { toJsonPointer } from '../findings/finding.js';
+import { makeFinding, type Finding, type Severity } from '../findings/finding.js';
 import { LineIndex } from '../document/line-index.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { RuleSet } from './load-rules.js';
@@ -17,7 +16,7 @@ export function runRules(manifest: LoadedManifest, ruleSet: RuleSet, severities:
     manifest: [manifestTarget(manifest)],
   };
   let lines: LineIndex | undefined;
-  const findings: (Finding & { readonly offset: number })[] = [];
+  const findings: { readonly finding: Finding; readonly offset: number }[] = [];
   for (const rule of ruleSet.rules) {
     const severity = severities.get(rule.definition.id);
     if (severity === undefined || !rule.appliesTo(specVersion)) continue;
@@ -25,21 +24,21 @@ export function runRules(manifest: LoadedManifest, ruleSet: RuleSet, severities:
       for (const violation of rule.run(target, severity)) {
         const span = violation.place.locate(violation.at);
         lines ??= new LineIndex(manifest.text);
-        findings.push({
+        const finding = makeFinding({
           ruleId: rule.definition.id,
           severity: violation.severity,
           messageId: violation.messageId,
           data: violation.data,
           message: violation.message,
           file: manifest.file,
-          path: toJsonPointer(violation.place.path),
+          path: violation.place.path,
           range: { start: lines.position(span.start), end: lines.position(span.end) },
           fix: violation.fix,
-          offset: span.start,
         });
+        findings.push({ finding, offset: span.start });
       }
     }
   }
   findings.sort((a, b) => a.offset - b.offset);
-  return findings.map(({ offset: _offset, ...finding }) => finding);
+  return findings.map(({ finding }) => finding);
 }

@@ -1,5 +1,6 @@
 import type { Expectation, Fixture } from '../fixtures/fixture-types.js';
 import type { ExpectationResult } from './fixture-run.js';
+import type { HerdOutcome } from './policy-backoff.js';
 import type { PolicyBuffer } from './policy-buffer.js';
 import type { ChargeOutcome, PolicyLedgers } from './policy-ledger.js';
 import type { RequestWorld } from './request-world.js';
@@ -14,6 +15,7 @@ export interface Observations {
   readonly tasks: TaskWorld;
   readonly charges: ReadonlyMap<string, { readonly outcome: ChargeOutcome; readonly snapshot: string | undefined }>;
   readonly taskStatusAfter: ReadonlyMap<string, ReadonlyMap<string, string | undefined>>;
+  readonly herd: HerdOutcome | undefined;
   readonly endedAt: number;
 }
 
@@ -96,6 +98,26 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
     case 'task-status': {
       const status = observed.taskStatusAfter.get(expectation.after)?.get(expectation.task);
       return [status === expectation.status, `task ${expectation.task} was ${status ?? 'unknown'} after step ${expectation.after}`];
+    }
+    case 'progress-delivered': {
+      const view = requests.views.get(expectation.request);
+      if (view === undefined) return [false, `request ${expectation.request} never started`];
+      if (view.progressSent === 0) return [false, 'the server sent no progress to deliver'];
+      const late = view.progressSent - view.progressOnTime;
+      return [late === 0, late === 0 ? `all ${view.progressSent} progress notification(s) reached the client as they were sent` : `${late} of ${view.progressSent} progress notification(s) did not reach the client when they were sent`];
+    }
+    case 'herd-spread': {
+      const herd = observed.herd;
+      if (herd === undefined) return [false, 'no herd was simulated'];
+      const share = herd.largestGroup / herd.clients;
+      return [share <= 0.1, `at the last attempt at most ${herd.largestGroup} of ${herd.clients} clients (${Math.round(share * 100)} %) came back in the same millisecond, between ${herd.lastWindow.from} and ${herd.lastWindow.to} ms`];
+    }
+    case 'backoff-capped': {
+      const herd = observed.herd;
+      if (herd === undefined) return [false, 'no herd was simulated'];
+      const last = herd.ceilings.at(-1) ?? 0;
+      const before = herd.ceilings.at(-2) ?? last;
+      return [last <= before, last <= before ? `the waits stop growing at ${last} ms` : `the waits keep doubling: ${before} ms, then ${last} ms at attempt ${herd.ceilings.length} (no cap)`];
     }
     case 'client-sees-terminal': {
       const final = tasks.client.get(expectation.task)?.final;

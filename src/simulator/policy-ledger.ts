@@ -68,6 +68,15 @@ export class PolicyLedgers {
     }
   }
 
+  /** Looks a key up without executing anything: the stored result, or undefined when nothing committed. */
+  reconcile(at: number, connection: string, key: string): unknown {
+    const record = this.#open(at, connection).reconcile(key);
+    this.transcript.note(at, 'ledger', record === undefined ? `key ${key}: no record` : `key ${key}: a committed record (reconcile by key)`);
+    if (record === undefined) return undefined;
+    const returned = this.#returned(at, key, record.result, true);
+    return 'result' in returned ? returned.result : undefined;
+  }
+
   reopen(at: number, connection: string): void {
     this.#connections.get(connection)?.close();
     this.#connections.delete(connection);

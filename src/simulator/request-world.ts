@@ -1,5 +1,7 @@
 import type { Fixture } from '../fixtures/fixture-types.js';
 import { RequestCoordinator } from '../reference/request-coordinator.js';
+import { missingSseHeaders } from '../reference/recovery.js';
+import { factsOf, type RevisionFacts } from '../spec/revision-facts.js';
 import { ClientDeadline } from './client-deadline.js';
 import { FixtureError } from './fixture-error.js';
 import type { Transcript } from './transcript.js';
@@ -11,10 +13,19 @@ export interface RequestView {
   streamOpen: boolean;
   cancelSignal?: 'close-stream' | 'notification';
   cancelledByClientAt?: number;
+  /** The client stopped waiting without cancelling (its policy does not cancel on a timeout). */
+  abandonedAt?: number;
   completedAt?: number;
   responsesDelivered: number;
   messagesAfterCancel: number;
   lateCancelReplies: number;
+  /** Progress notifications the server wrote for the request, and how many reached the client when written. */
+  progressSent: number;
+  progressOnTime: number;
+  /** The last time the server wrote anything on the request's stream (for the proxy's idle timeout). */
+  lastWriteAt: number;
+  /** Messages a buffering proxy holds until the response ends the stream. */
+  held: unknown[];
   endedAt?: number;
   reconnect?: { readonly newId: string; readonly lastEventId: boolean; readonly accepted: boolean; readonly refetch: readonly string[] };
 }
@@ -24,12 +35,18 @@ const FOREVER = Number.MAX_SAFE_INTEGER;
 /**
  * The request side of a fixture: the reference RequestCoordinator as the server, and a client that behaves
  * as the operation's policy says (its deadlines, the HTTP signal it uses, how it reconnects), with a server
- * whose policy may send progress or a response after a cancellation.
+ * whose policy may send progress or a response after a cancellation. On Streamable HTTP a reverse proxy sits
+ * between them: it buffers the SSE response unless the declared headers tell it not to, and closes a stream
+ * that carries nothing (no event, no keep-alive comment) for its idle timeout.
  */
 export class RequestWorld {
   readonly coordinator: RequestCoordinator;
   readonly views = new Map<string, RequestView>();
   readonly #p;
+  readonly #facts: RevisionFacts;
+  readonly #http: boolean;
+  /** Headers whose absence makes the proxy buffer; empty when the proxy delivers each event at once. */
+  readonly #buffersBecause: readonly string[];
 
   constructor(
     private readonly fixture: Fixture,
@@ -37,6 +54,9 @@ export class RequestWorld {
   ) {
     this.coordinator = new RequestCoordinator({ specVersion: fixture.specVersion });
     this.#p = fixture.parameters;
+    this.#facts = factsOf(fixture.specVersion);
+    this.#http = fixture.transport === 'streamable-http';
+    this.#buffersBecause = this.#http ? missingSseHeaders(this.#p.http.sseHeaders ?? {}) : [];
   }
 
   view(name: string, path: readonly (string | number)[]): RequestView {
@@ -50,14 +70,19 @@ export class RequestWorld {
     const p = this.#p;
     const idle = p.idleTimeoutMs !== null && p.idleTimeoutMs > 0 ? p.idleTimeoutMs : FOREVER;
     this.coordinator.start(name, { operation: this.fixture.operation, method: this.fixture.method, transport: this.fixture.transport, startedAtMs: at, idleTimeoutMs: idle, maxTimeoutMs: Math.max(idle, p.maxTimeoutMs ?? FOREVER), ...(progressToken === undefined ? {} : { progressToken }) });
-    this.views.set(name, { name, deadline: new ClientDeadline(at, p.idleTimeoutMs, p.maxTimeoutMs, p), streamOpen: this.fixture.transport === 'streamable-http', responsesDelivered: 0, messagesAfterCancel: 0, lateCancelReplies: 0 });
+    this.views.set(name, { name, deadline: new ClientDeadline(at, p.idleTimeoutMs, p.maxTimeoutMs, p), streamOpen: this.#http, responsesDelivered: 0, messagesAfterCancel: 0, lateCancelReplies: 0, progressSent: 0, progressOnTime: 0, lastWriteAt: at, held: [] });
     const params = { name: this.fixture.operation, ...(progressToken === undefined ? {} : { _meta: { progressToken } }) };
     this.transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: name, method: this.fixture.method, params });
-    if (this.fixture.transport === 'streamable-http') this.transcript.note(at, 'server', `SSE response stream of ${name} open`);
+    if (!this.#http) return;
+    this.transcript.note(at, 'server', `SSE response stream of ${name} open`);
+    if (this.#buffersBecause.length > 0) this.transcript.note(at, 'proxy', `the SSE response lacks ${this.#buffersBecause.join(', ')}: the proxy buffers the stream until the response ends`);
+    const { keepaliveMs, proxyIdleTimeoutMs } = p.http;
+    if (proxyIdleTimeoutMs !== null) this.transcript.note(at, 'proxy', `closes a connection idle for ${proxyIdleTimeoutMs} ms; the server sends ${keepaliveMs === null ? 'no keep-alive comments' : `a keep-alive comment every ${keepaliveMs} ms on a quiet stream`}`);
   }
 
   progress(at: number, name: string, value: number, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
+    this.#proxyIdle(at, view);
     const state = this.coordinator.get(name)!.state;
     if (state === 'completed') return;
     if (state === 'cancelled') {
@@ -71,21 +96,32 @@ export class RequestWorld {
     }
     const message = this.coordinator.progress(name, value, { nowMs: at });
     if (message === undefined) return;
-    this.#send(at, view, message);
-    view.deadline.progress(at);
+    view.progressSent++;
+    if (this.#send(at, view, message)) {
+      view.progressOnTime++;
+      view.deadline.progress(at);
+    }
   }
 
   keepAlive(at: number, name: string, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
+    this.#proxyIdle(at, view);
     this.transcript.wire(at, 'server → client', `${JSON.stringify(this.coordinator.keepAlive(name, { nowMs: at }))} (SSE comment, not progress)`);
+    view.lastWriteAt = at;
     view.deadline.keepAlive(at);
   }
 
   tick(at: number, name: string, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
-    if (view.cancelledByClientAt !== undefined || this.coordinator.get(name)!.state !== 'in_progress') return;
+    this.#proxyIdle(at, view);
+    if (view.cancelledByClientAt !== undefined || view.abandonedAt !== undefined || this.coordinator.get(name)!.state !== 'in_progress') return;
     const due = view.deadline.due(at);
     if (due === undefined) return;
+    if (!this.#p.cancelOnTimeout) {
+      view.abandonedAt = at;
+      this.transcript.note(at, 'client', `${due} of ${name} reached: stops waiting without cancelling; the server is not told and keeps working`);
+      return;
+    }
     this.transcript.note(at, 'client', `${due} of ${name} reached: cancel and stop waiting`);
     this.cancel(at, name, due, path);
   }
@@ -94,13 +130,12 @@ export class RequestWorld {
     const view = this.view(name, path);
     const completed = this.coordinator.get(name)!.state === 'completed';
     view.cancelledByClientAt ??= at;
-    const http = this.fixture.transport === 'streamable-http';
-    const signal = http ? (this.#p.httpSignal ?? (this.fixture.specVersion === '2026-07-28' ? 'close-stream' : 'notification')) : 'notification';
+    const signal = this.#http ? (this.#p.httpSignal ?? this.#facts['http-cancel-signal'].value) : 'notification';
     view.cancelSignal = signal;
     if (signal === 'close-stream') {
       this.transcript.wire(at, 'client → server', `[closes the SSE response stream of ${name}] (no JSON-RPC message)`);
-      view.streamOpen = false;
-      if (this.fixture.specVersion === '2026-07-28' && this.#p.disconnectIsCancellation === false) {
+      this.#closeStream(view);
+      if (this.#facts['disconnect-is-cancellation'].value && this.#p.disconnectIsCancellation === false) {
         this.transcript.note(at, 'server', `the policy does not treat a disconnect as cancellation: work for ${name} continues`);
         return;
       }
@@ -108,12 +143,13 @@ export class RequestWorld {
       return;
     }
     const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: name, reason } };
-    this.transcript.wire(at, 'client → server', http ? `POST ${JSON.stringify(message)}` : message);
-    this.#outcome(at, view, http ? this.coordinator.receiveHttpCancellation(message) : this.coordinator.receiveStdioCancellation(message), completed);
+    this.transcript.wire(at, 'client → server', this.#http ? `POST ${JSON.stringify(message)}` : message);
+    this.#outcome(at, view, this.#http ? this.coordinator.receiveHttpCancellation(message) : this.coordinator.receiveStdioCancellation(message), completed);
   }
 
   complete(at: number, name: string, result: unknown, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
+    this.#proxyIdle(at, view);
     const outcome = this.coordinator.complete(name, result);
     if (outcome.suppressed) {
       if (this.#p.suppressResponseAfterCancel) {
@@ -133,31 +169,28 @@ export class RequestWorld {
 
   dropStream(at: number, name: string, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
-    view.streamOpen = false;
+    this.#closeStream(view);
     this.transcript.note(at, 'server', `the response stream of ${name} broke (proxy or network)`);
-    if (this.fixture.transport !== 'streamable-http') return;
-    const outcome = this.coordinator.closeHttpStream(name, 'stream dropped');
-    if (outcome.accepted) {
-      view.endedAt ??= at;
-      this.transcript.note(at, 'server', `request ${name}: in_progress → cancelled (a broken stream loses the in-flight request)`);
-    } else this.transcript.note(at, 'server', `request ${name} continues: ${outcome.ignoredBecause}`);
+    if (!this.#http) return;
+    this.#lose(at, view, 'stream dropped');
   }
 
   reconnect(at: number, name: string, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
     const { newRequestId, sendLastEventId } = this.#p.reconnect;
+    const resumable = this.#facts['last-event-id-resumption'].value;
     const newId = newRequestId ? `${name}-retry` : name;
     const headers = sendLastEventId ? ' with Last-Event-ID: 1' : '';
     this.transcript.wire(at, 'client → server', `POST${headers} ${JSON.stringify({ jsonrpc: '2.0', id: newId, method: this.fixture.method, params: { name: this.fixture.operation } })}`);
     let accepted = true;
-    if (sendLastEventId && this.fixture.specVersion === '2026-07-28') this.transcript.note(at, 'server', 'Last-Event-ID ignored: 2026-07-28 has no resumable streams; events sent after the drop are lost');
-    if (newId === name && !(sendLastEventId && this.fixture.specVersion === '2025-11-25')) {
+    if (sendLastEventId && !resumable) this.transcript.note(at, 'server', `Last-Event-ID ignored: ${this.fixture.specVersion} has no resumable streams; events sent after the drop are lost`);
+    if (newId === name && !(sendLastEventId && resumable)) {
       accepted = false;
       this.transcript.note(at, 'server', `request id ${name} is already in use: the re-issued request collides with the lost one`);
     } else if (newId !== name) {
       this.coordinator.start(newId, { operation: this.fixture.operation, method: this.fixture.method, transport: this.fixture.transport, startedAtMs: at, idleTimeoutMs: FOREVER, maxTimeoutMs: FOREVER });
       this.transcript.note(at, 'server', `request ${newId}: a new request, in_progress`);
-    } else this.transcript.note(at, 'server', `stream of ${name} resumed after Last-Event-ID (2025-11-25)`);
+    } else this.transcript.note(at, 'server', `stream of ${name} resumed after Last-Event-ID (${this.fixture.specVersion} allows resuming)`);
     for (const read of this.#p.refetch) this.transcript.wire(at, 'client → server', `refetch: ${read}`);
     if (this.#p.refetch.length === 0) this.transcript.note(at, 'client', 'no refetch: whatever the drop lost stays lost');
     view.reconnect = { newId, lastEventId: sendLastEventId, accepted, refetch: this.#p.refetch };
@@ -177,17 +210,69 @@ export class RequestWorld {
     }
   }
 
-  /** A server message for a request: delivered on stdio or an open stream, lost on a closed one; counted when it follows the client's cancellation. */
-  #send(at: number, view: RequestView, message: unknown): void {
+  /** The stream broke under a request (a dropped connection, a proxy's idle timeout): the revision decides whether that cancels it. */
+  #lose(at: number, view: RequestView, reason: string): void {
+    const outcome = this.coordinator.closeHttpStream(view.name, reason);
+    if (outcome.accepted) {
+      view.endedAt ??= at;
+      this.transcript.note(at, 'server', `request ${view.name}: in_progress → cancelled (a broken stream loses the in-flight request)`);
+    } else this.transcript.note(at, 'server', `request ${view.name} continues: ${outcome.ignoredBecause}`);
+  }
+
+  #closeStream(view: RequestView): void {
+    view.streamOpen = false;
+    view.held = [];
+  }
+
+  /**
+   * The proxy closes a stream that carried nothing for its idle timeout. Keep-alive comments sent more often
+   * than that keep it open; without them the longest silence is the time since the server last wrote.
+   */
+  #proxyIdle(at: number, view: RequestView): void {
+    const { proxyIdleTimeoutMs, keepaliveMs } = this.#p.http;
+    if (!this.#http || !view.streamOpen || proxyIdleTimeoutMs === null || proxyIdleTimeoutMs <= 0) return;
+    if (keepaliveMs !== null && keepaliveMs > 0 && keepaliveMs < proxyIdleTimeoutMs) return;
+    const closesAt = view.lastWriteAt + proxyIdleTimeoutMs;
+    if (closesAt > at) return;
+    this.#closeStream(view);
+    this.transcript.note(closesAt, 'proxy', `nothing crossed the stream of ${view.name} for ${proxyIdleTimeoutMs} ms: the proxy closes it`);
+    if (this.coordinator.get(view.name)!.state === 'in_progress') this.#lose(closesAt, view, 'proxy idle timeout');
+  }
+
+  /**
+   * A server message for a request: delivered on stdio or an open stream (held by a buffering proxy until the
+   * response ends the stream), lost on a closed one; counted when it follows the client's cancellation.
+   * Returns whether the client received it when it was written.
+   */
+  #send(at: number, view: RequestView, message: unknown): boolean {
     const afterCancel = view.cancelledByClientAt !== undefined;
     if (afterCancel) view.messagesAfterCancel++;
     const isResponse = typeof message === 'object' && message !== null && 'id' in message;
-    if (this.fixture.transport === 'streamable-http' && !view.streamOpen) {
+    if (this.#http && !view.streamOpen) {
       this.transcript.note(at, 'server', `writes ${JSON.stringify(message)} to the closed stream of ${view.name}: not delivered`);
-      return;
+      return false;
     }
+    view.lastWriteAt = at;
+    if (this.#http && this.#buffersBecause.length > 0) {
+      view.held.push(message);
+      if (!isResponse) {
+        this.transcript.note(at, 'proxy', `holds ${JSON.stringify(message)} in its buffer (${view.held.length} held)`);
+        return false;
+      }
+      this.transcript.note(at, 'proxy', `the response ends the stream: flushes ${view.held.length} buffered message(s) at once`);
+      for (const held of view.held) this.#deliver(at, view, held);
+      view.held = [];
+      return false;
+    }
+    this.#deliver(at, view, message);
+    return true;
+  }
+
+  #deliver(at: number, view: RequestView, message: unknown): void {
+    const isResponse = typeof message === 'object' && message !== null && 'id' in message;
     this.transcript.wire(at, 'server → client', message);
     if (isResponse) view.responsesDelivered++;
-    if (afterCancel) this.transcript.note(at, 'client', `ignores ${isResponse ? 'the late response' : 'the message'} for ${view.name}: it cancelled`);
+    if (view.cancelledByClientAt !== undefined) this.transcript.note(at, 'client', `ignores ${isResponse ? 'the late response' : 'the message'} for ${view.name}: it cancelled`);
+    else if (view.abandonedAt !== undefined) this.transcript.note(at, 'client', `ignores ${isResponse ? 'the late response' : 'the message'} for ${view.name}: it stopped waiting`);
   }
 }

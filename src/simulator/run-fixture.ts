@@ -6,6 +6,7 @@ import { canonicalJson } from '../json/canonical-json.js';
 import { checkExpectations, type Observations } from './check-expectations.js';
 import { FixtureError } from './fixture-error.js';
 import type { FixtureRun } from './fixture-run.js';
+import { runHerd, type HerdOutcome } from './policy-backoff.js';
 import { PolicyBuffer } from './policy-buffer.js';
 import { PolicyLedgers, type ChargeOutcome } from './policy-ledger.js';
 import { RequestWorld } from './request-world.js';
@@ -26,6 +27,8 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
   const buffer = new PolicyBuffer(fixture.parameters, transcript);
   const tasks = new TaskWorld(fixture, transcript);
   const charges = new Map<string, { outcome: ChargeOutcome; snapshot: string | undefined }>();
+  const chargeInputs = new Map<string, { arguments: Record<string, unknown>; key: string | undefined; request: string }>();
+  let herd: HerdOutcome | undefined;
   const taskStatusAfter = new Map<string, Map<string, string | undefined>>();
   let bufferDescribed = false;
   try {
@@ -41,7 +44,7 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
       await runStep(step, path);
       if (step.id !== undefined) taskStatusAfter.set(step.id, new Map([...tasks.client.keys()].map((task) => [task, tasks.status(task)])));
     }
-    const observations: Observations = { fixture, requests, ledgers, buffer, tasks, charges, taskStatusAfter, endedAt: clock };
+    const observations: Observations = { fixture, requests, ledgers, buffer, tasks, charges, taskStatusAfter, herd, endedAt: clock };
     const results = checkExpectations(observations);
     return { fixture, transcript: transcript.entries, results, passed: results.every((result) => result.passed) };
   } finally {
@@ -70,10 +73,17 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
       case 'reconnect':
         return requests.reconnect(at, step.request, [...path, 'request']);
       case 'charge': {
-        transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: step.request, method: fixture.method, params: { name: fixture.operation, arguments: { ...step.arguments, ...(step.key === undefined ? {} : { [fixture.parameters.keyArgument ?? 'idempotencyKey']: step.key }) } } });
-        const outcome = ledgers.charge(at, step.connection, { ...step.arguments }, step.key);
+        if (step.id !== undefined) chargeInputs.set(step.id, { arguments: { ...step.arguments }, key: step.key, request: step.request });
+        const outcome = charge(at, step.connection, step.request, step.arguments, step.key);
         record(step.id, outcome);
         transcript.wire(at, 'server → client', 'rejected' in outcome ? { jsonrpc: '2.0', id: step.request, error: { code: -32602, message: outcome.rejected } } : { jsonrpc: '2.0', id: step.request, result: outcome.result });
+        return;
+      }
+      case 'retry-after-lost-response':
+        return retryAfterLostResponse(at, step, [...path, 'of']);
+      case 'herd': {
+        const backoff = step.backoff === 'retry' ? fixture.parameters.retry.backoff : fixture.parameters.reconnect.backoff;
+        herd = runHerd(at, backoff, step.clients, step.attempts, transcript, step.backoff === 'retry' ? 'see the same failure and retry' : 'lose their streams at once and reconnect');
         return;
       }
       case 'race': {
@@ -110,6 +120,42 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
       case 'poll':
         return tasks.poll(at, step.task, [...path, 'task']);
     }
+  }
+
+  function charge(at: number, connection: string, request: string, args: Readonly<Record<string, unknown>>, key: string | undefined): ChargeOutcome {
+    transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: request, method: fixture.method, params: { name: fixture.operation, arguments: { ...args, ...(key === undefined ? {} : { [fixture.parameters.keyArgument ?? 'idempotencyKey']: key }) } } });
+    return ledgers.charge(at, connection, { ...args }, key);
+  }
+
+  /**
+   * The response of an earlier charge is lost; the client follows its retry policy: no automatic retry,
+   * reconcile by key first (a committed record ends it), or re-send (with the key, when it has one).
+   */
+  function retryAfterLostResponse(at: number, step: Extract<Step, { do: 'retry-after-lost-response' }>, path: readonly (string | number)[]): void {
+    const first = chargeInputs.get(step.of);
+    if (first === undefined) throw new FixtureError(`no charge step named ${step.of} whose response could be lost`, path);
+    const retry = fixture.parameters.retry;
+    transcript.note(at, 'client', `the response to request ${first.request} is lost: the client cannot tell whether it committed`);
+    if (retry.automatic === null || retry.automatic === 'never') {
+      transcript.note(at, 'client', 'the policy does not retry automatically: the caller is told the outcome is unknown');
+      return;
+    }
+    if (retry.reconcileFirst && first.key !== undefined) {
+      const found = ledgers.reconcile(at, step.connection, first.key);
+      if (found !== undefined) {
+        transcript.note(at, 'client', `reconciled by key ${first.key}: the first attempt committed, so nothing is re-sent`);
+        record(step.id, { result: found, replayed: true });
+        return;
+      }
+      transcript.note(at, 'client', `reconciled by key ${first.key}: nothing committed, so the request is re-sent`);
+    } else if (retry.reconcileFirst) {
+      transcript.note(at, 'client', 'the policy reconciles first, but without an idempotency key nothing identifies the lost attempt: the request is re-sent');
+    }
+    const request = retry.newRequestId ? step.request : first.request;
+    transcript.note(at, 'client', `retries automatically (${retry.automatic}) as request ${request}${first.key === undefined ? ', with no idempotency key' : ` with the same key ${first.key}`}`);
+    const outcome = charge(at, step.connection, request, first.arguments, first.key);
+    record(step.id, outcome);
+    transcript.wire(at, 'server → client', 'rejected' in outcome ? { jsonrpc: '2.0', id: request, error: { code: -32602, message: outcome.rejected } } : { jsonrpc: '2.0', id: request, result: outcome.result });
   }
 
   /** Keeps a step's outcome, with its result as it was at that moment (before any later edit by the caller). */

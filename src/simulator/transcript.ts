@@ -2,7 +2,7 @@
 export interface TranscriptEntry {
   readonly at: number;
   /** `client → server`, `server → client`, or the component whose state changed. */
-  readonly lane: 'client → server' | 'server → client' | 'client' | 'server' | 'ledger' | 'buffer' | 'tasks';
+  readonly lane: 'client → server' | 'server → client' | 'client' | 'server' | 'proxy' | 'ledger' | 'buffer' | 'tasks';
   readonly text: string;
 }
 

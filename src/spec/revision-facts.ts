@@ -47,6 +47,10 @@ export interface RevisionFacts {
   readonly 'http-get': Fact<'optional-listen-stream' | 'method-not-allowed'>;
   /** How a client starts talking to a server. */
   readonly handshake: Fact<'initialize' | 'server/discover'>;
+  /** Where a request's protocol version and client information travel: negotiated once per session, or in every request. */
+  readonly 'request-metadata': Fact<'session' | 'per-request-envelope'>;
+  /** Whether HTTP requests carry Mcp-Method and Mcp-Name headers beside MCP-Protocol-Version. */
+  readonly 'http-routing-headers': Fact<boolean>;
   /** Whether Streamable HTTP has sessions (Mcp-Session-Id). */
   readonly 'http-sessions': Fact<boolean>;
   /** Whether SSE responses carry X-Accel-Buffering: no by the spec itself (the lesson asks for it on both). */
@@ -114,6 +118,8 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
     'progress-senders': { value: 'either-side', strength: 'MAY', page: PROGRESS_2025, says: 'either side MAY send progress for a request it received that carries a progressToken' },
     'request-scoped-notifications': { value: 'any-stream', strength: 'MAY', page: TRANSPORTS_2025, says: 'the server MAY send requests and notifications on the SSE stream of a request or on the GET stream' },
     'http-get': { value: 'optional-listen-stream', strength: 'MAY', page: TRANSPORTS_2025, says: 'the client MAY issue a GET to open an SSE stream; a server that offers none answers 405' },
+    'request-metadata': { value: 'session', strength: 'MUST', page: LIFECYCLE_2025, says: 'the protocol version and capabilities are negotiated once, by initialize, for the whole session' },
+    'http-routing-headers': { value: false, strength: 'MUST', page: TRANSPORTS_2025, says: 'HTTP requests after initialization MUST carry the MCP-Protocol-Version header' },
     handshake: { value: 'initialize', strength: 'MUST', page: LIFECYCLE_2025, says: 'the initialization phase MUST be the first interaction between client and server' },
     'http-sessions': { value: true, strength: 'MAY', page: TRANSPORTS_2025, says: 'a server MAY assign a session id (Mcp-Session-Id) at initialization' },
     'sse-no-buffering-header': { value: false, strength: 'defines', page: TRANSPORTS_2025, says: 'the revision names no proxy-buffering header (the reliability lesson asks for X-Accel-Buffering: no)' },
@@ -148,6 +154,8 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
     'progress-senders': { value: 'server-only', strength: 'defines', page: PROGRESS_2026, says: 'only the server sends progress, on the originating request\'s stream' },
     'request-scoped-notifications': { value: 'originating-stream', strength: 'MUST', page: HTTP_2026, says: 'progress and other request-scoped notifications travel on the originating request\'s response stream, never on the subscriptions/listen stream' },
     'http-get': { value: 'method-not-allowed', strength: 'MUST', page: HTTP_2026, says: 'the endpoint accepts POST only; GET and DELETE are answered 405 Method Not Allowed' },
+    'request-metadata': { value: 'per-request-envelope', strength: 'MUST', page: 'basic/lifecycle', says: 'every request carries its protocol version, client information and capabilities in params._meta' },
+    'http-routing-headers': { value: true, strength: 'MUST', page: HTTP_2026, says: 'requests carry MCP-Protocol-Version, Mcp-Method and Mcp-Name (for tools/call, resources/read, prompts/get) headers' },
     handshake: { value: 'server/discover', strength: 'MAY', page: 'basic/lifecycle', says: 'requests are stateless and carry their protocol version; a client MAY call server/discover to learn what the server supports' },
     'http-sessions': { value: false, strength: 'defines', page: HTTP_2026, says: 'there are no sessions; Mcp-Session-Id is ignored' },
     'sse-no-buffering-header': { value: true, strength: 'SHOULD', page: HTTP_2026, says: 'the server SHOULD send X-Accel-Buffering: no on SSE responses so proxies deliver events at once' },

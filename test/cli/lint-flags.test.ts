@@ -32,7 +32,7 @@ describe('lint flags', () => {
     const dir = tmp();
     const run = runCli(['lint', FLAWED, '--format', 'sarif', '--output', join(dir, 'out.sarif'), '--format', 'junit', '-o', join(dir, 'out.xml'), '--format', 'github']);
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/^::error file=fixtures\/examples\/flawed\/no-max-timeout\.yaml,line=15,col=5,/);
+    expect(run.stdout).toMatch(/^::error file=fixtures\/examples\/flawed\/no-max-timeout\.yaml,line=16,col=5,/);
     expect(JSON.parse(readFileSync(join(dir, 'out.sarif'), 'utf8')).version).toBe('2.1.0');
     expect(readFileSync(join(dir, 'out.xml'), 'utf8')).toMatch(/^<\?xml/);
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -7,48 +7,99 @@ import { runCli } from '../helpers/run-cli.js';
 
 const validateReview = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(JSON.parse(readFileSync('schemas/review.schema.json', 'utf8')));
 
+interface Line {
+  mark: string;
+  text: string;
+}
+interface OperationJson {
+  name: string;
+  cancellationWire: Line[];
+  raceTables: { transport: string; rows: { order: string; asRequired: boolean; mermaid: string; clientBehaviour: string; terminalState: string }[] }[];
+  deadlines: { lines: Line[] };
+  progress: { lines: Line[] };
+  retry: { classification: string; lines: Line[] };
+  idempotencyBoundary: { inside: string[]; outside: string[]; lines: Line[] };
+  flowControl: { lines: Line[] };
+  reconnect: { lines: Line[] };
+  tasks: { lines: Line[] } | null;
+  fixtures: { id: string; passed: boolean }[];
+  verdict: { productionReady: boolean; refusals: { condition: string; detail: string }[] };
+}
+
 function reviewJson(file: string) {
   const run = runCli(['review', file, '--format', 'json']);
-  const review = JSON.parse(run.stdout);
+  const review = JSON.parse(run.stdout) as { productionReady: boolean; operations: OperationJson[]; refusals: { condition: string }[]; fixtures: { total: number; failed: number } };
   return { status: run.status, review };
 }
 
+/** Every mark the review shows for an operation: wire rows, race rows, section lines and fixtures. */
+function marks(operation: OperationJson): string[] {
+  const lines = [operation.deadlines, operation.progress, operation.retry, operation.idempotencyBoundary, operation.flowControl, operation.reconnect, ...(operation.tasks === null ? [] : [operation.tasks])].flatMap((section) => section.lines);
+  return [
+    ...operation.cancellationWire.map((row) => row.mark),
+    ...lines.map((line) => line.mark),
+    ...operation.raceTables.flatMap((table) => table.rows.map((row) => (row.asRequired ? 'ok' : 'fail'))),
+    ...operation.fixtures.map((fixture) => (fixture.passed ? 'ok' : 'fail')),
+  ];
+}
+
+const EXAMPLES = ['fixtures/examples/billing.yaml', ...readdirSync('fixtures/examples/flawed').filter((file) => file.endsWith('.yaml')).map((file) => `fixtures/examples/flawed/${file}`)];
+
 describe('mcprely review', () => {
-  it('reviews the complete example: every checklist section per operation, race rows as mermaid, production-ready', () => {
+  it('reviews the complete example: every checklist section per operation, a race table per transport, production-ready', () => {
     const run = runCli(['review', 'fixtures/examples/billing.yaml']);
     expect(run.status).toBe(0);
     const markdown = run.stdout;
     expect(markdown).toMatch(/^# Reliability review: billing$/m);
     expect(markdown).toMatch(/\*\*Verdict: ✅ production-ready\*\*/);
-    for (const section of ['Verdict', 'Cancellation wire', 'Race table', 'Deadline policy', 'Retry classification', 'Idempotency boundary', 'Flow control', 'Reconnect plan', 'Durable tasks', 'Lint findings', 'Required fixtures']) {
-      expect(markdown.match(new RegExp(`^### ${section}`, 'gm'))?.length, section).toBe(4);
+    for (const section of ['Verdict', 'Cancellation wire', 'Deadline policy', 'Progress', 'Retry classification', 'Idempotency boundary', 'Flow control', 'Reconnect plan', 'Durable tasks', 'Lint findings', 'Required fixtures']) {
+      expect(markdown.match(new RegExp(`^### ${section}$`, 'gm'))?.length, section).toBe(4);
     }
-    expect(markdown.match(/^```mermaid\nsequenceDiagram$/gm)?.length).toBe(16);
-    for (const order of ['cancel then complete', 'complete then cancel', 'timeout then late response', 'disconnect during progress']) expect(markdown).toContain(`| ${order} |`);
+    // Four operations on stdio and Streamable HTTP: two race tables each, four rows each, a diagram per row.
+    expect(markdown.match(/^### Race table \(stdio, /gm)?.length).toBe(4);
+    expect(markdown.match(/^### Race table \(streamable-http, /gm)?.length).toBe(4);
+    expect(markdown.match(/^```mermaid\nsequenceDiagram$/gm)?.length).toBe(32);
+    expect(markdown).not.toMatch(/❌/);
   });
 
   it('writes JSON that matches schemas/review.schema.json', () => {
     const { status, review } = reviewJson('fixtures/examples/billing.yaml');
     expect(status).toBe(0);
     expect(validateReview(review), JSON.stringify(validateReview.errors)).toBe(true);
-    const charge = review.operations[0];
+    const charge = review.operations[0]!;
     expect(charge.retry.classification).toBe('CONDITIONAL');
     expect(charge.idempotencyBoundary.inside).toContain('key claim on idempotencyKey');
     expect(charge.idempotencyBoundary.outside).toEqual(['external call (protected: the same key is passed upstream)']);
-    expect(charge.raceTable.rows.map((row: { asRequired: boolean }) => row.asRequired)).toEqual([true, true, true, true]);
+    expect(charge.raceTables.map((table) => table.transport)).toEqual(['stdio', 'streamable-http']);
+    expect(review.fixtures.failed).toBe(0);
+  });
+
+  it.each(EXAMPLES)('%s: the verdict agrees with every mark the review shows', (file) => {
+    const { status, review } = reviewJson(file);
+    expect(validateReview(review), JSON.stringify(validateReview.errors)).toBe(true);
+    for (const operation of review.operations) {
+      const failing = marks(operation).filter((mark) => mark === 'fail').length;
+      // A ❌ anywhere refuses the operation, and every refusal is named.
+      expect(operation.verdict.productionReady, `${operation.name}: ${failing} ❌ marks`).toBe(failing === 0 && operation.verdict.refusals.length === 0);
+      if (failing > 0) expect(operation.verdict.refusals.length).toBeGreaterThanOrEqual(1);
+    }
+    expect(status).toBe(review.productionReady ? 0 : 1);
+    expect(review.productionReady).toBe(file.endsWith('billing.yaml'));
   });
 
   it.each([
     ['process-local-ledger.yaml', 'the ledger is process-local'],
     ['unbounded-progress-buffer.yaml', 'queue capacity is unspecified'],
     ['retry-mutation-without-key.yaml', 'retry is only "retry on timeout"'],
-    ['http-cancel-by-post.yaml', 'lint errors'],
+    ['retry-mutation-without-key.yaml', 'fixture send_invoice/lost-response-automatic-retry fails'],
+    ['http-cancel-by-post.yaml', 'race table (streamable-http): cancel then complete'],
+    ['proxy-buffers-sse.yaml', 'fixture search_documents/proxy-buffering-sse fails'],
+    ['no-max-timeout.yaml', 'deadline policy: no maximum timeout: progress can keep the request open for ever'],
   ])('refuses production-ready for %s, naming "%s"', (file, condition) => {
     const { status, review } = reviewJson(`fixtures/examples/flawed/${file}`);
     expect(status).toBe(1);
-    expect(validateReview(review), JSON.stringify(validateReview.errors)).toBe(true);
     expect(review.productionReady).toBe(false);
-    expect(review.operations[0].verdict.refusals.map((refusal: { condition: string }) => refusal.condition)).toContain(condition);
+    expect(review.operations[0]!.verdict.refusals.map((refusal) => refusal.condition)).toContain(condition);
   });
 
   it('names aliased results and an external effect outside the boundary', () => {
@@ -56,15 +107,27 @@ describe('mcprely review', () => {
     const file = join(dir, 'm.yaml');
     writeFileSync(file, readFileSync('fixtures/examples/billing.yaml', 'utf8').replace('returns: defensive-copy', 'returns: shared-reference').replace('boundary: upstream-key', 'boundary: none'));
     const { review } = reviewJson(file);
-    const refusals = review.operations[0].verdict.refusals.map((refusal: { condition: string }) => refusal.condition);
-    expect(refusals).toEqual(expect.arrayContaining(['returned records alias mutable storage', 'the external effect sits outside the atomic boundary', 'lint errors']));
+    const refusals = review.operations[0]!.verdict.refusals.map((refusal) => refusal.condition);
+    expect(refusals).toEqual(expect.arrayContaining(['returned records alias mutable storage', 'the external effect sits outside the atomic boundary', 'fixture charge_account/caller-mutates-result-clean-replay fails']));
   });
 
   it('shows in the race table what a flawed policy yields', () => {
     const { review } = reviewJson('fixtures/examples/flawed/http-cancel-by-post.yaml');
-    const row = review.operations[0].raceTable.rows[0];
+    const row = review.operations[0]!.raceTables[0]!.rows[0]!;
     expect(row).toMatchObject({ order: 'cancel then complete', terminalState: 'completed', asRequired: false });
     expect(row.mermaid).toContain('C->>S: POST notifications/cancelled (r1)');
+  });
+
+  it('writes each section from the policy it describes', () => {
+    const { review } = reviewJson('fixtures/examples/billing.yaml');
+    const [charge, balance, reindex] = review.operations;
+    // A read needs no refetch after a drop, and draws no progress it does not send.
+    expect(balance!.raceTables.every((table) => table.rows[3]!.order === 'disconnect before the response' && !table.rows[3]!.mermaid.includes('notifications/progress'))).toBe(true);
+    expect(balance!.reconnect.lines.map((line) => line.text)).toContain('nothing to refetch: a read is simply issued again');
+    // An operation the client never retries automatically says so, in the race table too.
+    expect(reindex!.retry.lines.map((line) => line.text).join(' ')).toMatch(/no automatic retry/);
+    expect(reindex!.raceTables[0]!.rows[2]!.clientBehaviour).toMatch(/^no automatic retry/);
+    expect(charge!.raceTables[0]!.rows[2]!.clientBehaviour).toMatch(/looks the key up/);
   });
 
   it('exits 2 with the place for a manifest that is not valid', () => {

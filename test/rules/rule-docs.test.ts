@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bundledRules } from '../../src/rules/load-rules.js';
-import { renderRuleDoc } from '../../src/rules/rule-doc.js';
-import { runRuleExamples } from '../../src/rules/rule-examples.js';
+import { renderRuleDoc } from '../../src/rule-docs/rule-doc.js';
+import { runRuleExamples } from '../../src/rule-docs/rule-examples.js';
 
 const ruleSet = bundledRules();
 

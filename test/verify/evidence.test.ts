@@ -16,7 +16,7 @@ describe('mcprely evidence', () => {
   it('writes the bundle with an index of every required artifact, each present or passing', () => {
     expect(run.status, run.stderr).toBe(0);
     const index = JSON.parse(readFileSync(join(first, 'index.json'), 'utf8'));
-    expect(index).toMatchObject({ mcprelyEvidence: 1, server: 'billing', productionReady: true, fixtures: { total: 27, passed: 27, failed: 0 } });
+    expect(index).toMatchObject({ mcprelyEvidence: 1, server: 'billing', productionReady: true, fixtures: { total: 39, passed: 39, failed: 0 } });
     const names = index.artifacts.map((artifact: { name: string }) => artifact.name);
     expect(names).toEqual(expect.arrayContaining(['cancellation race transcript, stdio', 'cancellation race transcript, Streamable HTTP', 'retry table for every mutation', 'idempotency-key record', 'key mismatch fixture', 'concurrent same-key transcript', 'reopen check', 'mutation-alias check', 'bounded-buffer overload result', 'SSE headers and idle policy', 'reconnect plan naming its refetch methods', 'durable task cancellation trace']));
     for (const artifact of index.artifacts) {

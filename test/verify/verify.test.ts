@@ -16,7 +16,7 @@ describe('mcprely verify on the examples', () => {
   it('the complete example passes every fixture', () => {
     const run = runCli(['verify', 'fixtures/examples/billing.yaml']);
     expect(run.status, run.stdout.slice(-2000)).toBe(0);
-    expect(run.stdout).toMatch(/^Summary: 27 fixtures run, 27 passed, 0 failed$/m);
+    expect(run.stdout).toMatch(/^Summary: 39 fixtures run, 39 passed, 0 failed$/m);
     expect(run.stderr).toBe('');
   });
 
@@ -28,6 +28,8 @@ describe('mcprely verify on the examples', () => {
     ['Last-Event-ID on 2026-07-28', 'last-event-id.yaml', 'watch_orders/stream-drop-reconnect-refetch', /FAIL  no-last-event-id \(request=r1\): the client tried to resume with Last-Event-ID/, /Last-Event-ID ignored: 2026-07-28 has no resumable streams/],
     ['a task acknowledgement taken as final', 'task-ack-as-final.yaml', 'migrate_tenant/task-cancel-ack-then-worker-checkpoint', /FAIL  client-sees-terminal \(task=t2, status=completed\): the client assumed cancelled; the task is completed/, /treats the acknowledgement as final: assumes t2 is cancelled and stops polling/],
     ['progress that resets the maximum', 'progress-resets-max.yaml', 'train_model/progress-resets-idle-maximum-fires', /FAIL  terminal-state .*it never ended/, /notifications\/progress/],
+    ['a mutation retried on timeout without a key', 'retry-mutation-without-key.yaml', 'send_invoice/lost-response-automatic-retry', /FAIL  executions \(count=1\): the business effect ran 2 time\(s\)/, /without an idempotency key nothing identifies the lost attempt: the request is re-sent/],
+    ['SSE without X-Accel-Buffering: no', 'proxy-buffers-sse.yaml', 'search_documents/proxy-buffering-sse', /FAIL  progress-delivered \(request=r1\): 3 of 3 progress notification\(s\) did not reach the client when they were sent/, /the SSE response lacks X-Accel-Buffering: no: the proxy buffers the stream until the response ends/],
   ])('%s: the fixture fails, and its transcript shows why', (_, file, id, failure, evidence) => {
     const run = runCli(['verify', `fixtures/examples/flawed/${file}`]);
     expect(run.status).toBe(1);
@@ -80,6 +82,10 @@ describe('mcprely verify on fixture files', () => {
     expect(run.status).toBe(2);
     expect(showsStackTrace(run.stderr)).toBe(false);
     for (const [, message] of cases) expect(run.stderr).toMatch(message);
+    // Every problem with a fixture file is reported under the fixture's own rule id, never as a manifest's.
+    const reported = run.stderr.split('\n').filter((line) => /: error: /.test(line));
+    expect(reported.length).toBe(cases.length);
+    for (const line of reported) expect(line).toMatch(/\[fixture-file\]$/);
     expect(run.stdout).toMatch(/Summary: 1 fixtures run, 1 passed, 0 failed; 6 file\(s\) could not be used/);
   });
 });

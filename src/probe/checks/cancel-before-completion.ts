@@ -5,7 +5,7 @@ import { describeMessage, healthy, isProgress, isResponse, observe } from './obs
 export const cancelBeforeCompletion: ProbeCheck = {
   id: 'cancel-before-completion',
   title: 'cancellation before completion: no response and no further message afterwards',
-  basis: 'the receiver SHOULD stop and send no response (both revisions); on 2026-07-28 HTTP closing the stream is the cancellation and the server MUST NOT send further messages',
+  basis: 'the receiver SHOULD stop and send no response (both revisions); where closing the HTTP stream is the cancellation, the server MUST NOT send further messages',
   async run(context) {
     const tool = context.plan.longTool;
     if (tool === undefined) return outcome('skip', 'no long-running tool to cancel: name one with --operation (and --arguments) or in the manifest');

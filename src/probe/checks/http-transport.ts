@@ -1,3 +1,4 @@
+import { factsOf } from '../../spec/revision-facts.js';
 import { missingSseHeaders, sseHeaders as requiredSseHeaders } from '../../reference/recovery.js';
 import { HttpConnection } from '../http-connection.js';
 import { outcome, type ProbeCheck } from '../probe-types.js';
@@ -6,7 +7,7 @@ import { outcome, type ProbeCheck } from '../probe-types.js';
 export const sseHeaders: ProbeCheck = {
   id: 'sse-headers',
   title: 'SSE responses carry text/event-stream, no-cache and X-Accel-Buffering: no',
-  basis: '2026-07-28 Streamable HTTP: the server SHOULD send X-Accel-Buffering: no; the lesson: Content-Type text/event-stream, Cache-Control no-cache',
+  basis: 'the current Streamable HTTP transport: the server SHOULD send X-Accel-Buffering: no; the lesson: Content-Type text/event-stream, Cache-Control no-cache',
   async run(context) {
     const connection = context.session.connection;
     if (!(connection instanceof HttpConnection)) return outcome('skip', 'stdio has no HTTP headers');
@@ -23,17 +24,17 @@ export const sseHeaders: ProbeCheck = {
   },
 };
 
-/** On 2026-07-28 the endpoint answers only POST: a GET gets 405. */
+/** Where the revision takes POST only, a GET on the endpoint gets 405. */
 export const getNotAllowed: ProbeCheck = {
   id: 'get-405',
-  title: 'GET on the endpoint is answered 405 (2026-07-28)',
-  basis: '2026-07-28 Streamable HTTP: POST only; GET and DELETE answer 405',
+  title: 'GET on the endpoint is answered 405 where the revision takes POST only',
+  basis: 'Streamable HTTP of the stateless revision: POST only; GET and DELETE answer 405',
   async run(context) {
     const connection = context.session.connection;
     if (!(connection instanceof HttpConnection)) return outcome('skip', 'stdio has no HTTP endpoint');
     const answer = await connection.get();
     if (answer === undefined) return outcome('fail', 'the GET got no answer');
-    if (context.revision !== '2026-07-28') return outcome('skip', `on 2025-11-25 a GET may open a stream or answer 405; it answered ${answer.status}`);
+    if (factsOf(context.revision)['http-get'].value !== 'method-not-allowed') return outcome('skip', `on ${context.revision} a GET may open a stream or answer 405; it answered ${answer.status}`);
     return answer.status === 405 ? outcome('pass', 'GET answered 405') : outcome('fail', `GET answered ${answer.status}, not 405`, [`content-type: ${answer.headers['content-type'] ?? '(absent)'}`]);
   },
 };

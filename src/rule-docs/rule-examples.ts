@@ -1,7 +1,7 @@
 import type { Finding } from '../findings/finding.js';
 import { lintFile } from '../lint/lint-file.js';
-import type { RuleSet } from './load-rules.js';
-import type { RuleDefinition } from './rule-types.js';
+import type { RuleSet } from '../rules/load-rules.js';
+import type { RuleDefinition } from '../rules/rule-types.js';
 
 export interface ExampleResults {
   readonly failing: readonly Finding[];

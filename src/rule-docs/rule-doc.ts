@@ -1,9 +1,9 @@
 import { fact } from '../spec/revision-facts.js';
 import { SPEC_VERSIONS } from '../spec/revisions.js';
 import { ARTICLE, LESSON, specPageUrl } from '../spec/sources.js';
-import type { CompiledRule } from './compiled-rule.js';
+import type { CompiledRule } from '../rules/compiled-rule.js';
 import type { ExampleResults } from './rule-examples.js';
-import type { Citation } from './rule-types.js';
+import type { Citation } from '../rules/rule-types.js';
 
 /** The doc page of a rule (docs/rules/<id>.md, and what `mcprely rules <id>` prints), with what mcprely says about its examples. */
 export function renderRuleDoc(rule: CompiledRule, examples: ExampleResults): string {

@@ -1,0 +1,128 @@
+// The import boundary check: reads every import in src/ and holds the layering of docs/architecture.md.
+// 1. A folder imports only the folders its row below allows (type-only imports count too).
+// 2. The folder graph has no cycle.
+// 3. No file outside src/spec/ names a revision of the MCP specification in code (comments may):
+//    everything that differs by revision is a fact in src/spec/revision-facts.ts.
+// Prints the folder graph; exits 1 on any violation. Run by `npm test` (test/architecture.test.ts) and CI.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Each folder of src/ and the folders it may import; anything else is a violation. Lower layers first. */
+export const ALLOWED = {
+  json: [],
+  document: [],
+  spec: [],
+  generated: ['document'],
+  findings: ['document'],
+  manifest: ['document', 'spec', 'generated'],
+  reference: ['spec', 'json'],
+  policy: ['manifest', 'spec', 'reference'],
+  rules: ['document', 'findings', 'manifest', 'policy', 'reference', 'spec', 'json', 'generated'],
+  config: ['document', 'findings', 'rules', 'generated'],
+  lint: ['document', 'findings', 'manifest', 'rules'],
+  'rule-docs': ['lint', 'rules', 'spec', 'findings'],
+  report: ['findings', 'lint'],
+  fixtures: ['manifest', 'policy', 'spec'],
+  simulator: ['fixtures', 'reference', 'policy', 'spec', 'json'],
+  review: ['simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec'],
+  evidence: ['review', 'simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'json'],
+  verify: ['simulator', 'fixtures', 'document', 'manifest', 'generated', 'json'],
+  probe: ['manifest', 'policy', 'reference', 'spec', 'findings', 'lint', 'report', 'document', 'json'],
+  init: ['probe', 'manifest', 'policy', 'spec'],
+  cli: ['*'],
+};
+
+const REVISION = /\b20\d\d-\d\d-\d\d\b/;
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The code of a file with comments blanked out (strings and templates kept), for the revision check. */
+function withoutComments(text) {
+  let out = '';
+  let i = 0;
+  let quote = null;
+  while (i < text.length) {
+    const c = text[i];
+    const next = text[i + 1];
+    if (quote !== null) {
+      out += c;
+      if (c === '\\') {
+        out += next ?? '';
+        i += 2;
+        continue;
+      }
+      if (c === quote) quote = null;
+      i++;
+      continue;
+    }
+    if (c === '/' && next === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
+    if (c === '/' && next === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end === -1 ? text.length : end + 2;
+      continue;
+    }
+    if (c === "'" || c === '"' || c === '`') quote = c;
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+/** Checks the tree under `src` (the repository's own by default); returns the problems and the folder graph. */
+export function checkImports(src = join(root, 'src')) {
+  const problems = [];
+  const edges = new Map();
+  const folderOf = (file) => relative(src, file).split(/[\\/]/)[0];
+  for (const file of walk(src)) {
+    const from = folderOf(file);
+    const text = readFileSync(file, 'utf8');
+    const shown = relative(dirname(src), file);
+    if (!(from in ALLOWED) && !from.endsWith('.ts')) problems.push(`${shown}: the folder src/${from} has no row in the import table (scripts/check-imports.mjs)`);
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const target = resolve(dirname(file), match[1]);
+      if (!target.startsWith(src)) continue;
+      const to = folderOf(target);
+      if (to === from || to.endsWith('.ts')) continue;
+      if (!edges.has(from)) edges.set(from, new Set());
+      edges.get(from).add(to);
+      const allowed = ALLOWED[from] ?? [];
+      if (!allowed.includes('*') && !allowed.includes(to)) problems.push(`${shown}: src/${from} may not import src/${to} (${match[1]})`);
+    }
+    if (from !== 'spec' && from !== 'generated') {
+      const code = withoutComments(text);
+      const found = REVISION.exec(code);
+      if (found !== null) problems.push(`${shown}:${code.slice(0, found.index).split('\n').length}: names the revision ${found[0]}; read it from the table of revision facts (src/spec) instead`);
+    }
+  }
+  // A cycle between folders, found by depth-first search over the edges.
+  const state = new Map();
+  const visit = (folder, path) => {
+    state.set(folder, 'open');
+    for (const next of edges.get(folder) ?? []) {
+      if (state.get(next) === 'open') problems.push(`import cycle between folders: ${[...path.slice(path.indexOf(next)), next].join(' → ')}`);
+      else if (!state.has(next)) visit(next, [...path, next]);
+    }
+    state.set(folder, 'done');
+  };
+  for (const folder of edges.keys()) if (!state.has(folder)) visit(folder, [folder]);
+  return { problems, edges };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { problems, edges } = checkImports();
+  for (const [from, targets] of [...edges].sort(([a], [b]) => a.localeCompare(b))) console.log(`src/${from} → ${[...targets].sort().join(', ')}`);
+  if (problems.length === 0) console.log(`import check: ${edges.size} folders, every import within its layer, no cycle, revisions only in src/spec`);
+  else for (const problem of problems) console.log(`FAIL ${problem}`);
+  process.exitCode = problems.length === 0 ? 0 : 1;
+}
