@@ -95,7 +95,10 @@ ruleTester('cancel-invalid-ignored', {
 });
 
 ruleTester('cancel-suppress-response', {
-  valid: [{ name: 'suppressed', manifest: manifest({ operations: op('    cancellation: { suppressResponseAfterCancel: true }') }) }],
+  valid: [
+    { name: 'suppressed', manifest: manifest({ operations: op('    cancellation: { suppressResponseAfterCancel: true }') }) },
+    { name: 'a request the client never cancels', manifest: manifest({ specVersion: V2025, operations: op('    cancellation: { clientMayCancel: false }', 'initialize') }) },
+  ],
   invalid: [
     { name: 'sent anyway', manifest: manifest({ operations: op('    cancellation: { suppressResponseAfterCancel: false }') }), findings: [{ path: '/operations/0/cancellation/suppressResponseAfterCancel', line: 7 }] },
     { name: 'not said, on 2025 HTTP as well', manifest: manifest({ specVersion: V2025, server: HTTP, operations: op('    sideEffect: none') }), findings: [{ path: '/operations/0/cancellation/suppressResponseAfterCancel', line: 5 }] },
@@ -104,6 +107,7 @@ ruleTester('cancel-suppress-response', {
 
 ruleTester('cancel-work-stops', {
   valid: [
+    { name: 'a request the client never cancels', manifest: manifest({ specVersion: V2025, operations: op('    cancellation: { clientMayCancel: false, stopsWork: never }', 'initialize') }) },
     { name: 'at a checkpoint', manifest: manifest({ operations: op('    cancellation: { stopsWork: checkpoint }') }) },
     { name: 'at once', manifest: manifest({ operations: op('    cancellation: { stopsWork: immediately }') }) },
   ],
