@@ -16,5 +16,8 @@ const medians = race(
   },
   rounds,
 );
-const ok = printRatios(`Cold start (median of ${rounds} interleaved runs)`, medians, 'node -e 0', { 'mcprely --version': 3, 'mcprely lint fixtures/examples/billing.yaml': 3 });
+const ok = printRatios(`Cold start (median of ${rounds} interleaved runs)`, medians, 'node -e 0', {
+  'mcprely --version': 3,
+  'mcprely lint fixtures/examples/billing.yaml': 3,
+});
 process.exitCode = ok ? 0 : 1;

@@ -114,7 +114,7 @@ export function generateCorpus(dir, files = 100, operations = 100) {
       ops.push(KINDS[i % KINDS.length](i));
     }
     const path = join(dir, `service-${String(file).padStart(3, '0')}.yaml`);
-    writeFileSync(path, HEADER + ops.join('\n') + '\n');
+    writeFileSync(path, `${HEADER + ops.join('\n')}\n`);
     paths.push(path);
   }
   return paths;

@@ -16,15 +16,34 @@ process.env.SCARF_ANALYTICS = 'false';
 const medians = race(
   {
     'js-yaml load only': () => timeCommand(node, ['bench/js-yaml-load.mjs', ...paths], { cwd: root }),
-    'mcprely lint (all rules)': () => timeCommand(node, ['dist/mcprely.js', 'lint', '--format', 'json', '--output', '/dev/null', ...paths], { cwd: root }),
-    'spectral lint (24 rules)': () => timeCommand(node, ['node_modules/@stoplight/spectral-cli/dist/index.js', 'lint', '--quiet', '-r', 'bench/spectral/ruleset.yaml', '-f', 'json', '-o', '/dev/null', ...paths], { cwd: root }),
+    'mcprely lint (all rules)': () =>
+      timeCommand(node, ['dist/mcprely.js', 'lint', '--format', 'json', '--output', '/dev/null', ...paths], { cwd: root }),
+    'spectral lint (24 rules)': () =>
+      timeCommand(
+        node,
+        [
+          'node_modules/@stoplight/spectral-cli/dist/index.js',
+          'lint',
+          '--quiet',
+          '-r',
+          'bench/spectral/ruleset.yaml',
+          '-f',
+          'json',
+          '-o',
+          '/dev/null',
+          ...paths,
+        ],
+        { cwd: root },
+      ),
   },
   rounds,
 );
 const floor = medians['js-yaml load only'];
 const ours = medians['mcprely lint (all rules)'];
 const spectral = medians['spectral lint (24 rules)'];
-console.log(`\nRule engine: ${paths.length} files, 10 000 operations, ${(bytes / 1e6).toFixed(1)} MB (median of ${rounds} interleaved runs)`);
+console.log(
+  `\nRule engine: ${paths.length} files, 10 000 operations, ${(bytes / 1e6).toFixed(1)} MB (median of ${rounds} interleaved runs)`,
+);
 for (const [name, ms] of Object.entries(medians)) console.log(`  ${name.padEnd(28)} ${ms.toFixed(0).padStart(7)} ms`);
 const overFloor = ours / floor;
 const speedup = spectral / ours;

@@ -2,7 +2,15 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const scripts = ['cold-start.mjs', 'throughput.mjs', 'lint-vs-spectral.mjs', 'reference/ledger.mjs', 'reference/buffer.mjs', 'reference/storm.mjs', 'start-vs-lint.mjs'];
+const scripts = [
+  'cold-start.mjs',
+  'throughput.mjs',
+  'lint-vs-spectral.mjs',
+  'reference/ledger.mjs',
+  'reference/buffer.mjs',
+  'reference/storm.mjs',
+  'start-vs-lint.mjs',
+];
 let failed = 0;
 for (const script of scripts) {
   const run = spawnSync(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], { stdio: 'inherit' });

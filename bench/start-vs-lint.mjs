@@ -14,4 +14,6 @@ const medians = race(
 );
 console.log(`\nnpm start (without the build) against mcprely lint alone, complete example, median of ${rounds} interleaved runs`);
 console.log(`  mcprely lint            ${medians.lint.toFixed(0).padStart(6)} ms`);
-console.log(`  lint+review+verify+evidence ${medians.start.toFixed(0).padStart(6)} ms   ${(medians.start / medians.lint).toFixed(1)}× lint alone`);
+console.log(
+  `  lint+review+verify+evidence ${medians.start.toFixed(0).padStart(6)} ms   ${(medians.start / medians.lint).toFixed(1)}× lint alone`,
+);

@@ -14,9 +14,15 @@ const rounds = Number(process.env.ROUNDS ?? 7);
 const medians = race(
   {
     'js-yaml load only': () => timeCommand(node, ['bench/js-yaml-load.mjs', ...paths], { cwd: root }),
-    'mcprely lint': () => timeCommand(node, ['dist/mcprely.js', 'lint', '--format', 'json', '--output', '/dev/null', ...paths], { cwd: root, okStatuses: [0] }),
+    'mcprely lint': () =>
+      timeCommand(node, ['dist/mcprely.js', 'lint', '--format', 'json', '--output', '/dev/null', ...paths], { cwd: root, okStatuses: [0] }),
   },
   rounds,
 );
-const ok = printRatios(`Throughput: ${paths.length} files, 10 000 operations, ${(bytes / 1e6).toFixed(1)} MB (median of ${rounds} interleaved runs)`, medians, 'js-yaml load only', { 'mcprely lint': 2 });
+const ok = printRatios(
+  `Throughput: ${paths.length} files, 10 000 operations, ${(bytes / 1e6).toFixed(1)} MB (median of ${rounds} interleaved runs)`,
+  medians,
+  'js-yaml load only',
+  { 'mcprely lint': 2 },
+);
 process.exitCode = ok ? 0 : 1;

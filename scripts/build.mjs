@@ -23,7 +23,9 @@ await build({
   target: 'node20',
   // better-sqlite3 is a native addon: it is loaded from node_modules, never bundled.
   external: ['better-sqlite3'],
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   define: { MCPRELY_VERSION: JSON.stringify(version) },
   chunkNames: 'chunks/[name]-[hash]',
   legalComments: 'none',

@@ -30,20 +30,29 @@ report(lint(complete).status === 0, `${complete}: lints clean`);
 report(mcprely('verify', complete).status === 0, `${complete}: every fixture passes`);
 report(mcprely('review', complete).status === 0, `${complete}: reviewed production-ready`);
 
-for (const name of readdirSync(flawedDir).filter((file) => /\.(ya?ml|json)$/.test(file)).sort()) {
+for (const name of readdirSync(flawedDir)
+  .filter((file) => /\.(ya?ml|json)$/.test(file))
+  .sort()) {
   const file = join('fixtures/examples/flawed', name);
   const header = readFileSync(join(root, file), 'utf8');
   const expected = /^# Caught by: (.+)$/m.exec(header)?.[1]?.split(/,\s*/).sort() ?? [];
   const { status, report: lintReport } = lint(file);
   const found = [...new Set(lintReport.files[0].findings.map((finding) => finding.ruleId))].sort();
-  report(status === 1 && expected.length > 0 && JSON.stringify(found) === JSON.stringify(expected), `${file}: lint exit ${status}, expected [${expected.join(', ')}], found [${found.join(', ')}]`);
+  report(
+    status === 1 && expected.length > 0 && JSON.stringify(found) === JSON.stringify(expected),
+    `${file}: lint exit ${status}, expected [${expected.join(', ')}], found [${found.join(', ')}]`,
+  );
   const fixture = /^# Fails in verify: (\S+)$/m.exec(header)?.[1];
   const lintOnly = /^# Lint-only: (.+)$/m.exec(header)?.[1];
   if (fixture !== undefined) {
     const verify = mcprely('verify', file);
     const failed = new RegExp(`^  FAIL  ${fixture.replace(/[/]/g, '\\/')}  `, 'm').test(verify.stdout);
     report(verify.status === 1 && failed, `${file}: verify exit ${verify.status}, ${fixture} ${failed ? 'fails' : 'does not fail'}`);
-  } else report(lintOnly !== undefined, `${file}: ${lintOnly === undefined ? 'names neither the fixture that shows its defect nor why it is lint-only' : `lint-only: ${lintOnly}`}`);
+  } else
+    report(
+      lintOnly !== undefined,
+      `${file}: ${lintOnly === undefined ? 'names neither the fixture that shows its defect nor why it is lint-only' : `lint-only: ${lintOnly}`}`,
+    );
   const review = mcprely('review', file);
   report(review.status === 1, `${file}: review exit ${review.status} (refused)`);
 }

@@ -88,7 +88,8 @@ export function checkImports(src = join(root, 'src')) {
     const from = folderOf(file);
     const text = readFileSync(file, 'utf8');
     const shown = relative(dirname(src), file);
-    if (!(from in ALLOWED) && !from.endsWith('.ts')) problems.push(`${shown}: the folder src/${from} has no row in the import table (scripts/check-imports.mjs)`);
+    if (!(from in ALLOWED) && !from.endsWith('.ts'))
+      problems.push(`${shown}: the folder src/${from} has no row in the import table (scripts/check-imports.mjs)`);
     for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
       const target = resolve(dirname(file), match[1]);
       if (!target.startsWith(src)) continue;
@@ -102,7 +103,11 @@ export function checkImports(src = join(root, 'src')) {
     if (from !== 'spec' && from !== 'generated') {
       const code = withoutComments(text);
       const found = REVISION.exec(code);
-      if (found !== null) problems.push(`${shown}:${code.slice(0, found.index).split('\n').length}: names the revision ${found[0]}; read it from the table of revision facts (src/spec) instead`);
+      if (found !== null)
+        problems.push(
+          `${shown}:${code.slice(0, found.index).split('\n').length}: names the revision ${found[0]}; ` +
+            'read it from the table of revision facts (src/spec) instead',
+        );
     }
   }
   // A cycle between folders, found by depth-first search over the edges.
@@ -110,7 +115,8 @@ export function checkImports(src = join(root, 'src')) {
   const visit = (folder, path) => {
     state.set(folder, 'open');
     for (const next of edges.get(folder) ?? []) {
-      if (state.get(next) === 'open') problems.push(`import cycle between folders: ${[...path.slice(path.indexOf(next)), next].join(' → ')}`);
+      if (state.get(next) === 'open')
+        problems.push(`import cycle between folders: ${[...path.slice(path.indexOf(next)), next].join(' → ')}`);
       else if (!state.has(next)) visit(next, [...path, next]);
     }
     state.set(folder, 'done');
@@ -121,8 +127,10 @@ export function checkImports(src = join(root, 'src')) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { problems, edges } = checkImports();
-  for (const [from, targets] of [...edges].sort(([a], [b]) => a.localeCompare(b))) console.log(`src/${from} → ${[...targets].sort().join(', ')}`);
-  if (problems.length === 0) console.log(`import check: ${edges.size} folders, every import within its layer, no cycle, revisions only in src/spec`);
+  for (const [from, targets] of [...edges].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(`src/${from} → ${[...targets].sort().join(', ')}`);
+  if (problems.length === 0)
+    console.log(`import check: ${edges.size} folders, every import within its layer, no cycle, revisions only in src/spec`);
   else for (const problem of problems) console.log(`FAIL ${problem}`);
   process.exitCode = problems.length === 0 ? 0 : 1;
 }

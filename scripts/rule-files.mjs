@@ -13,10 +13,13 @@ export function readRuleFiles() {
   const validate = ajv.compile(JSON.parse(readFileSync(join(root, 'schemas/rule.schema.json'), 'utf8')));
   const dir = join(root, 'rules');
   const rules = [];
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.yaml'))
+    .sort()) {
     const rule = load(readFileSync(join(dir, file), 'utf8'));
     const problems = [];
-    if (!validate(rule)) problems.push(...validate.errors.map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`));
+    if (!validate(rule))
+      problems.push(...validate.errors.map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`));
     if (rule?.id !== basename(file, '.yaml')) problems.push(`id ${JSON.stringify(rule?.id)} is not the file name`);
     if (problems.length > 0) throw new Error(`rules/${file}:\n  ${problems.join('\n  ')}`);
     rules.push(rule);

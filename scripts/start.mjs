@@ -13,7 +13,11 @@ mkdirSync(join(root, out), { recursive: true });
 function mcprely(...args) {
   const started = process.hrtime.bigint();
   // stderr goes straight to the terminal: verify and evidence show their progress there.
-  const run = spawnSync(process.execPath, ['dist/mcprely.js', ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = spawnSync(process.execPath, ['dist/mcprely.js', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return { status: run.status, stdout: run.stdout, ms: Number(process.hrtime.bigint() - started) / 1e6 };
 }
 
@@ -24,14 +28,16 @@ writeFileSync(join(root, out, 'verify.txt'), verify.stdout);
 const evidence = mcprely('evidence', manifest, '--output', join(out, 'bundle'));
 
 const verifySummary = /Summary: (.*)/.exec(verify.stdout)?.[1] ?? 'no summary';
+const reviewOutcome = { 0: 'production-ready', 1: 'not production-ready (see the verdicts)' };
 const lines = [
   '',
   `mcprely on ${manifest}`,
   `  lint      exit ${lint.status}  ${lint.stdout.trim().split('\n').at(-1)}`,
-  `  review    exit ${review.status}  ${review.status === 0 ? 'production-ready' : review.status === 1 ? 'not production-ready (see the verdicts)' : 'failed'} → ${out}/review.md`,
+  `  review    exit ${review.status}  ${reviewOutcome[review.status] ?? 'failed'} → ${out}/review.md`,
   `  verify    exit ${verify.status}  ${verifySummary} → ${out}/verify.txt`,
   `  evidence  exit ${evidence.status}  ${evidence.stdout.trim().replace(/^Evidence for .* written to /, '')}`,
-  `  time      ${((lint.ms + review.ms + verify.ms + evidence.ms) / 1000).toFixed(1)} s (lint ${lint.ms.toFixed(0)} ms, review ${review.ms.toFixed(0)} ms, verify ${verify.ms.toFixed(0)} ms, evidence ${evidence.ms.toFixed(0)} ms)`,
+  `  time      ${((lint.ms + review.ms + verify.ms + evidence.ms) / 1000).toFixed(1)} s ` +
+    `(lint ${lint.ms.toFixed(0)} ms, review ${review.ms.toFixed(0)} ms, verify ${verify.ms.toFixed(0)} ms, evidence ${evidence.ms.toFixed(0)} ms)`,
   '',
 ];
 process.stdout.write(lines.join('\n'));

@@ -10,7 +10,10 @@ const ROUNDS = Number(process.env.ROUNDS ?? 7);
 // The same events for both: progress for 8 tokens in turn (no two in a row share a token, so nothing
 // coalesces and every push past capacity evicts), and a final response every 1 000 pushes.
 const events = [];
-for (let i = 0; i < 4096; i++) events.push(i % 1000 === 999 ? { type: 'final', requestId: i, response: null } : { type: 'progress', progressToken: `t${i % 8}`, progress: i });
+for (let i = 0; i < 4096; i++)
+  events.push(
+    i % 1000 === 999 ? { type: 'final', requestId: i, response: null } : { type: 'progress', progressToken: `t${i % 8}`, progress: i },
+  );
 
 class PlainRing {
   constructor(capacity) {

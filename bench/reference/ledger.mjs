@@ -19,7 +19,9 @@ function bare(path) {
   db.pragma('synchronous = FULL');
   db.exec(`CREATE TABLE execution_counter (id INTEGER PRIMARY KEY CHECK (id = 1), executions INTEGER NOT NULL);
     INSERT INTO execution_counter VALUES (1, 0);
-    CREATE TABLE idempotency_records (key TEXT PRIMARY KEY, operation TEXT NOT NULL, fingerprint TEXT NOT NULL, result_json TEXT NOT NULL, execution INTEGER NOT NULL);
+    CREATE TABLE idempotency_records (
+      key TEXT PRIMARY KEY, operation TEXT NOT NULL, fingerprint TEXT NOT NULL, result_json TEXT NOT NULL, execution INTEGER NOT NULL
+    );
     CREATE TABLE effects (receipt TEXT PRIMARY KEY, operation TEXT NOT NULL, idempotency_key TEXT, result_json TEXT NOT NULL);`);
   const count = db.prepare('UPDATE execution_counter SET executions = executions + 1 WHERE id = 1');
   const effect = db.prepare('INSERT INTO effects VALUES (?, ?, ?, ?)');
@@ -65,6 +67,10 @@ const replayMs = median(replayTimes);
 const rate = (ms) => ((N / ms) * 1000).toFixed(0);
 console.log(`\nLedger: ${N} operations per round, median of ${ROUNDS} interleaved rounds (WAL, synchronous=FULL)`);
 console.log(`  bare better-sqlite3 transactions   ${rate(bareMs).padStart(7)} /s`);
-console.log(`  MutationLedger commits (fresh key) ${rate(commitMs).padStart(7)} /s   ${(bareMs / commitMs).toFixed(2)}× the bare rate (target ≥ 0.8×)`);
-console.log(`  MutationLedger replays             ${rate(replayMs).padStart(7)} /s   ${(commitMs / replayMs).toFixed(1)}× faster than commits (target ≥ 5×)`);
+console.log(
+  `  MutationLedger commits (fresh key) ${rate(commitMs).padStart(7)} /s   ${(bareMs / commitMs).toFixed(2)}× the bare rate (target ≥ 0.8×)`,
+);
+console.log(
+  `  MutationLedger replays             ${rate(replayMs).padStart(7)} /s   ${(commitMs / replayMs).toFixed(1)}× faster than commits (target ≥ 5×)`,
+);
 process.exitCode = bareMs / commitMs >= 0.8 && commitMs / replayMs >= 5 ? 0 : 1;

@@ -14,12 +14,17 @@ const path = join(mkdtempSync(join(tmpdir(), 'mcprely-storm-')), 'ledger.sqlite'
 MutationLedger.open(path).close();
 
 const worker = fileURLToPath(new URL('./storm-worker.mjs', import.meta.url));
-const children = Array.from({ length: PROCESSES }, (_, index) => spawn(process.execPath, [worker, path, String(index), String(CHARGES), String(KEYS)], { stdio: ['pipe', 'pipe', 'inherit'] }));
-const outputs = children.map((child) => new Promise((resolve) => {
-  let text = '';
-  child.stdout.on('data', (chunk) => (text += chunk));
-  child.on('close', () => resolve(JSON.parse(text.trim().split('\n').at(-1))));
-}));
+const children = Array.from({ length: PROCESSES }, (_, index) =>
+  spawn(process.execPath, [worker, path, String(index), String(CHARGES), String(KEYS)], { stdio: ['pipe', 'pipe', 'inherit'] }),
+);
+const outputs = children.map(
+  (child) =>
+    new Promise((resolve) => {
+      let text = '';
+      child.stdout.on('data', (chunk) => (text += chunk));
+      child.on('close', () => resolve(JSON.parse(text.trim().split('\n').at(-1))));
+    }),
+);
 await Promise.all(children.map((child) => new Promise((resolve) => child.stdout.once('data', resolve))));
 const start = process.hrtime.bigint();
 for (const child of children) child.stdin.write('go\n');
@@ -33,7 +38,17 @@ const commits = results.reduce((sum, result) => sum + result.commits, 0);
 const replays = results.reduce((sum, result) => sum + result.replays, 0);
 const errors = results.reduce((sum, result) => sum + result.errorCount, 0);
 console.log(`\nStorm: ${PROCESSES} processes × ${CHARGES} charges over ${KEYS} shared keys, one ledger file`);
-results.forEach((result, index) => console.log(`  process ${index}: ${result.commits} commits, ${result.replays} replays, ${result.errorCount} errors, ${result.ms.toFixed(0)} ms${result.errors.length ? ` (${result.errors[0]})` : ''}`));
-console.log(`  total: ${PROCESSES * CHARGES} charges in ${wallMs.toFixed(0)} ms (${((PROCESSES * CHARGES) / wallMs * 1000).toFixed(0)}/s), ${commits} commits, ${replays} replays, ${errors} errors`);
-console.log(`  executions recorded in the ledger: ${executions} (expected exactly ${KEYS}) ${executions === KEYS && errors === 0 && commits === KEYS ? 'ok' : 'WRONG'}`);
+for (const [index, result] of results.entries()) {
+  console.log(
+    `  process ${index}: ${result.commits} commits, ${result.replays} replays, ${result.errorCount} errors, ` +
+      `${result.ms.toFixed(0)} ms${result.errors.length ? ` (${result.errors[0]})` : ''}`,
+  );
+}
+console.log(
+  `  total: ${PROCESSES * CHARGES} charges in ${wallMs.toFixed(0)} ms (${(((PROCESSES * CHARGES) / wallMs) * 1000).toFixed(0)}/s), ` +
+    `${commits} commits, ${replays} replays, ${errors} errors`,
+);
+console.log(
+  `  executions recorded in the ledger: ${executions} (expected exactly ${KEYS}) ${executions === KEYS && errors === 0 && commits === KEYS ? 'ok' : 'WRONG'}`,
+);
 process.exitCode = executions === KEYS && errors === 0 && commits === KEYS ? 0 : 1;

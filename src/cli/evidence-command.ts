@@ -15,7 +15,10 @@ export async function runEvidence(path: string, options: { output: string }): Pr
   }
   const directory = options.output;
   if (existsSync(directory) && readdirSync(directory).length > 0 && !isEarlierBundle(directory)) {
-    process.stderr.write(`${directory}: error: the folder is not empty and holds no earlier mcprely evidence bundle (index.json); refusing to overwrite it. Fix: Choose an empty or new folder\n`);
+    process.stderr.write(
+      `${directory}: error: the folder is not empty and holds no earlier mcprely evidence bundle (index.json); ` +
+        'refusing to overwrite it. Fix: Choose an empty or new folder\n',
+    );
     return 2;
   }
   const findings = input.findings;
@@ -31,7 +34,11 @@ export async function runEvidence(path: string, options: { output: string }): Pr
   }
   const failed = runs.filter((run) => !run.passed).length;
   const index = JSON.parse(bundle.get('index.json')!) as { productionReady: boolean };
-  process.stdout.write(`Evidence for ${path} written to ${toSlashes(directory)}: ${bundle.size} files, ${runs.length} fixtures (${runs.length - failed} passed, ${failed} failed), verdict ${index.productionReady ? 'production-ready' : 'not production-ready'}. Start at ${toSlashes(join(directory, 'index.md'))}\n`);
+  process.stdout.write(
+    `Evidence for ${path} written to ${toSlashes(directory)}: ${bundle.size} files, ` +
+      `${runs.length} fixtures (${runs.length - failed} passed, ${failed} failed), ` +
+      `verdict ${index.productionReady ? 'production-ready' : 'not production-ready'}. Start at ${toSlashes(join(directory, 'index.md'))}\n`,
+  );
   return failed > 0 || !index.productionReady ? 1 : 0;
 }
 

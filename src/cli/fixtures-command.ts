@@ -7,7 +7,7 @@ import { readManifestInput } from './manifest-input.js';
 
 /** The file a fixture is written to, under the output folder: <operation>/<kind>.json. */
 export function fixtureFile(directory: string, fixture: Fixture): string {
-  return join(directory, ...fixture.id.split('/')) + '.json';
+  return `${join(directory, ...fixture.id.split('/'))}.json`;
 }
 
 /** Writes fixtures as files, each naming its manifest relative to itself; returns the paths, in order. */
@@ -17,7 +17,7 @@ export function writeFixtures(fixtures: readonly Fixture[], directory: string, m
     mkdirSync(dirname(file), { recursive: true });
     const withManifest = { ...fixture, manifest: toSlashes(relative(dirname(file), manifestPath)) };
     const { mcprelyFixture, ...rest } = withManifest;
-    writeFileSync(file, JSON.stringify({ mcprelyFixture, ...rest }, null, 2) + '\n');
+    writeFileSync(file, `${JSON.stringify({ mcprelyFixture, ...rest }, null, 2)}\n`);
     return file;
   });
 }
@@ -32,6 +32,8 @@ export function runFixtures(path: string, options: { output: string }): number {
   const fixtures = generateFixtures(input.manifest);
   const files = writeFixtures(fixtures, options.output, path);
   for (const file of files) process.stdout.write(`${toSlashes(file)}\n`);
-  process.stdout.write(`${files.length} fixtures for ${input.manifest.operations.length} operations written to ${toSlashes(options.output)}\n`);
+  process.stdout.write(
+    `${files.length} fixtures for ${input.manifest.operations.length} operations written to ${toSlashes(options.output)}\n`,
+  );
   return 0;
 }

@@ -18,7 +18,10 @@ export async function runInit(options: { stdio?: string; url?: string; specVersi
   const log = new WireLog(clock);
   let connection: Connection;
   try {
-    connection = options.stdio !== undefined ? new StdioConnection(splitCommand(options.stdio), log, clock) : new HttpConnection(new URL(options.url!), log, clock);
+    connection =
+      options.stdio !== undefined
+        ? new StdioConnection(splitCommand(options.stdio), log, clock)
+        : new HttpConnection(new URL(options.url!), log, clock);
   } catch (error) {
     process.stderr.write(`error: ${(error as Error).message}\n`);
     return 2;
@@ -35,9 +38,13 @@ export async function runInit(options: { stdio?: string; url?: string; specVersi
     let cursor: string | undefined;
     for (let page = 0; page < 50; page++) {
       const answer = await session.request('tools/list', cursor === undefined ? {} : { cursor }, 10_000);
-      const result = answer?.message['result'] as { tools?: ListedTool[]; nextCursor?: string; _meta?: Record<string, { name?: string }> } | undefined;
+      const result = answer?.message['result'] as
+        | { tools?: ListedTool[]; nextCursor?: string; _meta?: Record<string, { name?: string }> }
+        | undefined;
       if (result === undefined) {
-        process.stderr.write(`error: tools/list was not answered${answer?.message['error'] ? `: ${JSON.stringify(answer.message['error'])}` : ''}\n`);
+        process.stderr.write(
+          `error: tools/list was not answered${answer?.message['error'] ? `: ${JSON.stringify(answer.message['error'])}` : ''}\n`,
+        );
         return 2;
       }
       tools.push(...(result.tools ?? []).filter((tool) => typeof tool?.name === 'string'));
@@ -47,11 +54,19 @@ export async function runInit(options: { stdio?: string; url?: string; specVersi
     }
     const initialize = log.entries.find((entry) => entry.direction === '←' && entry.text.includes('"serverInfo"'));
     const named = initialize === undefined ? undefined : /"serverInfo":\{"name":"([^"]+)"/.exec(initialize.text)?.[1];
-    const text = scaffoldManifest({ serverName: named ?? serverName, specVersion: session.revision, transport: connection.transport, source: options.stdio ?? options.url!, tools });
+    const text = scaffoldManifest({
+      serverName: named ?? serverName,
+      specVersion: session.revision,
+      transport: connection.transport,
+      source: options.stdio ?? options.url!,
+      tools,
+    });
     if (options.output === undefined) process.stdout.write(text);
     else {
       writeFileSync(options.output, text);
-      process.stderr.write(`wrote ${options.output}: ${tools.length} operations; run mcprely lint ${options.output} for what is left to decide\n`);
+      process.stderr.write(
+        `wrote ${options.output}: ${tools.length} operations; run mcprely lint ${options.output} for what is left to decide\n`,
+      );
     }
     return 0;
   } finally {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Severity } from '../findings/finding.js';
-import { applyBaseline, createBaseline } from '../lint/baseline.js';
+import { applyBaseline, createBaseline, type Baseline } from '../lint/baseline.js';
 import { fileReport, type FileReport } from '../lint/file-report.js';
 import { lintFile } from '../lint/lint-file.js';
 import { exitCodeOf, lintResult } from '../lint/lint-result.js';
@@ -28,8 +28,8 @@ export interface LintOptions {
 export function runLint(paths: readonly string[], options: LintOptions, toolVersion: string): number {
   const cwd = process.cwd();
   const ruleSet = bundledRules();
-  let severitiesFor;
-  let baseline;
+  let severitiesFor: ReturnType<typeof loadSeverities>;
+  let baseline: Baseline | undefined;
   try {
     severitiesFor = loadSeverities(options.config, ruleSet, cwd);
     baseline = options.baseline === undefined ? undefined : loadBaseline(options.baseline, cwd);
@@ -46,12 +46,13 @@ export function runLint(paths: readonly string[], options: LintOptions, toolVers
   const normalise = (file: string) => toSlashes(relative(cwd, resolve(cwd, file)));
   if (options.writeBaseline !== undefined) {
     const written = createBaseline(reports, normalise);
-    writeFileSync(options.writeBaseline, JSON.stringify(written, null, 2) + '\n');
+    writeFileSync(options.writeBaseline, `${JSON.stringify(written, null, 2)}\n`);
     reports = applyBaseline(reports, written, normalise, options.writeBaseline);
   } else if (baseline !== undefined) {
     reports = applyBaseline(reports, baseline, normalise, options.baseline!);
   }
-  if (options.quiet) reports = reports.map((report) => ({ ...report, findings: report.findings.filter((finding) => finding.severity === 'error') }));
+  if (options.quiet)
+    reports = reports.map((report) => ({ ...report, findings: report.findings.filter((finding) => finding.severity === 'error') }));
 
   const result = lintResult(reports);
   const rules = reportableRules(ruleSet);
@@ -61,5 +62,8 @@ export function runLint(paths: readonly string[], options: LintOptions, toolVers
     if (output.file === undefined) process.stdout.write(text);
     else writeFileSync(output.file, text);
   }
-  return exitCodeOf(result, { failSeverity: options.failSeverity, ...(options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings }) });
+  return exitCodeOf(result, {
+    failSeverity: options.failSeverity,
+    ...(options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings }),
+  });
 }

@@ -36,7 +36,10 @@ function readOrRefuse(path: string, shown: string): Uint8Array {
 export function loadSeverities(configOption: string | false | undefined, ruleSet: RuleSet, cwd: string): (file: string) => RuleSeverities {
   let config: Config = DEFAULT_CONFIG;
   let baseDir = cwd;
-  const file = configOption === false ? undefined : (configOption ?? CONFIG_FILE_NAMES.map((name) => join(cwd, name)).find((candidate) => existsSync(candidate)));
+  const file =
+    configOption === false
+      ? undefined
+      : (configOption ?? CONFIG_FILE_NAMES.map((name) => join(cwd, name)).find((candidate) => existsSync(candidate)));
   if (file !== undefined) {
     const shown = relative(cwd, resolve(cwd, file)) || file;
     const loaded = loadConfig(shown, readOrRefuse(resolve(cwd, file), shown), ruleSet.ids);
@@ -44,7 +47,10 @@ export function loadSeverities(configOption: string | false | undefined, ruleSet
     config = loaded.config;
     baseDir = dirname(resolve(cwd, file));
   }
-  const resolver = severityResolver(config, ruleSet.rules.map((rule) => rule.definition));
+  const resolver = severityResolver(
+    config,
+    ruleSet.rules.map((rule) => rule.definition),
+  );
   return (manifestFile) => resolver(toSlashes(relative(baseDir, resolve(cwd, manifestFile))));
 }
 
@@ -53,7 +59,10 @@ export function loadBaseline(file: string, cwd: string): Baseline {
   const parsed = parseDocumentBytes(file, bytes, 'json');
   if (!parsed.ok) refuse(file, parsed.text, parsed.problems);
   if (!validateBaseline(parsed.document.value)) {
-    throw new SettingsError(`${file}: error: not an mcprely baseline (${validateBaseline.errors?.[0]?.instancePath || '/'} ${validateBaseline.errors?.[0]?.message ?? ''}); write one with mcprely lint --write-baseline ${file}\n`);
+    throw new SettingsError(
+      `${file}: error: not an mcprely baseline (${validateBaseline.errors?.[0]?.instancePath || '/'} ${validateBaseline.errors?.[0]?.message ?? ''}); ` +
+        `write one with mcprely lint --write-baseline ${file}\n`,
+    );
   }
   return parsed.document.value as Baseline;
 }
@@ -61,4 +70,3 @@ export function loadBaseline(file: string, cwd: string): Baseline {
 export function toSlashes(path: string): string {
   return path.replace(/\\/g, '/');
 }
-

@@ -21,8 +21,16 @@ export function buildProgram(): Command {
     .command('lint')
     .description('check manifests against the schema and the reliability rules')
     .argument('<paths...>', 'manifest files (.yaml, .yml or .json)')
-    .option('-f, --format <name>', 'output format: stylish, json, sarif, github, junit, markdown (repeatable)', collect((name) => outputs.addFormat(name)))
-    .option('-o, --output <file>', 'write the preceding --format to a file (repeatable)', collect((file) => outputs.addOutput(file)))
+    .option(
+      '-f, --format <name>',
+      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      collect((name) => outputs.addFormat(name)),
+    )
+    .option(
+      '-o, --output <file>',
+      'write the preceding --format to a file (repeatable)',
+      collect((file) => outputs.addOutput(file)),
+    )
     .addOption(new Option('--fail-severity <level>', 'exit 1 when a finding is at least this severe').choices(SEVERITIES).default('error'))
     .option('--max-warnings <count>', 'exit 1 when there are more warnings than this', parseCount)
     .option('-q, --quiet', 'report errors only', false)
@@ -101,15 +109,28 @@ export function buildProgram(): Command {
     .option('--url <endpoint>', 'speak Streamable HTTP to this endpoint')
     .option('--manifest <file>', 'the manifest that names the long-running tool, its timeouts and its key argument')
     .option('--operation <name>', 'the long-running tool to call')
-    .addOption(new Option('--spec-version <revision>', `protocol revision to probe (default: the manifest, or asked of an HTTP server, or ${MOST_DEPLOYED_REVISION})`).choices([...SPEC_VERSIONS]))
+    .addOption(
+      new Option(
+        '--spec-version <revision>',
+        `protocol revision to probe (default: the manifest, or asked of an HTTP server, or ${MOST_DEPLOYED_REVISION})`,
+      ).choices([...SPEC_VERSIONS]),
+    )
     .option('--arguments <json>', 'arguments for the long-running tool, as JSON', parseJsonObject)
     .option('--allow-mutations', 'also call a mutation twice with one idempotency key (needs --manifest)', false)
     .option('--idle-timeout <ms>', 'the client idle timeout the probe enforces', parseCount)
     .option('--max-timeout <ms>', 'the client maximum timeout the probe enforces', parseCount)
     .option('--grace <ms>', 'how long to watch for messages that must not come', parseCount, 1000)
-    .option('--max-time <ms>', 'the probe\'s own budget for all checks', parseCount, 120_000)
-    .option('-f, --format <name>', 'output format: stylish, json, sarif, github, junit, markdown (repeatable)', collect((name) => probeOutputs.addFormat(name)))
-    .option('-o, --output <file>', 'write the preceding --format to a file (repeatable)', collect((file) => probeOutputs.addOutput(file)))
+    .option('--max-time <ms>', "the probe's own budget for all checks", parseCount, 120_000)
+    .option(
+      '-f, --format <name>',
+      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      collect((name) => probeOutputs.addFormat(name)),
+    )
+    .option(
+      '-o, --output <file>',
+      'write the preceding --format to a file (repeatable)',
+      collect((file) => probeOutputs.addOutput(file)),
+    )
     .action(async (options: Record<string, unknown>) => {
       const { runProbeCommand } = await import('./probe-command.js');
       process.exitCode = await runProbeCommand(
@@ -133,7 +154,7 @@ export function buildProgram(): Command {
 
   program
     .command('init')
-    .description('write a starting manifest from a running server\'s tools/list')
+    .description("write a starting manifest from a running server's tools/list")
     .option('--from-stdio <command>', 'run this command and ask it over stdio (no shell)')
     .option('--from-url <endpoint>', 'ask the server at this Streamable HTTP endpoint')
     .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices([...SPEC_VERSIONS]))

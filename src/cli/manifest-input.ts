@@ -22,7 +22,12 @@ export function readManifestInput(path: string): ManifestInput {
  * A manifest named on the command line, linted with the configuration (`config`: a path, false for none,
  * undefined to look in the working directory) — what review and evidence start from.
  */
-export function readLintedManifest(path: string, config: string | false | undefined): { readonly ok: true; readonly manifest: LoadedManifest; readonly findings: Finding[] } | { readonly ok: false; readonly report: string } {
+export function readLintedManifest(
+  path: string,
+  config: string | false | undefined,
+):
+  | { readonly ok: true; readonly manifest: LoadedManifest; readonly findings: Finding[] }
+  | { readonly ok: false; readonly report: string } {
   const input = readManifestInput(path);
   if (!input.ok) return input;
   const ruleSet = bundledRules();

@@ -34,9 +34,18 @@ export class OutputSpecs {
   }
 
   resolve(): OutputSpec[] {
-    const specs: OutputSpec[] = this.#specs.length === 0 ? [{ format: this.defaultFormat }] : this.#specs.map(({ format, file }) => (file === undefined ? { format } : { format, file }));
+    const specs: OutputSpec[] =
+      this.#specs.length === 0
+        ? [{ format: this.defaultFormat }]
+        : this.#specs.map(({ format, file }) => (file === undefined ? { format } : { format, file }));
     const toStdout = specs.filter((spec) => spec.file === undefined);
-    if (toStdout.length > 1) throw new UsageError(`only one format can write to standard output; give ${toStdout.slice(1).map((spec) => spec.format).join(', ')} an --output file`);
+    if (toStdout.length > 1)
+      throw new UsageError(
+        `only one format can write to standard output; give ${toStdout
+          .slice(1)
+          .map((spec) => spec.format)
+          .join(', ')} an --output file`,
+      );
     return specs;
   }
 }

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import type { LoadedManifest } from '../manifest/load.js';
 import { probeAsLintResult, renderProbeText } from '../probe/render-probe.js';
 import { runProbe } from '../probe/run-probe.js';
 import type { ProbeRevision } from '../probe/connection.js';
@@ -41,7 +42,7 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
       return 2;
     }
   }
-  let manifest;
+  let manifest: LoadedManifest | undefined;
   if (options.manifest !== undefined) {
     const input = readManifestInput(options.manifest);
     if (!input.ok) {
@@ -68,7 +69,7 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
   for (const output of options.outputs) {
     let text: string;
     if (output.format === 'stylish') text = renderProbeText(report);
-    else if (output.format === 'json') text = JSON.stringify(report, null, 2) + '\n';
+    else if (output.format === 'json') text = `${JSON.stringify(report, null, 2)}\n`;
     else {
       const { result, rules } = probeAsLintResult(report);
       text = FORMATTERS[output.format](result, { toolVersion, rules, color: output.file === undefined && useColor(process.stdout) });

@@ -20,7 +20,7 @@ export async function runReview(path: string, options: ReviewOptions): Promise<n
   }
   // The verdict rests on the evidence: the lint findings and every fixture run on the reference implementation.
   const review = buildReview(input.manifest, input.findings, await runFixturesWithProgress(generateFixtures(input.manifest)));
-  const text = options.format === 'json' ? JSON.stringify(review, null, 2) + '\n' : renderReviewMarkdown(review);
+  const text = options.format === 'json' ? `${JSON.stringify(review, null, 2)}\n` : renderReviewMarkdown(review);
   if (options.output === undefined) process.stdout.write(text);
   else writeFileSync(options.output, text);
   return review.productionReady ? 0 : 1;

@@ -13,17 +13,20 @@ export function runRules(id: string | undefined): number {
       const rules = ruleSet.rules.filter((rule) => rule.definition.area === area);
       if (rules.length === 0) continue;
       lines.push(`${area}`);
-      for (const { definition } of rules) lines.push(`  ${definition.id.padEnd(38)} ${definition.severity.padEnd(5)}  ${definition.description}`);
+      for (const { definition } of rules)
+        lines.push(`  ${definition.id.padEnd(38)} ${definition.severity.padEnd(5)}  ${definition.description}`);
       lines.push('');
     }
     lines.push(`${ruleSet.rules.length} rules. mcprely rules <id> prints one rule's page.`);
-    process.stdout.write(lines.join('\n') + '\n');
+    process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   }
   const rule = ruleSet.byId.get(id);
   if (rule === undefined) {
     const suggestion = closestMatch(id, ruleSet.byId.keys());
-    process.stderr.write(`error: no rule named ${id}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}; mcprely rules lists them\n`);
+    process.stderr.write(
+      `error: no rule named ${id}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}; mcprely rules lists them\n`,
+    );
     return 2;
   }
   process.stdout.write(renderRuleDoc(rule, runRuleExamples(rule.definition, ruleSet)));

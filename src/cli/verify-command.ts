@@ -40,7 +40,8 @@ export async function runVerify(paths: readonly string[]): Promise<number> {
       continue;
     }
     const parsed = parseDocumentBytes(path, read.bytes);
-    const isFixture = parsed.ok && typeof parsed.document.value === 'object' && parsed.document.value !== null && 'mcprelyFixture' in parsed.document.value;
+    const isFixture =
+      parsed.ok && typeof parsed.document.value === 'object' && parsed.document.value !== null && 'mcprelyFixture' in parsed.document.value;
     if (!isFixture) {
       const loaded = loadManifest(path, read.bytes);
       if (!loaded.ok) errors.push(problemFindings(path, loaded.text, loaded.problems));
@@ -57,7 +58,24 @@ export async function runVerify(paths: readonly string[]): Promise<number> {
       const manifest = manifestFor(manifestPath, manifests);
       if (Array.isArray(manifest)) {
         const place = locate(loaded.source, ['manifest']);
-        errors.push(problemFindings(path, loaded.text, [makeProblem('schema', { messageId: 'manifest-unusable', template: 'The manifest this fixture names ({manifest}) cannot be used: {reason}', data: { manifest: loaded.fixture.manifest, reason: manifest[0]?.message ?? 'unknown problem' }, fix: 'fix the manifest or the path in "manifest"', path: ['manifest'], start: place.start, end: place.end })], FIXTURE_PROBLEM_RULES));
+        errors.push(
+          problemFindings(
+            path,
+            loaded.text,
+            [
+              makeProblem('schema', {
+                messageId: 'manifest-unusable',
+                template: 'The manifest this fixture names ({manifest}) cannot be used: {reason}',
+                data: { manifest: loaded.fixture.manifest, reason: manifest[0]?.message ?? 'unknown problem' },
+                fix: 'fix the manifest or the path in "manifest"',
+                path: ['manifest'],
+                start: place.start,
+                end: place.end,
+              }),
+            ],
+            FIXTURE_PROBLEM_RULES,
+          ),
+        );
         continue;
       }
       const problems = contradictions(loaded.fixture, loaded.source, manifest);
@@ -76,18 +94,37 @@ export async function runVerify(paths: readonly string[]): Promise<number> {
     try {
       const run = await runFixture(item.fixture);
       runs.push(run);
-      process.stdout.write(renderRun(run) + '\n');
+      process.stdout.write(`${renderRun(run)}\n`);
     } catch (error) {
       if (!(error instanceof FixtureError)) throw error;
       const file = item.file ?? item.fixture.id;
       const place = item.source === undefined ? undefined : locate(item.source, error.path);
-      errors.push(problemFindings(file, item.text ?? '', [makeProblem('schema', { messageId: 'fixture-step', template: '{reason}', data: { reason: error.message }, fix: 'correct the step', path: error.path, ...(place === undefined ? {} : { start: place.start, end: place.end }) })], FIXTURE_PROBLEM_RULES));
+      errors.push(
+        problemFindings(
+          file,
+          item.text ?? '',
+          [
+            makeProblem('schema', {
+              messageId: 'fixture-step',
+              template: '{reason}',
+              data: { reason: error.message },
+              fix: 'correct the step',
+              path: error.path,
+              ...(place === undefined ? {} : { start: place.start, end: place.end }),
+            }),
+          ],
+          FIXTURE_PROBLEM_RULES,
+        ),
+      );
     }
   }
   progress.done();
 
   const failed = runs.filter((run) => !run.passed);
-  process.stdout.write(`Summary: ${runs.length} fixtures run, ${runs.length - failed.length} passed, ${failed.length} failed${errors.length > 0 ? `; ${errors.length} file(s) could not be used` : ''}\n`);
+  process.stdout.write(
+    `Summary: ${runs.length} fixtures run, ${runs.length - failed.length} passed, ${failed.length} failed` +
+      `${errors.length > 0 ? `; ${errors.length} file(s) could not be used` : ''}\n`,
+  );
   for (const run of runs) process.stdout.write(`  ${run.passed ? 'PASS' : 'FAIL'}  ${run.fixture.id}  [${run.fixture.transport}]\n`);
   if (errors.length > 0) process.stderr.write(errorReport(errors.flat()));
   if (errors.length > 0) return 2;
@@ -107,4 +144,3 @@ function manifestFor(path: string, cache: Map<string, LoadedManifest | Finding[]
   }
   return cached;
 }
-

@@ -10,7 +10,9 @@ import type { Config } from './config.js';
 
 const configLookup = schemaLookup(configSchema as SchemaNode, 'the configuration');
 
-export type ConfigLoad = { readonly ok: true; readonly config: Config } | { readonly ok: false; readonly text: string; readonly problems: readonly DocumentProblem[] };
+export type ConfigLoad =
+  | { readonly ok: true; readonly config: Config }
+  | { readonly ok: false; readonly text: string; readonly problems: readonly DocumentProblem[] };
 
 /** Parses and checks a configuration file: schema, then that every rule id it names exists. Pure. */
 export function loadConfig(file: string, bytes: Uint8Array, knownRules: ReadonlySet<string>): ConfigLoad {
@@ -22,12 +24,19 @@ export function loadConfig(file: string, bytes: Uint8Array, knownRules: Readonly
   const config = value as Config;
   const problems = [
     ...unknownRules(config.rules, ['rules'], source, knownRules),
-    ...(config.overrides ?? []).flatMap((override, index) => unknownRules(override.rules, ['overrides', index, 'rules'], source, knownRules)),
+    ...(config.overrides ?? []).flatMap((override, index) =>
+      unknownRules(override.rules, ['overrides', index, 'rules'], source, knownRules),
+    ),
   ];
   return problems.length > 0 ? { ok: false, text: parsed.text, problems } : { ok: true, config };
 }
 
-function unknownRules(rules: Config['rules'], path: readonly (string | number)[], source: SourceNode, knownRules: ReadonlySet<string>): DocumentProblem[] {
+function unknownRules(
+  rules: Config['rules'],
+  path: readonly (string | number)[],
+  source: SourceNode,
+  knownRules: ReadonlySet<string>,
+): DocumentProblem[] {
   return Object.keys(rules ?? {})
     .filter((id) => !knownRules.has(id))
     .map((id) => {

@@ -16,7 +16,10 @@ export function severityResolver(config: Config, rules: readonly RuleDefinition[
   const base = new Map<string, RuleSetting>();
   for (const preset of config.extends ?? ['recommended']) for (const rule of rules) base.set(rule.id, presetSetting(preset, rule));
   for (const [id, setting] of Object.entries(config.rules ?? {})) base.set(id, setting);
-  const overrides = (config.overrides ?? []).map((override) => ({ matches: picomatch(override.files as string[], { dot: true }), rules: override.rules }));
+  const overrides = (config.overrides ?? []).map((override) => ({
+    matches: picomatch(override.files as string[], { dot: true }),
+    rules: override.rules,
+  }));
   const cache = new Map<string, RuleSeverities>();
   return (relativeFile) => {
     const settings = new Map(base);

@@ -1,7 +1,9 @@
 import { MAX_MANIFEST_BYTES } from './limits.js';
 import { makeProblem, type DocumentProblem } from './problem.js';
 
-export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly text: string; readonly problem: DocumentProblem };
+export type Decoded =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly text: string; readonly problem: DocumentProblem };
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
@@ -9,7 +11,13 @@ const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false })
 /** Bytes to text: refuses oversize, binary and non-UTF-8 input with the place of the first bad byte. */
 export function decodeManifestBytes(bytes: Uint8Array): Decoded {
   if (bytes.length > MAX_MANIFEST_BYTES) {
-    return fail('', 'too-large', 'The file is {size} bytes, over the {limit}-byte limit for a manifest', { size: bytes.length, limit: MAX_MANIFEST_BYTES }, 'split it into several manifests');
+    return fail(
+      '',
+      'too-large',
+      'The file is {size} bytes, over the {limit}-byte limit for a manifest',
+      { size: bytes.length, limit: MAX_MANIFEST_BYTES },
+      'split it into several manifests',
+    );
   }
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
     return fail('', 'utf16', 'The file is UTF-16 text; manifests are UTF-8', {}, 'save the file as UTF-8', 0);
@@ -17,7 +25,14 @@ export function decodeManifestBytes(bytes: Uint8Array): Decoded {
   const nul = bytes.indexOf(0);
   if (nul !== -1) {
     const text = lenientUtf8.decode(bytes.subarray(0, nul));
-    return fail(text, 'binary', 'The file is binary (a NUL byte at byte {offset}), not a YAML or JSON manifest', { offset: nul }, 'pass the manifest file itself', text.length);
+    return fail(
+      text,
+      'binary',
+      'The file is binary (a NUL byte at byte {offset}), not a YAML or JSON manifest',
+      { offset: nul },
+      'pass the manifest file itself',
+      text.length,
+    );
   }
   try {
     return { ok: true, text: strictUtf8.decode(bytes) };
@@ -25,11 +40,25 @@ export function decodeManifestBytes(bytes: Uint8Array): Decoded {
     const bad = firstInvalidUtf8Byte(bytes);
     const text = lenientUtf8.decode(bytes);
     const offset = lenientUtf8.decode(bytes.subarray(0, bad)).length;
-    return fail(text, 'invalid-utf8', 'The file is not valid UTF-8 (byte {offset} is 0x{byte})', { offset: bad, byte: bytes[bad]!.toString(16).padStart(2, '0') }, 'save the file as UTF-8', offset);
+    return fail(
+      text,
+      'invalid-utf8',
+      'The file is not valid UTF-8 (byte {offset} is 0x{byte})',
+      { offset: bad, byte: bytes[bad]!.toString(16).padStart(2, '0') },
+      'save the file as UTF-8',
+      offset,
+    );
   }
 }
 
-function fail(text: string, messageId: string, template: string, data: Record<string, string | number>, fix: string, offset?: number): Decoded {
+function fail(
+  text: string,
+  messageId: string,
+  template: string,
+  data: Record<string, string | number>,
+  fix: string,
+  offset?: number,
+): Decoded {
   const at = offset === undefined ? {} : { start: offset, end: offset + 1 };
   return { ok: false, text, problem: makeProblem('file', { messageId, template, data, fix, ...at }) };
 }

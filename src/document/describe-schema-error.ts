@@ -17,40 +17,109 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
       const key = String(params['additionalProperty'] ?? params['unevaluatedProperty']);
       const allowed = allowedKeys(schemasAt(path));
       const suggestion = closestMatch(key, allowed);
-      return problem('unknown-field', 'Unknown field "{key}" in {parent}{hint}', { key, parent: field, hint: suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)` }, suggestion === undefined ? `remove it; allowed here: ${allowed.join(', ')}` : `rename it to ${suggestion}`, at([...path, key], 'key'));
+      return problem(
+        'unknown-field',
+        'Unknown field "{key}" in {parent}{hint}',
+        { key, parent: field, hint: suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)` },
+        suggestion === undefined ? `remove it; allowed here: ${allowed.join(', ')}` : `rename it to ${suggestion}`,
+        at([...path, key], 'key'),
+      );
     }
     case 'required': {
       const key = String(params['missingProperty']);
       const values = allowedValues(schemasAt([...path, key]));
       const fix = values === undefined ? `add ${key}` : `add ${key}: one of ${values.join(', ')}`;
-      return problem('missing-field', '{parent} is missing the required field "{key}"', { key, parent: capitalise(field) }, fix, at(path, 'key'));
+      return problem(
+        'missing-field',
+        '{parent} is missing the required field "{key}"',
+        { key, parent: capitalise(field) },
+        fix,
+        at(path, 'key'),
+      );
     }
     case 'enum': {
       const values = (params['allowedValues'] as unknown[]).map(String);
       const actual = valueAt(value, path);
       const suggestion = typeof actual === 'string' ? closestMatch(actual, values) : undefined;
-      return problem('not-allowed', '{field} is {actual}, which is not one of {allowed}{hint}', { field: capitalise(field), actual: JSON.stringify(actual) ?? 'undefined', allowed: values.join(', '), hint: suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)` }, suggestion === undefined ? `use one of ${values.join(', ')}` : `use ${suggestion}`, at(path, 'value'));
+      return problem(
+        'not-allowed',
+        '{field} is {actual}, which is not one of {allowed}{hint}',
+        {
+          field: capitalise(field),
+          actual: JSON.stringify(actual) ?? 'undefined',
+          allowed: values.join(', '),
+          hint: suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`,
+        },
+        suggestion === undefined ? `use one of ${values.join(', ')}` : `use ${suggestion}`,
+        at(path, 'value'),
+      );
     }
     case 'const':
-      return problem('not-allowed', '{field} must be {expected}, not {actual}', { field: capitalise(field), expected: JSON.stringify(params['allowedValue']), actual: JSON.stringify(valueAt(value, path)) ?? 'undefined' }, `set it to ${JSON.stringify(params['allowedValue'])}`, at(path, 'value'));
+      return problem(
+        'not-allowed',
+        '{field} must be {expected}, not {actual}',
+        {
+          field: capitalise(field),
+          expected: JSON.stringify(params['allowedValue']),
+          actual: JSON.stringify(valueAt(value, path)) ?? 'undefined',
+        },
+        `set it to ${JSON.stringify(params['allowedValue'])}`,
+        at(path, 'value'),
+      );
     case 'type': {
       const noun = TYPE_NOUNS[String(params['type'])] ?? String(params['type']);
-      return problem('wrong-type', '{field} must be {noun}, not {actual}', { field: capitalise(field), noun, actual: describeValue(valueAt(value, path)) }, `write ${field} as ${noun}`, at(path, 'value'));
+      return problem(
+        'wrong-type',
+        '{field} must be {noun}, not {actual}',
+        { field: capitalise(field), noun, actual: describeValue(valueAt(value, path)) },
+        `write ${field} as ${noun}`,
+        at(path, 'value'),
+      );
     }
     case 'minimum':
-      return problem('too-small', '{field} must be at least {limit}, not {actual}', { field: capitalise(field), limit: Number(params['limit']), actual: String(valueAt(value, path)) }, `use a value of ${String(params['limit'])} or more`, at(path, 'value'));
+      return problem(
+        'too-small',
+        '{field} must be at least {limit}, not {actual}',
+        { field: capitalise(field), limit: Number(params['limit']), actual: String(valueAt(value, path)) },
+        `use a value of ${String(params['limit'])} or more`,
+        at(path, 'value'),
+      );
     case 'minItems':
-      return problem('too-few', '{field} must list at least {limit} item(s)', { field: capitalise(field), limit: Number(params['limit']) }, 'add the missing entries', at(path, 'value'));
+      return problem(
+        'too-few',
+        '{field} must list at least {limit} item(s)',
+        { field: capitalise(field), limit: Number(params['limit']) },
+        'add the missing entries',
+        at(path, 'value'),
+      );
     case 'minLength':
       return problem('empty-text', '{field} must not be empty', { field: capitalise(field) }, 'write a value', at(path, 'value'));
     case 'uniqueItems': {
       const later = Number(params['i']);
-      return problem('duplicate-item', '{field} lists {item} twice (items {first} and {second})', { field: capitalise(field), item: JSON.stringify(valueAt(value, [...path, later])), first: Number(params['j']), second: later }, 'remove the repeated entry', at([...path, later], 'value'));
+      return problem(
+        'duplicate-item',
+        '{field} lists {item} twice (items {first} and {second})',
+        { field: capitalise(field), item: JSON.stringify(valueAt(value, [...path, later])), first: Number(params['j']), second: later },
+        'remove the repeated entry',
+        at([...path, later], 'value'),
+      );
     }
     case 'pattern':
-      return problem('bad-format', '{field} is {actual}, which does not match {pattern}', { field: capitalise(field), actual: JSON.stringify(valueAt(value, path)), pattern: String(params['pattern']) }, 'use only the characters the pattern allows', at(path, 'value'));
+      return problem(
+        'bad-format',
+        '{field} is {actual}, which does not match {pattern}',
+        { field: capitalise(field), actual: JSON.stringify(valueAt(value, path)), pattern: String(params['pattern']) },
+        'use only the characters the pattern allows',
+        at(path, 'value'),
+      );
     default:
-      return problem('schema', '{field} {reason}', { field: capitalise(field), reason: error.message ?? `fails ${error.keyword}` }, 'see schemas/manifest.schema.json', at(path, 'value'));
+      return problem(
+        'schema',
+        '{field} {reason}',
+        { field: capitalise(field), reason: error.message ?? `fails ${error.keyword}` },
+        'see schemas/manifest.schema.json',
+        at(path, 'value'),
+      );
   }
 }
 
@@ -63,7 +132,13 @@ const TYPE_NOUNS: Record<string, string> = {
   boolean: 'true or false',
 };
 
-function problem(messageId: string, template: string, data: Record<string, string | number>, fix: string, place: { path: readonly PathSegment[]; start: number; end: number }): DocumentProblem {
+function problem(
+  messageId: string,
+  template: string,
+  data: Record<string, string | number>,
+  fix: string,
+  place: { path: readonly PathSegment[]; start: number; end: number },
+): DocumentProblem {
   return makeProblem('schema', { messageId, template, data, fix, path: place.path, start: place.start, end: place.end });
 }
 
@@ -105,7 +180,7 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `the text ${JSON.stringify(value.length > 40 ? value.slice(0, 37) + '...' : value)}`;
+  if (typeof value === 'string') return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`;
   if (typeof value === 'number' && !Number.isInteger(value)) return `the fraction ${value}`;
   return `${typeof value} ${String(value)}`;
 }

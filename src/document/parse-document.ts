@@ -8,7 +8,11 @@ export type DocumentParse =
   | { readonly ok: false; readonly text: string; readonly problems: readonly DocumentProblem[] };
 
 /** Bytes of a YAML or JSON file (JSON by the .json extension unless told) to data with a source map, under the input limits. */
-export function parseDocumentBytes(file: string, bytes: Uint8Array, syntax: 'json' | 'yaml' = /\.json$/i.test(file) ? 'json' : 'yaml'): DocumentParse {
+export function parseDocumentBytes(
+  file: string,
+  bytes: Uint8Array,
+  syntax: 'json' | 'yaml' = /\.json$/i.test(file) ? 'json' : 'yaml',
+): DocumentParse {
   const decoded = decodeManifestBytes(bytes);
   if (!decoded.ok) return { ok: false, text: decoded.text, problems: [decoded.problem] };
   const text = decoded.text; // the decoder already dropped a UTF-8 byte-order mark

@@ -14,7 +14,13 @@ export function parseJson(text: string): ParseResult {
     const parser = new JsonParser(text);
     parser.skipSpace();
     if (parser.at >= text.length) {
-      throw syntaxError({ messageId: 'empty', template: 'The file holds no manifest (it is empty)', fix: 'start from fixtures/examples/billing.json or run mcprely init', start: 0, end: 0 });
+      throw syntaxError({
+        messageId: 'empty',
+        template: 'The file holds no manifest (it is empty)',
+        fix: 'start from fixtures/examples/billing.json or run mcprely init',
+        start: 0,
+        end: 0,
+      });
     }
     const root = parser.value(0);
     parser.skipSpace();
@@ -53,7 +59,11 @@ class JsonParser {
       const value = this.string();
       return { value, source: { kind: 'scalar', start, end: this.at } };
     }
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.text.startsWith(word, start)) {
         this.at += word.length;
         return { value, source: { kind: 'scalar', start, end: this.at } };
@@ -153,8 +163,8 @@ class JsonParser {
       }
       if (code === 92) {
         result += text.slice(chunkStart, at);
-        const escape = text[at + 1] ?? '';
-        if (escape === 'u') {
+        const escaped = text[at + 1] ?? '';
+        if (escaped === 'u') {
           const hex = text.slice(at + 2, at + 6);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
             this.at = at;
@@ -162,12 +172,12 @@ class JsonParser {
           }
           result += String.fromCharCode(Number.parseInt(hex, 16));
           at += 6;
-        } else if (escape in ESCAPES) {
-          result += ESCAPES[escape];
+        } else if (escaped in ESCAPES) {
+          result += ESCAPES[escaped];
           at += 2;
         } else {
           this.at = at;
-          throw this.unexpected(`\\${escape} is not a JSON escape`);
+          throw this.unexpected(`\\${escaped} is not a JSON escape`);
         }
         chunkStart = at;
         continue;
@@ -196,6 +206,13 @@ class JsonParser {
   }
 
   unexpected(reason: string): SyntaxProblem {
-    return syntaxError({ messageId: 'malformed-json', template: 'The JSON is malformed: {reason}', data: { reason }, fix: 'correct the JSON syntax at this place', start: this.at, end: this.at + 1 });
+    return syntaxError({
+      messageId: 'malformed-json',
+      template: 'The JSON is malformed: {reason}',
+      data: { reason },
+      fix: 'correct the JSON syntax at this place',
+      start: this.at,
+      end: this.at + 1,
+    });
   }
 }

@@ -13,7 +13,9 @@ export interface ParsedDocument {
   readonly source: SourceNode;
 }
 
-export type ParseResult = { readonly ok: true; readonly document: ParsedDocument } | { readonly ok: false; readonly problem: DocumentProblem };
+export type ParseResult =
+  | { readonly ok: true; readonly document: ParsedDocument }
+  | { readonly ok: false; readonly problem: DocumentProblem };
 
 interface Anchored {
   readonly value: unknown;
@@ -47,7 +49,14 @@ function problemFromYamlException(text: string, error: unknown): DocumentProblem
   if (exception.reason.startsWith('nesting exceeded maxDepth')) return tooDeepError(position, MAX_NESTING_DEPTH).problem;
   const opener = findUnclosedOpener(text, position);
   if (opener !== undefined) {
-    return syntaxError({ messageId: 'unclosed', template: 'The YAML is malformed: {what}', data: { what: opener.what }, fix: 'close it on the same line or remove it', start: opener.offset, end: opener.offset + 1 }).problem;
+    return syntaxError({
+      messageId: 'unclosed',
+      template: 'The YAML is malformed: {what}',
+      data: { what: opener.what },
+      fix: 'close it on the same line or remove it',
+      start: opener.offset,
+      end: opener.offset + 1,
+    }).problem;
   }
   return syntaxError({
     messageId: 'malformed-yaml',
@@ -107,7 +116,14 @@ class EventReader {
     if (event.tagStart < 0) return;
     const tag = normaliseTag(this.text.slice(event.tagStart, event.tagEnd));
     if (tag === allowed || tag === '!') return;
-    throw syntaxError({ messageId: 'unsupported-tag', template: 'The YAML tag {tag} is not supported here', data: { tag }, fix: 'remove the tag; manifests use plain YAML values', start: event.tagStart, end: event.tagEnd });
+    throw syntaxError({
+      messageId: 'unsupported-tag',
+      template: 'The YAML tag {tag} is not supported here',
+      data: { tag },
+      fix: 'remove the tag; manifests use plain YAML values',
+      start: event.tagStart,
+      end: event.tagEnd,
+    });
   }
 
   #readScalar(event: ScalarEvent): Anchored {
@@ -194,7 +210,13 @@ class EventReader {
     const target = this.#anchors.get(name);
     const span = { start: anchorStart - 1, end: anchorEnd };
     if (target === undefined) {
-      throw syntaxError({ messageId: 'unknown-alias', template: 'The alias *{name} names no anchor defined before it', data: { name }, fix: 'define &' + name + ' earlier in the file or remove the alias', ...span });
+      throw syntaxError({
+        messageId: 'unknown-alias',
+        template: 'The alias *{name} names no anchor defined before it',
+        data: { name },
+        fix: `define &${name} earlier in the file or remove the alias`,
+        ...span,
+      });
     }
     this.#aliasExpansion += target.size;
     if (this.#aliasExpansion > MAX_ALIAS_EXPANSION) {
@@ -215,7 +237,13 @@ class EventReader {
 
   #complexKey(event: Event, mappingStart: number): SyntaxProblem {
     const start = 'start' in event ? event.start : 'anchorStart' in event ? event.anchorStart : mappingStart;
-    return syntaxError({ messageId: 'complex-key', template: 'A mapping key must be a plain value, not a list, mapping or alias', fix: 'use a string key', start, end: start + 1 });
+    return syntaxError({
+      messageId: 'complex-key',
+      template: 'A mapping key must be a plain value, not a list, mapping or alias',
+      fix: 'use a string key',
+      start,
+      end: start + 1,
+    });
   }
 
   #emptyDocument(): SyntaxProblem {
@@ -231,7 +259,8 @@ class EventReader {
   #secondDocument(): SyntaxProblem {
     // DOCUMENT events carry no offset: show the separator line before the second document's content.
     const next = this.events[this.#index + 1];
-    const contentStart = next !== undefined && 'start' in next ? next.start : next !== undefined && 'valueStart' in next ? next.valueStart : this.text.length;
+    const contentStart =
+      next !== undefined && 'start' in next ? next.start : next !== undefined && 'valueStart' in next ? next.valueStart : this.text.length;
     const separator = this.text.lastIndexOf('\n---', contentStart);
     const start = separator === -1 ? contentStart : separator + 1;
     return syntaxError({

@@ -36,7 +36,11 @@ export function schemaLookup(root: SchemaNode, documentName: string): SchemaLook
       for (const segment of path) {
         const isIndex = typeof segment === 'number' || /^\d+$/.test(segment);
         const next = facets
-          .map((facet) => (isIndex ? facet.items : (facet.properties?.[segment] ?? (typeof facet.additionalProperties === 'object' ? facet.additionalProperties : undefined))))
+          .map((facet) =>
+            isIndex
+              ? facet.items
+              : (facet.properties?.[segment] ?? (typeof facet.additionalProperties === 'object' ? facet.additionalProperties : undefined)),
+          )
           .find((facet) => facet !== undefined);
         facets = withReferences(next);
       }

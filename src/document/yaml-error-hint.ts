@@ -33,8 +33,10 @@ export function findUnclosedOpener(text: string, failureOffset: number): Unclose
     else if ((char === ']' || char === '}') && stack.length > 0) stack.pop();
     if (!/\s/.test(char)) lineStart = false;
   }
-  if (quote !== undefined) return { offset: quote.offset, what: `the ${quote.char === '"' ? 'double' : 'single'}-quoted text opened here is never closed` };
+  if (quote !== undefined)
+    return { offset: quote.offset, what: `the ${quote.char === '"' ? 'double' : 'single'}-quoted text opened here is never closed` };
   const opener = stack.at(-1);
-  if (opener !== undefined) return { offset: opener.offset, what: `the ${opener.char === '[' ? 'list "["' : 'mapping "{"'} opened here is never closed` };
+  if (opener !== undefined)
+    return { offset: opener.offset, what: `the ${opener.char === '[' ? 'list "["' : 'mapping "{"'} opened here is never closed` };
   return undefined;
 }

@@ -59,5 +59,5 @@ export function makeFinding(spec: FindingSpec): Finding {
 }
 
 export function toJsonPointer(path: readonly (string | number)[]): string {
-  return path.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return path.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }

@@ -3,7 +3,12 @@ import type { SpecVersion } from '../spec/revisions.js';
 export interface ListedTool {
   readonly name: string;
   readonly description?: string;
-  readonly annotations?: { readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean; readonly idempotentHint?: boolean; readonly openWorldHint?: boolean };
+  readonly annotations?: {
+    readonly readOnlyHint?: boolean;
+    readonly destructiveHint?: boolean;
+    readonly idempotentHint?: boolean;
+    readonly openWorldHint?: boolean;
+  };
 }
 
 export interface ScaffoldInput {
@@ -37,15 +42,21 @@ export function scaffoldManifest(input: ScaffoldInput): string {
   for (const tool of input.tools) {
     const hints = tool.annotations ?? {};
     const inferred = hints.readOnlyHint === true ? 'none' : hints.idempotentHint === true ? 'idempotent' : 'mutation';
-    const why = hints.readOnlyHint === true ? 'readOnlyHint: true' : hints.idempotentHint === true ? 'idempotentHint: true' : 'no read-only or idempotent hint';
+    const why =
+      hints.readOnlyHint === true
+        ? 'readOnlyHint: true'
+        : hints.idempotentHint === true
+          ? 'idempotentHint: true'
+          : 'no read-only or idempotent hint';
     lines.push(`  - name: ${yamlString(tool.name)}`, '    method: tools/call');
     if (tool.description !== undefined && tool.description !== '') lines.push(`    description: ${yamlString(tool.description)}`);
     lines.push(`    sideEffect: ${inferred} # unverified: inferred from ${why}`);
     const advertised = Object.entries(hints).filter(([, value]) => typeof value === 'boolean');
-    if (advertised.length > 0) lines.push(`    annotations: { ${advertised.map(([name, value]) => `${name}: ${String(value)}`).join(', ')} } # as advertised`);
+    if (advertised.length > 0)
+      lines.push(`    annotations: { ${advertised.map(([name, value]) => `${name}: ${String(value)}`).join(', ')} } # as advertised`);
     lines.push('    x-mcprely-unverified: [sideEffect]', '    timeouts: {} # TODO: idleMs and maxMs');
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** A YAML scalar that reads back as exactly this string. */

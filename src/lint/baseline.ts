@@ -41,12 +41,19 @@ export function createBaseline(reports: readonly FileReport[], normalise: (file:
       counts.set(key, { ...entry, count: (counts.get(key)?.count ?? 0) + 1 });
     }
   }
-  const findings = [...counts.values()].sort((a, b) => a.file.localeCompare(b.file) || a.ruleId.localeCompare(b.ruleId) || a.path.localeCompare(b.path));
+  const findings = [...counts.values()].sort(
+    (a, b) => a.file.localeCompare(b.file) || a.ruleId.localeCompare(b.ruleId) || a.path.localeCompare(b.path),
+  );
   return { version: 1, findings };
 }
 
 /** Marks findings the baseline accepts as suppressed, up to each entry's count; the rest stay live. */
-export function applyBaseline(reports: readonly FileReport[], baseline: Baseline, normalise: (file: string) => string, baselineFile: string): FileReport[] {
+export function applyBaseline(
+  reports: readonly FileReport[],
+  baseline: Baseline,
+  normalise: (file: string) => string,
+  baselineFile: string,
+): FileReport[] {
   const remaining = new Map(baseline.findings.map((entry) => [keyOf(entry.file, entry.ruleId, entry.path, entry.messageId), entry.count]));
   return reports.map((report) => ({
     ...report,

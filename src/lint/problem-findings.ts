@@ -1,4 +1,5 @@
 import { LineIndex } from '../document/line-index.js';
+import type { Range } from '../document/position.js';
 import type { DocumentProblem } from '../document/problem.js';
 import { makeFinding, type Finding } from '../findings/finding.js';
 
@@ -12,10 +13,15 @@ export const MANIFEST_PROBLEM_RULES: ProblemRuleIds = { file: 'manifest-file', s
 export const FIXTURE_PROBLEM_RULES: ProblemRuleIds = { file: 'fixture-file', syntax: 'fixture-file', schema: 'fixture-file' };
 
 /** Places document problems in their file as findings (1-based lines and columns). */
-export function problemFindings(file: string, text: string, problems: readonly DocumentProblem[], ruleIds: ProblemRuleIds = MANIFEST_PROBLEM_RULES): Finding[] {
+export function problemFindings(
+  file: string,
+  text: string,
+  problems: readonly DocumentProblem[],
+  ruleIds: ProblemRuleIds = MANIFEST_PROBLEM_RULES,
+): Finding[] {
   let lines: LineIndex | undefined;
   return problems.map((problem) => {
-    let range;
+    let range: Range | undefined;
     if (problem.start !== undefined) {
       lines ??= new LineIndex(text);
       range = { start: lines.position(problem.start), end: lines.position(Math.max(problem.start, problem.end ?? problem.start)) };

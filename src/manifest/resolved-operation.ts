@@ -96,7 +96,12 @@ function mergeSource(base: MappingSource, override: MappingSource): MappingSourc
   const entries = new Map<string, SourceEntry>(base.entries);
   for (const [key, entry] of override.entries) {
     const inherited = entries.get(key);
-    entries.set(key, inherited !== undefined && inherited.value.kind === 'mapping' && entry.value.kind === 'mapping' ? { ...entry, value: mergeSource(inherited.value, entry.value) } : entry);
+    entries.set(
+      key,
+      inherited !== undefined && inherited.value.kind === 'mapping' && entry.value.kind === 'mapping'
+        ? { ...entry, value: mergeSource(inherited.value, entry.value) }
+        : entry,
+    );
   }
   return { kind: 'mapping', start: override.start, end: override.end, entries };
 }

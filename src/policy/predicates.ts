@@ -81,7 +81,11 @@ export function retriesOnTimeout(operation: OperationSpec): boolean {
 
 /** A mutation re-sent after a timeout without first looking up what the lost attempt did: the lesson's "retry on timeout". */
 export function retriesOnTimeoutBlindly(operation: OperationSpec): boolean {
-  return isMutation(operation) && retriesOnTimeout(operation) && !(idempotencyKeyOf(operation) !== undefined && operation.retry?.reconcileFirst === true);
+  return (
+    isMutation(operation) &&
+    retriesOnTimeout(operation) &&
+    !(idempotencyKeyOf(operation) !== undefined && operation.retry?.reconcileFirst === true)
+  );
 }
 
 const DURABLE_STORES = new Set(['sqlite', 'postgres', 'mysql', 'redis', 'dynamodb', 'upstream', 'other']);

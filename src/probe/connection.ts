@@ -50,12 +50,18 @@ export abstract class Connection {
     const id = message['id'];
     if ((message['result'] !== undefined || message['error'] !== undefined) && (typeof id === 'string' || typeof id === 'number')) {
       const stream = this.calls.get(JSON.stringify(id));
-      if (stream !== undefined) return stream.push(received);
+      if (stream !== undefined) {
+        stream.push(received);
+        return;
+      }
     }
     if (message['method'] === 'notifications/progress') {
       const token = (message['params'] as { progressToken?: unknown } | undefined)?.progressToken;
       const stream = this.tokens.get(JSON.stringify(token));
-      if (stream !== undefined) return stream.push(received);
+      if (stream !== undefined) {
+        stream.push(received);
+        return;
+      }
     }
     fallback.push(received);
   }

@@ -1,6 +1,6 @@
 import { factsOf } from '../spec/revision-facts.js';
 import { Connection, type CallHandle, type PostOutcome } from './connection.js';
-import { MessageStream } from './message-stream.js';
+import type { MessageStream } from './message-stream.js';
 import { SseParser } from './sse-parser.js';
 import type { WireLog } from './wire-log.js';
 
@@ -52,7 +52,12 @@ export class HttpConnection extends Connection {
     this.log.sent(`POST ${JSON.stringify(message)}`);
     let response: Response;
     try {
-      response = await fetch(this.#url, { method: 'POST', headers: this.headersFor(message), body: JSON.stringify(message), signal: abort.signal });
+      response = await fetch(this.#url, {
+        method: 'POST',
+        headers: this.headersFor(message),
+        body: JSON.stringify(message),
+        signal: abort.signal,
+      });
     } catch (error) {
       const reason = `the POST failed: ${(error as Error).message}`;
       this.log.note(reason);
@@ -61,7 +66,9 @@ export class HttpConnection extends Connection {
     }
     const headers = Object.fromEntries(response.headers);
     if (message['method'] === 'initialize' && headers['mcp-session-id'] !== undefined) this.sessionId = headers['mcp-session-id'];
-    this.log.note(`HTTP ${response.status} ${headers['content-type'] ?? '(no content type)'} for ${String(message['method'])} (id ${JSON.stringify(id)})`);
+    this.log.note(
+      `HTTP ${response.status} ${headers['content-type'] ?? '(no content type)'} for ${String(message['method'])} (id ${JSON.stringify(id)})`,
+    );
     let closedByProbe = false;
     const handle: CallHandle = {
       id,
@@ -82,7 +89,12 @@ export class HttpConnection extends Connection {
   async notify(message: Record<string, unknown>): Promise<PostOutcome> {
     this.log.sent(`POST ${JSON.stringify(message)}`);
     try {
-      const response = await fetch(this.#url, { method: 'POST', headers: this.headersFor(message), body: JSON.stringify(message), signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(this.#url, {
+        method: 'POST',
+        headers: this.headersFor(message),
+        body: JSON.stringify(message),
+        signal: AbortSignal.timeout(10_000),
+      });
       const body = (await readBounded(response, 64 * 1024)).trim();
       this.log.add('←', `HTTP ${response.status}${body === '' ? '' : ` ${body}`}`);
       return { status: response.status, body };
@@ -98,7 +110,15 @@ export class HttpConnection extends Connection {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), 3000);
     try {
-      const response = await fetch(this.#url, { method: 'GET', headers: { Accept: 'text/event-stream', 'MCP-Protocol-Version': this.revision, ...(this.sessionId === undefined ? {} : { 'Mcp-Session-Id': this.sessionId }) }, signal: abort.signal });
+      const response = await fetch(this.#url, {
+        method: 'GET',
+        headers: {
+          Accept: 'text/event-stream',
+          'MCP-Protocol-Version': this.revision,
+          ...(this.sessionId === undefined ? {} : { 'Mcp-Session-Id': this.sessionId }),
+        },
+        signal: abort.signal,
+      });
       const headers = Object.fromEntries(response.headers);
       this.log.add('←', `HTTP ${response.status} ${headers['content-type'] ?? ''}`.trim());
       abort.abort();

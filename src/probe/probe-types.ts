@@ -7,7 +7,12 @@ export interface ProbePlan {
   /** The long-running tool the request checks use, with the arguments to call it with. */
   readonly longTool?: { readonly name: string; readonly arguments: Record<string, unknown> };
   /** Present only with --allow-mutations and a manifest that names the key argument. */
-  readonly mutation?: { readonly name: string; readonly arguments: Record<string, unknown>; readonly keyArgument: string; readonly fingerprint: readonly string[] };
+  readonly mutation?: {
+    readonly name: string;
+    readonly arguments: Record<string, unknown>;
+    readonly keyArgument: string;
+    readonly fingerprint: readonly string[];
+  };
   readonly timeouts: { readonly idleMs: number; readonly maxMs: number; readonly source: string };
   /** How long the probe watches for messages that must not come (after a cancellation or completion). */
   readonly graceMs: number;

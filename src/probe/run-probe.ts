@@ -15,7 +15,15 @@ import { WireLog } from './wire-log.js';
 
 // Progress runs first: it measures how long the tool takes uncancelled, which the cancellation checks
 // then watch for, so a response that would have come at the end is not missed.
-export const PROBE_CHECKS: readonly ProbeCheck[] = [progressToCompletion, cancelBeforeCompletion, clientTimeouts, ignoredCancellations, sseHeaders, getNotAllowed, idempotentReplay];
+export const PROBE_CHECKS: readonly ProbeCheck[] = [
+  progressToCompletion,
+  cancelBeforeCompletion,
+  clientTimeouts,
+  ignoredCancellations,
+  sseHeaders,
+  getNotAllowed,
+  idempotentReplay,
+];
 
 export interface ProbeOptions extends PlanOptions {
   readonly target: { readonly stdio: string } | { readonly url: string };
@@ -47,10 +55,20 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
     const session = new ProbeSession(connection, log);
     const opened = await withBudget(session.open(options.specVersion ?? options.manifest?.manifest.specVersion, 10_000), 15_000);
     if (opened === undefined || !opened.ok) {
-      return { ...base, revision: 'unknown', startedOk: false, problem: opened === undefined ? 'the handshake did not finish within 15 s' : opened.reason, checks: [], observations: observations(connection), ...stderrOf(connection) };
+      return {
+        ...base,
+        revision: 'unknown',
+        startedOk: false,
+        problem: opened === undefined ? 'the handshake did not finish within 15 s' : opened.reason,
+        checks: [],
+        observations: observations(connection),
+        ...stderrOf(connection),
+      };
     }
     const listed = await session.request('tools/list', {}, 5000);
-    const tools = ((listed?.message['result'] as { tools?: { name: string; description?: string }[] } | undefined)?.tools ?? []).filter((tool) => typeof tool?.name === 'string');
+    const tools = ((listed?.message['result'] as { tools?: { name: string; description?: string }[] } | undefined)?.tools ?? []).filter(
+      (tool) => typeof tool?.name === 'string',
+    );
     const { plan, notes } = probePlan(options, tools);
     for (const note of notes) log.note(note);
     const context = { session, log, plan, revision: session.revision, clock, measured: {} };
@@ -60,10 +78,33 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
       const from = log.entries.length;
       const checkStart = clock();
       const left = options.maxTimeMs - checkStart;
-      const result = left <= 0 ? { status: 'skip' as const, summary: `not run: the probe's budget of ${options.maxTimeMs} ms is spent`, details: [] } : connection.broken !== undefined ? { status: 'fail' as const, summary: `not run: ${connection.broken}`, details: [] } : ((await withBudget(check.run(context), left)) ?? { status: 'fail' as const, summary: `did not finish within the probe's remaining budget of ${Math.round(left)} ms`, details: [] });
-      checks.push({ id: check.id, title: check.title, basis: check.basis, ...result, transcript: log.entries.slice(from), durationMs: Math.round(clock() - checkStart) });
+      const result =
+        left <= 0
+          ? { status: 'skip' as const, summary: `not run: the probe's budget of ${options.maxTimeMs} ms is spent`, details: [] }
+          : connection.broken !== undefined
+            ? { status: 'fail' as const, summary: `not run: ${connection.broken}`, details: [] }
+            : ((await withBudget(check.run(context), left)) ?? {
+                status: 'fail' as const,
+                summary: `did not finish within the probe's remaining budget of ${Math.round(left)} ms`,
+                details: [],
+              });
+      checks.push({
+        id: check.id,
+        title: check.title,
+        basis: check.basis,
+        ...result,
+        transcript: log.entries.slice(from),
+        durationMs: Math.round(clock() - checkStart),
+      });
     }
-    return { ...base, revision: session.revision, startedOk: true, checks, observations: observations(connection), ...stderrOf(connection) };
+    return {
+      ...base,
+      revision: session.revision,
+      startedOk: true,
+      checks,
+      observations: observations(connection),
+      ...stderrOf(connection),
+    };
   } finally {
     await connection.close();
   }
@@ -83,7 +124,8 @@ async function withBudget<T>(promise: Promise<T>, ms: number): Promise<T | undef
 function observations(connection: Connection): string[] {
   const seen: string[] = [];
   const garbage = connection.other.garbage;
-  if (garbage.count > 0) seen.push(`the server wrote ${garbage.count} line(s) that are not JSON-RPC messages, e.g. ${JSON.stringify(garbage.samples[0])}`);
+  if (garbage.count > 0)
+    seen.push(`the server wrote ${garbage.count} line(s) that are not JSON-RPC messages, e.g. ${JSON.stringify(garbage.samples[0])}`);
   if (connection.broken !== undefined) seen.push(connection.broken);
   return seen;
 }

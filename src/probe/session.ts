@@ -30,7 +30,11 @@ export class ProbeSession {
       const discovered = await this.request('server/discover', {}, Math.min(timeoutMs, 3000));
       const versions = (discovered?.message['result'] as { supportedVersions?: unknown } | undefined)?.supportedVersions;
       const modern = Array.isArray(versions) && versions.includes(discovering);
-      this.log.note(modern ? `the server offers ${discovering} (server/discover): probing that revision` : `no ${discovering} in reply to server/discover: probing ${MOST_DEPLOYED_REVISION}`);
+      this.log.note(
+        modern
+          ? `the server offers ${discovering} (server/discover): probing that revision`
+          : `no ${discovering} in reply to server/discover: probing ${MOST_DEPLOYED_REVISION}`,
+      );
       if (modern) return { ok: true };
       this.connection.revision = MOST_DEPLOYED_REVISION;
     } else {
@@ -41,9 +45,14 @@ export class ProbeSession {
       if (discovered === undefined) return { ok: false, reason: `no answer to server/discover within ${timeoutMs} ms${this.#why()}` };
       return { ok: true };
     }
-    const initialized = await this.request('initialize', { protocolVersion: this.connection.revision, capabilities: {}, clientInfo: CLIENT_INFO }, timeoutMs);
+    const initialized = await this.request(
+      'initialize',
+      { protocolVersion: this.connection.revision, capabilities: {}, clientInfo: CLIENT_INFO },
+      timeoutMs,
+    );
     if (initialized === undefined) return { ok: false, reason: `no answer to initialize within ${timeoutMs} ms${this.#why()}` };
-    if (initialized.message['error'] !== undefined) return { ok: false, reason: `initialize was refused: ${JSON.stringify(initialized.message['error'])}` };
+    if (initialized.message['error'] !== undefined)
+      return { ok: false, reason: `initialize was refused: ${JSON.stringify(initialized.message['error'])}` };
     await this.notify('notifications/initialized', {});
     return { ok: true };
   }
@@ -51,7 +60,10 @@ export class ProbeSession {
   /** A request whose answer is awaited (up to `timeoutMs`); undefined when none came. */
   async request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<Received | undefined> {
     const handle = await this.call(method, params, false);
-    return handle.messages.next((message) => message['id'] === handle.id && (message['result'] !== undefined || message['error'] !== undefined), timeoutMs);
+    return handle.messages.next(
+      (message) => message['id'] === handle.id && (message['result'] !== undefined || message['error'] !== undefined),
+      timeoutMs,
+    );
   }
 
   /** Starts a request; with `progress`, it carries a progress token of its own. */
@@ -80,7 +92,11 @@ export class ProbeSession {
   /** The per-request envelope of a stateless revision (protocol version, client information and capabilities in every request). */
   #envelope(): Record<string, unknown> {
     if (factsOf(this.revision)['request-metadata'].value !== 'per-request-envelope') return {};
-    return { 'io.modelcontextprotocol/protocolVersion': this.revision, 'io.modelcontextprotocol/clientInfo': CLIENT_INFO, 'io.modelcontextprotocol/clientCapabilities': {} };
+    return {
+      'io.modelcontextprotocol/protocolVersion': this.revision,
+      'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
   }
 
   #why(): string {

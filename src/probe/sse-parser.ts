@@ -47,7 +47,12 @@ export class SseParser {
 
   #line(line: string): void {
     if (line === '') {
-      if (this.#data.length > 0 && this.#size <= this.maxEvent) this.onEvent({ data: this.#data.join('\n'), ...(this.#id === undefined ? {} : { id: this.#id }), ...(this.#event === undefined ? {} : { event: this.#event }) });
+      if (this.#data.length > 0 && this.#size <= this.maxEvent)
+        this.onEvent({
+          data: this.#data.join('\n'),
+          ...(this.#id === undefined ? {} : { id: this.#id }),
+          ...(this.#event === undefined ? {} : { event: this.#event }),
+        });
       else if (this.#size > this.maxEvent) this.oversized++;
       this.#data = [];
       this.#size = 0;

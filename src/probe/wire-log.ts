@@ -22,7 +22,11 @@ export class WireLog {
       this.dropped++;
       return;
     }
-    this.entries.push({ t: Math.round(this.clock()), direction, text: text.length > this.maxText ? `${text.slice(0, this.maxText)}… (${text.length} characters)` : text });
+    this.entries.push({
+      t: Math.round(this.clock()),
+      direction,
+      text: text.length > this.maxText ? `${text.slice(0, this.maxText)}… (${text.length} characters)` : text,
+    });
   }
 
   sent(message: unknown): void {

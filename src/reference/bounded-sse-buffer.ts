@@ -117,7 +117,8 @@ export class BoundedSseBuffer {
     }
     // The progress path is the hot one (a million pushes in the benchmark): kept inline and branch-light.
     const token = event.progressToken;
-    if (typeof token !== 'string' && !Number.isSafeInteger(token)) throw new InvalidArgumentError('event.progressToken', 'must be a string or an integer');
+    if (typeof token !== 'string' && !Number.isSafeInteger(token))
+      throw new InvalidArgumentError('event.progressToken', 'must be a string or an integer');
     if (!Number.isFinite(event.progress)) throw new InvalidArgumentError('event.progress', 'must be a finite number');
     const progress = this.#progress;
     const tail = this.#newestProgressSlot;
@@ -170,7 +171,8 @@ export class BoundedSseBuffer {
   #pushFinal(event: FinalEvent): PushOutcome {
     let outcome: PushOutcome = 'appended';
     if (this.#size === this.capacity) {
-      if (this.#progress.size === 0) throw new BufferFullError(`the buffer holds ${this.capacity} final responses; refusing another rather than dropping one`);
+      if (this.#progress.size === 0)
+        throw new BufferFullError(`the buffer holds ${this.capacity} final responses; refusing another rather than dropping one`);
       this.#progress.dropOldest();
       this.#size--;
       this.#dropped++;

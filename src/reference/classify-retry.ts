@@ -14,12 +14,21 @@ export interface RetryClassification {
  * identical arguments); a mutation without one is UNSAFE (never automatically; reconcile first).
  * Tool annotations are untrusted hints and are deliberately not an input.
  */
-export function classifyRetry(operation: { sideEffect: 'none' | 'idempotent' | 'mutation'; idempotencyKeyArgument?: string }): RetryClassification {
+export function classifyRetry(operation: {
+  sideEffect: 'none' | 'idempotent' | 'mutation';
+  idempotencyKeyArgument?: string;
+}): RetryClassification {
   const sideEffect = requireOneOf('sideEffect', operation?.sideEffect, ['none', 'idempotent', 'mutation'] as const);
   const key = operation.idempotencyKeyArgument;
-  if (key !== undefined && (typeof key !== 'string' || key.length === 0)) throw new InvalidArgumentError('idempotencyKeyArgument', 'must be a non-empty string when given');
+  if (key !== undefined && (typeof key !== 'string' || key.length === 0))
+    throw new InvalidArgumentError('idempotencyKeyArgument', 'must be a non-empty string when given');
   if (sideEffect === 'none') return { classification: 'SAFE', reason: 'no side effect by contract: retry with a new JSON-RPC id' };
-  if (sideEffect === 'idempotent') return { classification: 'SAFE', reason: 'idempotent by contract: repeating it changes nothing more; retry with a new JSON-RPC id' };
-  if (key !== undefined) return { classification: 'CONDITIONAL', reason: `mutation with the idempotency key ${key}: retry only with the same key and identical arguments` };
+  if (sideEffect === 'idempotent')
+    return { classification: 'SAFE', reason: 'idempotent by contract: repeating it changes nothing more; retry with a new JSON-RPC id' };
+  if (key !== undefined)
+    return {
+      classification: 'CONDITIONAL',
+      reason: `mutation with the idempotency key ${key}: retry only with the same key and identical arguments`,
+    };
   return { classification: 'UNSAFE', reason: 'mutation without an idempotency key: never retry automatically; reconcile first' };
 }

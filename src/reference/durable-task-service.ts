@@ -88,7 +88,9 @@ export class DurableTaskService {
   /** tasks/get. */
   get(id: string): TaskRecord | undefined {
     const row = this.#row(requireNonEmptyString('id', id));
-    return row === undefined ? undefined : { id, status: row.status, cancelRequested: row.cancel_requested === 1 && !TERMINAL.has(row.status) };
+    return row === undefined
+      ? undefined
+      : { id, status: row.status, cancelRequested: row.cancel_requested === 1 && !TERMINAL.has(row.status) };
   }
 
   close(): void {
@@ -112,6 +114,8 @@ export class DurableTaskService {
   }
 
   #row(id: string): { status: TaskStatus; cancel_requested: number } | undefined {
-    return this.#db.prepare('SELECT status, cancel_requested FROM tasks WHERE id = ?').get(id) as { status: TaskStatus; cancel_requested: number } | undefined;
+    return this.#db.prepare('SELECT status, cancel_requested FROM tasks WHERE id = ?').get(id) as
+      | { status: TaskStatus; cancel_requested: number }
+      | undefined;
   }
 }

@@ -3,13 +3,37 @@
 export { BoundedSseBuffer, type FinalEvent, type ProgressEvent, type PushOutcome, type SseEvent } from './bounded-sse-buffer.js';
 export { classifyRetry, type RetryClass, type RetryClassification } from './classify-retry.js';
 export { DurableTaskService, type CancelAnswer, type TaskRecord, type TaskStatus } from './durable-task-service.js';
-export { BufferFullError, IdempotencyKeyMismatchError, InvalidArgumentError, LedgerError, ProtocolStateError, TaskError } from './errors.js';
+export {
+  BufferFullError,
+  IdempotencyKeyMismatchError,
+  InvalidArgumentError,
+  LedgerError,
+  ProtocolStateError,
+  TaskError,
+} from './errors.js';
 export { fingerprint } from './fingerprint.js';
 export type { JsonRpcNotification, JsonRpcResponse } from './json-rpc.js';
 export type { SpecVersion } from '../spec/revisions.js';
 export type { Transport } from '../spec/transports.js';
-export { chargeAccount, reserveInventory, type ChargeArguments, type ChargeResult, type LedgerOperation, type Reservation, type ReservationArguments } from './ledger-operations.js';
+export {
+  chargeAccount,
+  reserveInventory,
+  type ChargeArguments,
+  type ChargeResult,
+  type LedgerOperation,
+  type Reservation,
+  type ReservationArguments,
+} from './ledger-operations.js';
 export { MutationLedger, type Execution, type LedgerOptions, type LedgerRecord } from './mutation-ledger.js';
 export { backoffDelay, KEEP_ALIVE_COMMENT, reconnectPlan, sseHeaders, type BackoffWindow, type ReconnectPlan } from './recovery.js';
-export { RequestCoordinator, type CancellationOutcome, type CancellationSignal, type CompletionOutcome, type RequestRecord, type RequestState, type StartOptions, type TimeoutSignal } from './request-coordinator.js';
+export {
+  RequestCoordinator,
+  type CancellationOutcome,
+  type CancellationSignal,
+  type CompletionOutcome,
+  type RequestRecord,
+  type RequestState,
+  type StartOptions,
+  type TimeoutSignal,
+} from './request-coordinator.js';
 export type { RequestId } from './validate-arguments.js';

@@ -1,6 +1,5 @@
 import type { RequestId } from './validate-arguments.js';
 
-
 export interface JsonRpcNotification {
   readonly jsonrpc: '2.0';
   readonly method: string;

@@ -77,7 +77,11 @@ export class MutationLedger {
   }
 
   /** Runs `operation` once per idempotency key (every time without one). */
-  execute<Args, Result>(operation: LedgerOperation<Args, Result>, args: Args, options: { idempotencyKey?: string } = {}): Execution<Result> {
+  execute<Args, Result>(
+    operation: LedgerOperation<Args, Result>,
+    args: Args,
+    options: { idempotencyKey?: string } = {},
+  ): Execution<Result> {
     requireJson('arguments', args);
     const bound = operation.bind(args);
     const key = options.idempotencyKey === undefined ? undefined : requireKey(options.idempotencyKey);
@@ -114,8 +118,18 @@ export class MutationLedger {
   reconcile(idempotencyKey: string): LedgerRecord | undefined {
     const key = requireKey(idempotencyKey);
     try {
-      const row = this.#statements.findRecord.get(key) as { key: string; operation: string; fingerprint: string; result_json: string; execution: number } | undefined;
-      return row === undefined ? undefined : { key: row.key, operation: row.operation, fingerprint: row.fingerprint, result: JSON.parse(row.result_json) as unknown, execution: row.execution };
+      const row = this.#statements.findRecord.get(key) as
+        | { key: string; operation: string; fingerprint: string; result_json: string; execution: number }
+        | undefined;
+      return row === undefined
+        ? undefined
+        : {
+            key: row.key,
+            operation: row.operation,
+            fingerprint: row.fingerprint,
+            result: JSON.parse(row.result_json) as unknown,
+            execution: row.execution,
+          };
     } catch (error) {
       throw ledgerError(error, this.path);
     }
@@ -141,7 +155,9 @@ function prepare(db: Database.Database) {
     countExecution: db.prepare('UPDATE execution_counter SET executions = executions + 1 WHERE id = 1'),
     readCounter: db.prepare('SELECT executions FROM execution_counter WHERE id = 1'),
     insertEffect: db.prepare('INSERT INTO effects (receipt, operation, idempotency_key, result_json) VALUES (?, ?, ?, ?)'),
-    insertRecord: db.prepare('INSERT INTO idempotency_records (key, operation, fingerprint, result_json, execution) VALUES (?, ?, ?, ?, ?)'),
+    insertRecord: db.prepare(
+      'INSERT INTO idempotency_records (key, operation, fingerprint, result_json, execution) VALUES (?, ?, ?, ?, ?)',
+    ),
   };
 }
 
@@ -155,8 +171,10 @@ function ledgerError(error: unknown, path: string): LedgerError {
   const code = (error as { code?: string }).code;
   const message = (error as Error).message ?? String(error);
   if (code === 'SQLITE_NOTADB') return new LedgerError(`${path} is not a SQLite database; give the ledger its own file`, code);
-  if (code === 'SQLITE_BUSY') return new LedgerError(`${path} stayed locked by another connection past the busy timeout; nothing was committed, retry later`, code);
-  if (code === 'SQLITE_CANTOPEN') return new LedgerError(`${path} cannot be opened as a database file (a directory, or a folder that does not exist?)`, code);
+  if (code === 'SQLITE_BUSY')
+    return new LedgerError(`${path} stayed locked by another connection past the busy timeout; nothing was committed, retry later`, code);
+  if (code === 'SQLITE_CANTOPEN')
+    return new LedgerError(`${path} cannot be opened as a database file (a directory, or a folder that does not exist?)`, code);
   if (code === 'SQLITE_READONLY') return new LedgerError(`${path} is read-only; the ledger must be able to write`, code);
   return new LedgerError(`${path}: ${message}`, code);
 }

@@ -17,7 +17,13 @@ export function sseHeaders(): Record<string, string> {
 export function missingSseHeaders(headers: Readonly<Record<string, string>>): string[] {
   const byName = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value.toLowerCase()]));
   return Object.entries(sseHeaders())
-    .filter(([name, value]) => !(byName.get(name.toLowerCase()) ?? '').split(/[,;]/).map((part) => part.trim()).includes(value))
+    .filter(
+      ([name, value]) =>
+        !(byName.get(name.toLowerCase()) ?? '')
+          .split(/[,;]/)
+          .map((part) => part.trim())
+          .includes(value),
+    )
     .map(([name, value]) => `${name}: ${value}`);
 }
 
@@ -39,13 +45,28 @@ export interface ReconnectPlan {
  * older one allows resuming, the plan takes the same safe path): open a new request with a new id, refetch the
  * affected state, and never replay an unsafe mutation that was in flight.
  */
-export function reconnectPlan(options: { specVersion: SpecVersion; previousRequestId: RequestId; affected: readonly string[]; inFlight?: RetryClass }): ReconnectPlan {
+export function reconnectPlan(options: {
+  specVersion: SpecVersion;
+  previousRequestId: RequestId;
+  affected: readonly string[];
+  inFlight?: RetryClass;
+}): ReconnectPlan {
   requireOneOf('specVersion', options?.specVersion, SPEC_VERSIONS);
   const previous = requireRequestId('previousRequestId', options.previousRequestId);
   if (!Array.isArray(options.affected)) throw new InvalidArgumentError('affected', 'must be a list of refetch targets');
-  options.affected.forEach((target, index) => requireNonEmptyString(`affected[${index}]`, target));
-  const inFlight = options.inFlight === undefined ? 'none' : { SAFE: 'resend-with-new-id', CONDITIONAL: 'reconcile-then-resend-with-same-key', UNSAFE: 'reconcile-only' }[requireOneOf('inFlight', options.inFlight, ['SAFE', 'CONDITIONAL', 'UNSAFE'] as const)];
-  return { newRequestId: `${String(previous)}-retry`, sendLastEventId: false, refetch: [...new Set(options.affected)].sort(), inFlight: inFlight as ReconnectPlan['inFlight'] };
+  for (const [index, target] of options.affected.entries()) requireNonEmptyString(`affected[${index}]`, target);
+  const inFlight =
+    options.inFlight === undefined
+      ? 'none'
+      : { SAFE: 'resend-with-new-id', CONDITIONAL: 'reconcile-then-resend-with-same-key', UNSAFE: 'reconcile-only' }[
+          requireOneOf('inFlight', options.inFlight, ['SAFE', 'CONDITIONAL', 'UNSAFE'] as const)
+        ];
+  return {
+    newRequestId: `${String(previous)}-retry`,
+    sendLastEventId: false,
+    refetch: [...new Set(options.affected)].sort(),
+    inFlight: inFlight as ReconnectPlan['inFlight'],
+  };
 }
 
 export interface BackoffWindow {
@@ -65,7 +86,11 @@ export const JITTERS: readonly Jitter[] = ['full', 'equal', 'none'];
  * least 1), ceiling] for `equal` (the lesson's choice, the default) and the ceiling itself for `none`, which
  * spreads nobody and is there to show why jitter matters.
  */
-export function backoffDelay(clientId: string, attempt: number, options: { baseMs?: number; capMs?: number; jitter?: Jitter } = {}): BackoffWindow {
+export function backoffDelay(
+  clientId: string,
+  attempt: number,
+  options: { baseMs?: number; capMs?: number; jitter?: Jitter } = {},
+): BackoffWindow {
   requireNonEmptyString('clientId', clientId);
   requireInteger('attempt', attempt, 0);
   const baseMs = requireInteger('baseMs', options.baseMs ?? 250, 1);

@@ -3,7 +3,15 @@ import { factsOf, type RevisionFacts } from '../spec/revision-facts.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { TRANSPORTS, type Transport } from '../spec/transports.js';
 import type { JsonRpcNotification, JsonRpcResponse } from './json-rpc.js';
-import { requireJson, requireNonEmptyString, requireOneOf, requirePositiveTime, requireRequestId, requireTime, type RequestId } from './validate-arguments.js';
+import {
+  requireJson,
+  requireNonEmptyString,
+  requireOneOf,
+  requirePositiveTime,
+  requireRequestId,
+  requireTime,
+  type RequestId,
+} from './validate-arguments.js';
 
 export type RequestState = 'in_progress' | 'completed' | 'cancelled';
 
@@ -12,7 +20,9 @@ export type RequestState = 'in_progress' | 'completed' | 'cancelled';
  * HTTP where the revision has it POSTed), or closing the request's response stream (Streamable HTTP where the
  * revision makes that the cancellation), which carries no JSON-RPC message at all.
  */
-export type CancellationSignal = { readonly kind: 'notification'; readonly message: JsonRpcNotification } | { readonly kind: 'close-stream'; readonly requestId: RequestId };
+export type CancellationSignal =
+  | { readonly kind: 'notification'; readonly message: JsonRpcNotification }
+  | { readonly kind: 'close-stream'; readonly requestId: RequestId };
 
 /** What the receiver did with a cancellation. It never answers one with a JSON-RPC message. */
 export type CancellationOutcome = { readonly accepted: true } | { readonly accepted: false; readonly ignoredBecause: string };
@@ -95,8 +105,19 @@ export class RequestCoordinator {
     const startedAtMs = requireTime('startedAtMs', options.startedAtMs);
     const idleTimeoutMs = requirePositiveTime('idleTimeoutMs', options.idleTimeoutMs);
     const maxTimeoutMs = requireTime('maxTimeoutMs', options.maxTimeoutMs);
-    if (maxTimeoutMs < idleTimeoutMs) throw new InvalidArgumentError('maxTimeoutMs', `must be at least idleTimeoutMs (${idleTimeoutMs}), not ${maxTimeoutMs}`);
-    const record: MutableRecord = { id, operation, method: options.method === undefined ? 'tools/call' : requireNonEmptyString('method', options.method), transport, state: 'in_progress', startedAtMs, lastActivityMs: startedAtMs, idleTimeoutMs, maxTimeoutMs };
+    if (maxTimeoutMs < idleTimeoutMs)
+      throw new InvalidArgumentError('maxTimeoutMs', `must be at least idleTimeoutMs (${idleTimeoutMs}), not ${maxTimeoutMs}`);
+    const record: MutableRecord = {
+      id,
+      operation,
+      method: options.method === undefined ? 'tools/call' : requireNonEmptyString('method', options.method),
+      transport,
+      state: 'in_progress',
+      startedAtMs,
+      lastActivityMs: startedAtMs,
+      idleTimeoutMs,
+      maxTimeoutMs,
+    };
     if (options.progressToken !== undefined) record.progressToken = requireRequestId('progressToken', options.progressToken);
     this.#records.set(id, record);
     return snapshot(record);
@@ -105,11 +126,14 @@ export class RequestCoordinator {
   /** A progress notification, recording activity; nothing when the request is over or has no token. Progress must increase. */
   progress(id: RequestId, value: number, options: { nowMs: number; total?: number; message?: string }): JsonRpcNotification | undefined {
     const record = this.#record(id);
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new InvalidArgumentError('value', `must be a finite number, not ${String(value)}`);
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw new InvalidArgumentError('value', `must be a finite number, not ${String(value)}`);
     const nowMs = this.#time(record, 'nowMs', options?.nowMs);
-    if (options.total !== undefined && (typeof options.total !== 'number' || !Number.isFinite(options.total))) throw new InvalidArgumentError('total', `must be a finite number, not ${String(options.total)}`);
+    if (options.total !== undefined && (typeof options.total !== 'number' || !Number.isFinite(options.total)))
+      throw new InvalidArgumentError('total', `must be a finite number, not ${String(options.total)}`);
     if (record.state !== 'in_progress' || record.progressToken === undefined) return undefined;
-    if (record.lastProgress !== undefined && value <= record.lastProgress) throw new ProtocolStateError(`progress must increase: ${value} is not greater than ${record.lastProgress}`);
+    if (record.lastProgress !== undefined && value <= record.lastProgress)
+      throw new ProtocolStateError(`progress must increase: ${value} is not greater than ${record.lastProgress}`);
     record.lastProgress = value;
     record.lastActivityMs = nowMs;
     const params: Record<string, unknown> = { progressToken: record.progressToken, progress: value };
@@ -130,16 +154,22 @@ export class RequestCoordinator {
     const record = this.#record(id);
     const nowMs = this.#time(record, 'nowMs', options?.nowMs);
     if (record.state !== 'in_progress') return undefined;
-    if (nowMs - record.startedAtMs >= record.maxTimeoutMs) return { reason: 'maximum timeout', signal: this.clientCancelSignal(id, 'maximum timeout') };
-    if (nowMs - record.lastActivityMs >= record.idleTimeoutMs) return { reason: 'idle timeout', signal: this.clientCancelSignal(id, 'idle timeout') };
+    if (nowMs - record.startedAtMs >= record.maxTimeoutMs)
+      return { reason: 'maximum timeout', signal: this.clientCancelSignal(id, 'maximum timeout') };
+    if (nowMs - record.lastActivityMs >= record.idleTimeoutMs)
+      return { reason: 'idle timeout', signal: this.clientCancelSignal(id, 'idle timeout') };
     return undefined;
   }
 
   /** What the client puts on the wire to cancel: per transport and revision. */
   clientCancelSignal(id: RequestId, reason: string): CancellationSignal {
     const record = this.#record(id);
-    if (record.transport === 'streamable-http' && this.#facts['http-cancel-signal'].value === 'close-stream') return { kind: 'close-stream', requestId: record.id };
-    return { kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: record.id, reason: String(reason) } } };
+    if (record.transport === 'streamable-http' && this.#facts['http-cancel-signal'].value === 'close-stream')
+      return { kind: 'close-stream', requestId: record.id };
+    return {
+      kind: 'notification',
+      message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: record.id, reason: String(reason) } },
+    };
   }
 
   /** A notifications/cancelled read from stdio. Malformed, unknown, finished and non-stdio cancellations are ignored. */
@@ -149,7 +179,11 @@ export class RequestCoordinator {
 
   /** A notifications/cancelled POSTed over Streamable HTTP: the signal where the revision has it POSTed; not expected where closing the stream cancels. */
   receiveHttpCancellation(notification: unknown): CancellationOutcome {
-    if (this.#facts['http-cancel-signal'].value === 'close-stream') return { accepted: false, ignoredBecause: `on ${this.specVersion} an HTTP request is cancelled by closing its response stream, not by a notification` };
+    if (this.#facts['http-cancel-signal'].value === 'close-stream')
+      return {
+        accepted: false,
+        ignoredBecause: `on ${this.specVersion} an HTTP request is cancelled by closing its response stream, not by a notification`,
+      };
     return this.#receiveNotification(notification, 'streamable-http');
   }
 
@@ -157,7 +191,8 @@ export class RequestCoordinator {
   closeHttpStream(id: RequestId, reason = 'response stream closed'): CancellationOutcome {
     const record = this.#record(id);
     if (record.transport !== 'streamable-http') return { accepted: false, ignoredBecause: 'a stdio request has no response stream' };
-    if (!this.#facts['disconnect-is-cancellation'].value) return { accepted: false, ignoredBecause: `on ${this.specVersion} a disconnect is not a cancellation` };
+    if (!this.#facts['disconnect-is-cancellation'].value)
+      return { accepted: false, ignoredBecause: `on ${this.specVersion} a disconnect is not a cancellation` };
     return this.#cancel(record, reason);
   }
 
@@ -166,7 +201,8 @@ export class RequestCoordinator {
     const record = this.#record(id);
     requireJson('result', result);
     if (record.state === 'cancelled') return { suppressed: true, repeated: false };
-    if (record.state === 'completed') return { response: JSON.parse(record.responseJson!) as JsonRpcResponse, suppressed: false, repeated: true };
+    if (record.state === 'completed')
+      return { response: JSON.parse(record.responseJson!) as JsonRpcResponse, suppressed: false, repeated: true };
     record.state = 'completed';
     record.responseJson = JSON.stringify({ jsonrpc: '2.0', id: record.id, result });
     return { response: JSON.parse(record.responseJson) as JsonRpcResponse, suppressed: false, repeated: false };
@@ -176,8 +212,10 @@ export class RequestCoordinator {
   serverCancelSubscription(id: RequestId, reason = 'subscription ended by the server'): JsonRpcNotification {
     const record = this.#record(id);
     if (!this.#facts['subscriptions-listen'].value) throw new ProtocolStateError(`${this.specVersion} has no subscriptions/listen`);
-    if (record.method !== 'subscriptions/listen') throw new ProtocolStateError(`a server sends notifications/cancelled only for subscriptions/listen, not ${record.method}`);
-    if (record.transport !== 'stdio') throw new ProtocolStateError('on Streamable HTTP the server ends a subscription by closing its stream');
+    if (record.method !== 'subscriptions/listen')
+      throw new ProtocolStateError(`a server sends notifications/cancelled only for subscriptions/listen, not ${record.method}`);
+    if (record.transport !== 'stdio')
+      throw new ProtocolStateError('on Streamable HTTP the server ends a subscription by closing its stream');
     if (record.state !== 'in_progress') throw new ProtocolStateError(`subscription ${JSON.stringify(id)} is already ${record.state}`);
     record.state = 'cancelled';
     record.cancelReason = reason;
@@ -192,11 +230,14 @@ export class RequestCoordinator {
   #receiveNotification(notification: unknown, transport: Transport): CancellationOutcome {
     if (notification === null || typeof notification !== 'object') return ignored('not a JSON-RPC message');
     const message = notification as { method?: unknown; params?: unknown };
-    if (message.method !== 'notifications/cancelled') return ignored(`method is ${JSON.stringify(message.method)}, not notifications/cancelled`);
-    if (message.params === null || typeof message.params !== 'object' || Array.isArray(message.params)) return ignored('params missing or not an object');
+    if (message.method !== 'notifications/cancelled')
+      return ignored(`method is ${JSON.stringify(message.method)}, not notifications/cancelled`);
+    if (message.params === null || typeof message.params !== 'object' || Array.isArray(message.params))
+      return ignored('params missing or not an object');
     const params = message.params as { requestId?: unknown; reason?: unknown };
     const requestId = params.requestId;
-    if (!(typeof requestId === 'string' || (typeof requestId === 'number' && Number.isSafeInteger(requestId)))) return ignored('requestId is not a string or an integer');
+    if (!(typeof requestId === 'string' || (typeof requestId === 'number' && Number.isSafeInteger(requestId))))
+      return ignored('requestId is not a string or an integer');
     const record = this.#records.get(requestId);
     if (record === undefined) return ignored(`unknown request ${JSON.stringify(requestId)}`);
     if (record.transport !== transport) return ignored(`request ${JSON.stringify(requestId)} is not a ${transport} request`);
@@ -220,7 +261,8 @@ export class RequestCoordinator {
   /** Times on the logical clock never precede the request's start. */
   #time(record: MutableRecord, argument: string, value: unknown): number {
     const time = requireTime(argument, value);
-    if (time < record.startedAtMs) throw new InvalidArgumentError(argument, `must not be before the request started (${record.startedAtMs}), not ${time}`);
+    if (time < record.startedAtMs)
+      throw new InvalidArgumentError(argument, `must not be before the request started (${record.startedAtMs}), not ${time}`);
     return time;
   }
 }

@@ -11,7 +11,8 @@ export function requireRequestId(argument: string, value: unknown): RequestId {
 
 /** A time on the logical clock or a duration: a finite number of milliseconds, not negative. */
 export function requireTime(argument: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InvalidArgumentError(argument, `must be a finite number of milliseconds of 0 or more, not ${describe(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    throw new InvalidArgumentError(argument, `must be a finite number of milliseconds of 0 or more, not ${describe(value)}`);
   return value;
 }
 
@@ -22,17 +23,20 @@ export function requirePositiveTime(argument: string, value: unknown): number {
 }
 
 export function requireInteger(argument: string, value: unknown, minimum: number): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) throw new InvalidArgumentError(argument, `must be an integer of ${minimum} or more, not ${describe(value)}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum)
+    throw new InvalidArgumentError(argument, `must be an integer of ${minimum} or more, not ${describe(value)}`);
   return value;
 }
 
 export function requireNonEmptyString(argument: string, value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0) throw new InvalidArgumentError(argument, `must be a non-empty string, not ${describe(value)}`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw new InvalidArgumentError(argument, `must be a non-empty string, not ${describe(value)}`);
   return value;
 }
 
 export function requireOneOf<T extends string>(argument: string, value: unknown, allowed: readonly T[]): T {
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(argument, `must be one of ${allowed.join(', ')}, not ${describe(value)}`);
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+    throw new InvalidArgumentError(argument, `must be one of ${allowed.join(', ')}, not ${describe(value)}`);
   return value as T;
 }
 
@@ -48,7 +52,8 @@ function jsonProblem(value: unknown, ancestors: Set<object>, path = ''): string 
   if (typeof value !== 'object') return `${path || 'the value'} is a ${typeof value}`;
   if (ancestors.has(value)) return `${path || 'the value'} contains itself`;
   const prototype = Object.getPrototypeOf(value);
-  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return `${path || 'the value'} is a ${prototype?.constructor?.name ?? 'non-plain object'}`;
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null)
+    return `${path || 'the value'} is a ${prototype?.constructor?.name ?? 'non-plain object'}`;
   ancestors.add(value);
   for (const [key, child] of Object.entries(value)) {
     const problem = jsonProblem(child, ancestors, Array.isArray(value) ? `${path}[${key}]` : `${path}${path ? '.' : ''}${key}`);

@@ -10,14 +10,21 @@ export function formatGithub(result: LintResult): string {
     for (const finding of activeFindings(report)) {
       const properties: [string, string | number][] = [['file', finding.file]];
       if (finding.range !== undefined) {
-        properties.push(['line', finding.range.start.line], ['col', finding.range.start.column], ['endLine', finding.range.end.line], ['endColumn', finding.range.end.column]);
+        properties.push(
+          ['line', finding.range.start.line],
+          ['col', finding.range.start.column],
+          ['endLine', finding.range.end.line],
+          ['endColumn', finding.range.end.column],
+        );
       }
       properties.push(['title', `mcprely ${finding.ruleId}`]);
       const text = finding.fix === undefined ? finding.message : `${finding.message}. ${finding.fix}`;
-      lines.push(`::${COMMAND[finding.severity]} ${properties.map(([name, value]) => `${name}=${escapeProperty(String(value))}`).join(',')}::${escapeData(text)}`);
+      lines.push(
+        `::${COMMAND[finding.severity]} ${properties.map(([name, value]) => `${name}=${escapeProperty(String(value))}`).join(',')}::${escapeData(text)}`,
+      );
     }
   }
-  return lines.length === 0 ? '' : lines.join('\n') + '\n';
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
 export function escapeData(text: string): string {

@@ -12,5 +12,5 @@ export function formatJson(result: LintResult, context: Pick<ReportContext, 'too
     summary: result.summary,
     files: result.files.map((file) => ({ file: file.file, inputError: file.inputError, findings: file.findings })),
   };
-  return JSON.stringify(report, null, 2) + '\n';
+  return `${JSON.stringify(report, null, 2)}\n`;
 }

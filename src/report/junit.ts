@@ -6,20 +6,25 @@ export function formatJunit(result: LintResult): string {
   const suites = result.files.map((report) => {
     const findings = activeFindings(report);
     const cases = findings.map((finding) => {
-      const place = finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
+      const place =
+        finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
       const body = escapeXml(`${place}: ${finding.message}${finding.fix === undefined ? '' : `\nFix: ${finding.fix}`}`);
       const element = report.inputError ? 'error' : 'failure';
-      return `    <testcase classname="${escapeXml(report.file)}" name="${escapeXml(`${finding.ruleId} ${finding.path || '/'}`)}">\n      <${element} type="${finding.severity}" message="${escapeXml(finding.message)}">${body}</${element}>\n    </testcase>`;
+      const name = escapeXml(`${finding.ruleId} ${finding.path || '/'}`);
+      const failure = `<${element} type="${finding.severity}" message="${escapeXml(finding.message)}">${body}</${element}>`;
+      return `    <testcase classname="${escapeXml(report.file)}" name="${name}">\n      ${failure}\n    </testcase>`;
     });
     if (cases.length === 0) cases.push(`    <testcase classname="${escapeXml(report.file)}" name="mcprely lint"/>`);
     const failures = report.inputError ? 0 : findings.length;
     const errors = report.inputError ? findings.length : 0;
-    return `  <testsuite name="${escapeXml(report.file)}" tests="${cases.length}" failures="${failures}" errors="${errors}">\n${cases.join('\n')}\n  </testsuite>`;
+    const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}"`;
+    return `  <testsuite name="${escapeXml(report.file)}" ${counts}>\n${cases.join('\n')}\n  </testsuite>`;
   });
   const failures = result.files.filter((report) => !report.inputError).reduce((sum, report) => sum + activeFindings(report).length, 0);
   const errors = result.files.filter((report) => report.inputError).reduce((sum, report) => sum + activeFindings(report).length, 0);
   const tests = result.files.reduce((sum, report) => sum + Math.max(1, activeFindings(report).length), 0);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcprely" tests="${tests}" failures="${failures}" errors="${errors}">\n${suites.join('\n')}\n</testsuites>\n`;
+  const counts = `tests="${tests}" failures="${failures}" errors="${errors}"`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcprely" ${counts}>\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
 export function escapeXml(text: string): string {

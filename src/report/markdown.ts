@@ -9,20 +9,26 @@ const BADGE: Record<Severity, string> = { error: '🔴 error', warn: '🟡 warni
 export function formatMarkdown(result: LintResult): string {
   const { errors, warnings, infos, files, suppressed } = result.summary;
   const total = errors + warnings + infos;
-  const lines = [`### mcprely: ${total === 0 ? '✅ no findings' : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`} in ${plural(files, 'file')}`];
+  const lines = [
+    `### mcprely: ${total === 0 ? '✅ no findings' : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`}` +
+      ` in ${plural(files, 'file')}`,
+  ];
   if (suppressed > 0) lines.push('', `${plural(suppressed, 'suppressed finding')} not shown.`);
   if (total > 0) {
     lines.push('', '| Severity | Where | Rule | Finding |', '|---|---|---|---|');
     for (const report of result.files) {
       for (const finding of activeFindings(report)) {
-        const where = finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
-        const rule = finding.ruleId.startsWith('manifest-') ? `\`${finding.ruleId}\`` : `[\`${finding.ruleId}\`](${ruleDocsUrl(finding.ruleId)})`;
+        const where =
+          finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
+        const rule = finding.ruleId.startsWith('manifest-')
+          ? `\`${finding.ruleId}\``
+          : `[\`${finding.ruleId}\`](${ruleDocsUrl(finding.ruleId)})`;
         const text = finding.fix === undefined ? finding.message : `${finding.message}. *Fix:* ${finding.fix}`;
         lines.push(`| ${BADGE[finding.severity]} | ${code(where)} | ${rule} | ${cell(text)} |`);
       }
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** Table cells cannot hold a pipe or a newline. */

@@ -28,10 +28,17 @@ export function formatSarif(result: LintResult, context: Pick<ReportContext, 'to
               name: pascalCase(rule.id),
               shortDescription: { text: rule.description },
               fullDescription: { text: rule.rationale },
-              help: { text: `${rule.rationale}\n\nFix: ${rule.fix}`, markdown: `${rule.rationale}\n\n**Fix:** ${rule.fix}${rule.docPage === undefined ? '' : `\n\n[Rule documentation](${ruleDocsUrl(rule.id)})`}` },
+              help: {
+                text: `${rule.rationale}\n\nFix: ${rule.fix}`,
+                markdown: `${rule.rationale}\n\n**Fix:** ${rule.fix}${rule.docPage === undefined ? '' : `\n\n[Rule documentation](${ruleDocsUrl(rule.id)})`}`,
+              },
               ...(rule.docPage === undefined ? {} : { helpUri: ruleDocsUrl(rule.id) }),
               defaultConfiguration: { level: LEVEL[rule.severity] },
-              properties: { tags: ['mcp', 'reliability', ...rule.tags], precision: 'very-high', 'problem.severity': rule.severity === 'warn' ? 'warning' : rule.severity === 'info' ? 'recommendation' : 'error' },
+              properties: {
+                tags: ['mcp', 'reliability', ...rule.tags],
+                precision: 'very-high',
+                'problem.severity': rule.severity === 'warn' ? 'warning' : rule.severity === 'info' ? 'recommendation' : 'error',
+              },
             })),
           },
         },
@@ -40,19 +47,43 @@ export function formatSarif(result: LintResult, context: Pick<ReportContext, 'to
       },
     ],
   };
-  return JSON.stringify(sarif, null, 2) + '\n';
+  return `${JSON.stringify(sarif, null, 2)}\n`;
 }
 
 function sarifResult(finding: Finding, index: number | undefined) {
-  const region = finding.range === undefined ? undefined : { startLine: finding.range.start.line, startColumn: finding.range.start.column, endLine: finding.range.end.line, endColumn: Math.max(finding.range.end.column, finding.range.start.column + (finding.range.end.line === finding.range.start.line ? 1 : 0)) };
+  const region =
+    finding.range === undefined
+      ? undefined
+      : {
+          startLine: finding.range.start.line,
+          startColumn: finding.range.start.column,
+          endLine: finding.range.end.line,
+          endColumn: Math.max(
+            finding.range.end.column,
+            finding.range.start.column + (finding.range.end.line === finding.range.start.line ? 1 : 0),
+          ),
+        };
   return {
     ruleId: finding.ruleId,
     ...(index === undefined ? {} : { ruleIndex: index }),
     level: LEVEL[finding.severity],
     message: { text: finding.fix === undefined ? finding.message : `${finding.message}. ${finding.fix}` },
-    locations: [{ physicalLocation: { artifactLocation: { uri: relativeUri(finding.file), uriBaseId: '%SRCROOT%' }, ...(region === undefined ? {} : { region }) } }],
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: relativeUri(finding.file), uriBaseId: '%SRCROOT%' },
+          ...(region === undefined ? {} : { region }),
+        },
+      },
+    ],
     partialFingerprints: { 'mcprelyFinding/v1': `${finding.ruleId}:${finding.path}:${finding.messageId}` },
-    ...(finding.suppression === undefined ? {} : { suppressions: [{ kind: finding.suppression.kind === 'in-source' ? 'inSource' : 'external', justification: finding.suppression.justification }] }),
+    ...(finding.suppression === undefined
+      ? {}
+      : {
+          suppressions: [
+            { kind: finding.suppression.kind === 'in-source' ? 'inSource' : 'external', justification: finding.suppression.justification },
+          ],
+        }),
   };
 }
 

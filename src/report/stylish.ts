@@ -3,7 +3,14 @@ import { activeFindings, type LintResult } from '../lint/lint-result.js';
 import { plural } from './plural.js';
 import type { ReportContext } from './report-context.js';
 
-const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', blue: '\u001b[34m', dim: '\u001b[2m', bold: '\u001b[1m', reset: '\u001b[0m' } as const;
+const ANSI = {
+  red: '\u001b[31m',
+  yellow: '\u001b[33m',
+  blue: '\u001b[34m',
+  dim: '\u001b[2m',
+  bold: '\u001b[1m',
+  reset: '\u001b[0m',
+} as const;
 const SEVERITY_COLOUR = { error: ANSI.red, warn: ANSI.yellow, info: ANSI.blue } as const;
 
 /** One line per finding, `file:line:column: severity: message. Fix: fix [rule]`, which terminals and editors make clickable. */
@@ -14,13 +21,14 @@ export function formatStylish(result: LintResult, context: Pick<ReportContext, '
     for (const finding of activeFindings(report)) lines.push(findingLine(finding, paint));
   }
   lines.push(summaryLine(result, paint));
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function findingLine(finding: Finding, paint: (code: string, text: string) => string): string {
   const place = finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
   const fix = finding.fix === undefined ? '' : `. Fix: ${finding.fix.charAt(0).toUpperCase()}${finding.fix.slice(1).replace(/\.$/, '')}`;
-  return `${paint(ANSI.bold, place)}: ${paint(SEVERITY_COLOUR[finding.severity], finding.severity)}: ${finding.message}${fix} ${paint(ANSI.dim, `[${finding.ruleId}]`)}`;
+  const severity = paint(SEVERITY_COLOUR[finding.severity], finding.severity);
+  return `${paint(ANSI.bold, place)}: ${severity}: ${finding.message}${fix} ${paint(ANSI.dim, `[${finding.ruleId}]`)}`;
 }
 
 function summaryLine(result: LintResult, paint: (code: string, text: string) => string): string {

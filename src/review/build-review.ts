@@ -30,16 +30,35 @@ export function buildReview(manifest: LoadedManifest, findings: readonly Finding
   const facts = factsOf(specVersion);
   const operations = manifest.operations.map((resolved): OperationReview => {
     const spec = resolved.spec;
-    const own = findings.filter((finding) => finding.path.startsWith(`/operations/${resolved.index}/`) || finding.path === `/operations/${resolved.index}`);
-    const context: ReviewContext = { operation: spec, server, specVersion, facts, transports: transportsOf(spec, server), checklist: new Checklist(own) };
+    const own = findings.filter(
+      (finding) => finding.path.startsWith(`/operations/${resolved.index}/`) || finding.path === `/operations/${resolved.index}`,
+    );
+    const context: ReviewContext = {
+      operation: spec,
+      server,
+      specVersion,
+      facts,
+      transports: transportsOf(spec, server),
+      checklist: new Checklist(own),
+    };
     const parameters = fixtureParameters(manifest.manifest, resolved);
     const wire = cancellationWire(context);
-    const sections = { deadlines: deadlines(context), progress: progress(context), retry: retry(context), idempotencyBoundary: idempotencyBoundary(context), flowControl: flowControl(context), reconnect: reconnect(context), tasks: tasks(context) };
+    const sections = {
+      deadlines: deadlines(context),
+      progress: progress(context),
+      retry: retry(context),
+      idempotencyBoundary: idempotencyBoundary(context),
+      flowControl: flowControl(context),
+      reconnect: reconnect(context),
+      tasks: tasks(context),
+    };
     const tables = raceTables(context, parameters);
     const fixtures = runs.filter((run) => run.fixture.operation === spec.name).map(fixtureOutcome);
     const lines = [
       ...wire.map((row) => ({ section: 'cancellation wire', line: row })),
-      ...Object.entries(SECTION_TITLES).flatMap(([key, title]) => (sections[key as keyof typeof sections]?.lines ?? []).map((line) => ({ section: title, line }))),
+      ...Object.entries(SECTION_TITLES).flatMap(([key, title]) =>
+        (sections[key as keyof typeof sections]?.lines ?? []).map((line) => ({ section: title, line })),
+      ),
     ];
     return {
       name: spec.name,
@@ -56,7 +75,11 @@ export function buildReview(manifest: LoadedManifest, findings: readonly Finding
     };
   });
   const otherFindings = findings.filter((finding) => !finding.path.startsWith('/operations/'));
-  const errors = [...new Set(otherFindings.filter((finding) => finding.severity === 'error' && finding.suppression === undefined).map((finding) => finding.ruleId))];
+  const errors = [
+    ...new Set(
+      otherFindings.filter((finding) => finding.severity === 'error' && finding.suppression === undefined).map((finding) => finding.ruleId),
+    ),
+  ];
   const refusals: Refusal[] = errors.length === 0 ? [] : [{ condition: 'server or manifest lint errors', detail: errors.join(', ') }];
   const failed = runs.filter((run) => !run.passed).length;
   return {
@@ -85,5 +108,12 @@ export const SECTION_TITLES = {
 } as const;
 
 function fixtureOutcome(run: FixtureRun): FixtureOutcome {
-  return { id: run.fixture.id, transport: run.fixture.transport, passed: run.passed, failures: run.results.filter((result) => !result.passed).map((result) => `${describeExpectation(result.expectation)}: ${result.detail}`) };
+  return {
+    id: run.fixture.id,
+    transport: run.fixture.transport,
+    passed: run.passed,
+    failures: run.results
+      .filter((result) => !result.passed)
+      .map((result) => `${describeExpectation(result.expectation)}: ${result.detail}`),
+  };
 }

@@ -12,18 +12,22 @@ export function renderReviewMarkdown(review: Review): string {
   const lines: string[] = [
     `# Reliability review: ${review.server}`,
     '',
-    `Manifest \`${review.file}\` · MCP ${review.specVersion} · ${review.replicas} replica${review.replicas === 1 ? '' : 's'} · ${review.operations.length} operations · fixtures: ${fixtures.passed} of ${fixtures.total} passed on the reference implementation`,
+    `Manifest \`${review.file}\` · MCP ${review.specVersion} · ${review.replicas} replica${review.replicas === 1 ? '' : 's'} · ` +
+      `${review.operations.length} operations · fixtures: ${fixtures.passed} of ${fixtures.total} passed on the reference implementation`,
     '',
     `**Verdict: ${review.productionReady ? `${YES} production-ready` : `${NO} not production-ready`}**`,
     '',
     '| operation | method | retry | verdict |',
     '|---|---|---|---|',
-    ...review.operations.map((operation) => `| [${operation.name}](#${anchor(operation.name)}) | \`${operation.method}\` | ${operation.retry.classification} | ${operation.verdict.productionReady ? `${YES} ready` : `${NO} ${operation.verdict.refusals.length} refusal${operation.verdict.refusals.length === 1 ? '' : 's'}`} |`),
+    ...review.operations.map(
+      (operation) =>
+        `| [${operation.name}](#${anchor(operation.name)}) | \`${operation.method}\` | ${operation.retry.classification} | ${verdictCell(operation)} |`,
+    ),
   ];
   for (const refusal of review.refusals) lines.push('', `${NO} **${refusal.condition}**: ${refusal.detail}`);
   if (review.otherFindings.length > 0) lines.push('', '## Server and manifest findings', '', ...findingLines(review.otherFindings));
   for (const operation of review.operations) lines.push('', ...operationSection(operation));
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function operationSection(operation: OperationReview): string[] {
@@ -33,11 +37,33 @@ function operationSection(operation: OperationReview): string[] {
   lines.push('### Verdict', '', operation.verdict.productionReady ? `${YES} production-ready` : `${NO} not production-ready:`);
   for (const refusal of operation.verdict.refusals) lines.push(`- **${refusal.condition}**: ${refusal.detail}`);
   lines.push('', '### Cancellation wire', '', '| transport | client signal | server | as required |', '|---|---|---|---|');
-  for (const row of operation.cancellationWire) lines.push(`| ${row.transport} | ${cell(row.clientSignal)} | ${cell(row.server)} | ${MARK[row.mark]}${row.because === undefined ? '' : ` ${cell(row.because)}`} |`);
+  for (const row of operation.cancellationWire)
+    lines.push(
+      `| ${row.transport} | ${cell(row.clientSignal)} | ${cell(row.server)} | ${MARK[row.mark]}${row.because === undefined ? '' : ` ${cell(row.because)}`} |`,
+    );
   for (const table of operation.raceTables) {
-    lines.push('', `### Race table (${table.transport}, run on the reference coordinator with this policy)`, '', '| event order | server terminal state | final response | client behaviour | as required |', '|---|---|---|---|---|');
-    for (const row of table.rows) lines.push(`| ${row.order} | ${cell(row.terminalState)} | ${cell(row.finalResponse)} | ${cell(row.clientBehaviour)} | ${row.asRequired ? YES : NO} |`);
-    for (const row of table.rows) lines.push('', `<details><summary>${row.order} (${table.transport})</summary>`, '', '```mermaid', row.mermaid, '```', '', '</details>');
+    lines.push(
+      '',
+      `### Race table (${table.transport}, run on the reference coordinator with this policy)`,
+      '',
+      '| event order | server terminal state | final response | client behaviour | as required |',
+      '|---|---|---|---|---|',
+    );
+    for (const row of table.rows)
+      lines.push(
+        `| ${row.order} | ${cell(row.terminalState)} | ${cell(row.finalResponse)} | ${cell(row.clientBehaviour)} | ${row.asRequired ? YES : NO} |`,
+      );
+    for (const row of table.rows)
+      lines.push(
+        '',
+        `<details><summary>${row.order} (${table.transport})</summary>`,
+        '',
+        '```mermaid',
+        row.mermaid,
+        '```',
+        '',
+        '</details>',
+      );
   }
   const retry = operation.retry;
   const boundary = operation.idempotencyBoundary;
@@ -60,9 +86,17 @@ function operationSection(operation: OperationReview): string[] {
   if (operation.fixtures.length === 0) lines.push('None apply.');
   else {
     lines.push('| fixture | transport | result |', '|---|---|---|');
-    for (const fixture of operation.fixtures) lines.push(`| \`${fixture.id}\` | ${fixture.transport} | ${fixture.passed ? `${YES} pass` : `${NO} ${cell(fixture.failures.join('; '))}`} |`);
+    for (const fixture of operation.fixtures)
+      lines.push(
+        `| \`${fixture.id}\` | ${fixture.transport} | ${fixture.passed ? `${YES} pass` : `${NO} ${cell(fixture.failures.join('; '))}`} |`,
+      );
   }
   return lines;
+}
+
+function verdictCell(operation: OperationReview): string {
+  const count = operation.verdict.refusals.length;
+  return operation.verdict.productionReady ? `${YES} ready` : `${NO} ${count} refusal${count === 1 ? '' : 's'}`;
 }
 
 function checkLines(section: Section): string[] {
@@ -74,7 +108,11 @@ function lineText(line: ChecklistLine): string {
 }
 
 function findingLines(findings: readonly Finding[]): string[] {
-  return findings.map((finding) => `- ${finding.suppression === undefined ? finding.severity : `suppressed (${finding.suppression.justification})`} \`${finding.ruleId}\` line ${finding.range?.start.line ?? '?'}: ${finding.message}`);
+  return findings.map(
+    (finding) =>
+      `- ${finding.suppression === undefined ? finding.severity : `suppressed (${finding.suppression.justification})`} ` +
+      `\`${finding.ruleId}\` line ${finding.range?.start.line ?? '?'}: ${finding.message}`,
+  );
 }
 
 function cell(text: string): string {
@@ -83,5 +121,8 @@ function cell(text: string): string {
 
 /** GitHub's heading anchor: lower case, spaces to hyphens, punctuation other than - and _ dropped. */
 function anchor(heading: string): string {
-  return heading.toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-');
+  return heading
+    .toLowerCase()
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
 }

@@ -75,7 +75,12 @@ export interface RaceTable {
 }
 
 export interface RaceRow {
-  readonly order: 'cancel then complete' | 'complete then cancel' | 'timeout then late response' | 'disconnect during progress' | 'disconnect before the response';
+  readonly order:
+    | 'cancel then complete'
+    | 'complete then cancel'
+    | 'timeout then late response'
+    | 'disconnect during progress'
+    | 'disconnect before the response';
   readonly terminalState: string;
   readonly finalResponse: string;
   readonly clientBehaviour: string;

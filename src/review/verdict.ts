@@ -1,6 +1,16 @@
 import type { Finding } from '../findings/finding.js';
 import type { OperationSpec } from '../manifest/types.js';
-import { bufferIsBounded, externalEffectIsProtected, isKeyedMutation, ledgerIsAtomic, ledgerIsDurable, ledgerIsShared, returnsDefensiveCopies, retriesOnTimeoutBlindly, streamsEvents } from '../policy/predicates.js';
+import {
+  bufferIsBounded,
+  externalEffectIsProtected,
+  isKeyedMutation,
+  ledgerIsAtomic,
+  ledgerIsDurable,
+  ledgerIsShared,
+  returnsDefensiveCopies,
+  retriesOnTimeoutBlindly,
+  streamsEvents,
+} from '../policy/predicates.js';
 import type { ChecklistLine, FixtureOutcome, RaceTable, Refusal, Verdict } from './review-types.js';
 
 /** Everything one operation's review shows: the verdict is derived from it and from nothing else. */
@@ -28,10 +38,22 @@ export function verdict(evidence: Evidence): Verdict {
     for (const rule of line.rules) failedRules.add(rule);
   }
   for (const table of evidence.raceTables) {
-    for (const row of table.rows) if (!row.asRequired) refusals.push({ condition: `race table (${table.transport}): ${row.order}`, detail: `terminal state ${row.terminalState}; final response ${row.finalResponse}; client: ${row.clientBehaviour}` });
+    for (const row of table.rows)
+      if (!row.asRequired)
+        refusals.push({
+          condition: `race table (${table.transport}): ${row.order}`,
+          detail: `terminal state ${row.terminalState}; final response ${row.finalResponse}; client: ${row.clientBehaviour}`,
+        });
   }
-  for (const fixture of evidence.fixtures) if (!fixture.passed) refusals.push({ condition: `fixture ${fixture.id} fails`, detail: fixture.failures.join('; ') });
-  const errors = [...new Set(evidence.findings.filter((finding) => finding.severity === 'error' && finding.suppression === undefined).map((finding) => finding.ruleId))];
+  for (const fixture of evidence.fixtures)
+    if (!fixture.passed) refusals.push({ condition: `fixture ${fixture.id} fails`, detail: fixture.failures.join('; ') });
+  const errors = [
+    ...new Set(
+      evidence.findings
+        .filter((finding) => finding.severity === 'error' && finding.suppression === undefined)
+        .map((finding) => finding.ruleId),
+    ),
+  ];
   const unshown = errors.filter((rule) => !failedRules.has(rule));
   if (unshown.length > 0) refusals.push({ condition: 'lint errors', detail: unshown.join(', ') });
   return { productionReady: refusals.length === 0, refusals };
@@ -42,16 +64,35 @@ function lessonRefusals(operation: OperationSpec, replicas: number): Refusal[] {
   const refusals: Refusal[] = [];
   const keyed = isKeyedMutation(operation);
   if (retriesOnTimeoutBlindly(operation)) {
-    refusals.push({ condition: 'retry is only "retry on timeout"', detail: `a mutation is re-sent after a timeout ${keyed ? 'without reconciling first' : 'without an idempotency key'}` });
+    refusals.push({
+      condition: 'retry is only "retry on timeout"',
+      detail: `a mutation is re-sent after a timeout ${keyed ? 'without reconciling first' : 'without an idempotency key'}`,
+    });
   }
   if (keyed && (!ledgerIsDurable(operation) || !ledgerIsShared(operation, replicas))) {
-    refusals.push({ condition: 'the ledger is process-local', detail: !ledgerIsDurable(operation) ? 'idempotency records do not survive a restart' : `records are not shared by the ${replicas} replicas` });
+    refusals.push({
+      condition: 'the ledger is process-local',
+      detail: !ledgerIsDurable(operation)
+        ? 'idempotency records do not survive a restart'
+        : `records are not shared by the ${replicas} replicas`,
+    });
   }
   if (keyed && (!externalEffectIsProtected(operation) || !ledgerIsAtomic(operation))) {
-    refusals.push({ condition: 'the external effect sits outside the atomic boundary', detail: !ledgerIsAtomic(operation) ? 'key claim, effect and result are not one atomic commit' : 'an external call with neither an outbox nor an upstream key' });
+    refusals.push({
+      condition: 'the external effect sits outside the atomic boundary',
+      detail: !ledgerIsAtomic(operation)
+        ? 'key claim, effect and result are not one atomic commit'
+        : 'an external call with neither an outbox nor an upstream key',
+    });
   }
   if (keyed && !returnsDefensiveCopies(operation)) {
-    refusals.push({ condition: 'returned records alias mutable storage', detail: operation.idempotency?.returns === 'shared-reference' ? 'results are the stored objects' : 'results are not declared to be defensive copies' });
+    refusals.push({
+      condition: 'returned records alias mutable storage',
+      detail:
+        operation.idempotency?.returns === 'shared-reference'
+          ? 'results are the stored objects'
+          : 'results are not declared to be defensive copies',
+    });
   }
   if (streamsEvents(operation) && !bufferIsBounded(operation)) {
     refusals.push({ condition: 'queue capacity is unspecified', detail: 'progress is queued without a bound of at least 2' });

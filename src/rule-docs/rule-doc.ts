@@ -37,7 +37,10 @@ export function renderRuleDoc(rule: CompiledRule, examples: ExampleResults): str
     'mcprely reports:',
     '',
     '```text',
-    ...examples.failing.map((finding) => `${finding.range === undefined ? '' : `${finding.range.start.line}:${finding.range.start.column} `}${finding.severity} ${finding.message}`),
+    ...examples.failing.map(
+      (finding) =>
+        `${finding.range === undefined ? '' : `${finding.range.start.line}:${finding.range.start.column} `}${finding.severity} ${finding.message}`,
+    ),
     '```',
     '',
     '## Passing example',
@@ -58,9 +61,14 @@ function citationLines(citation: Citation): string[] {
     return SPEC_VERSIONS.map((revision) => {
       const stated = fact(revision, citation.fact);
       const page = stated.page.replace(/^https:\/\/github\.com\//, '');
-      return `- **MCP ${revision}** ([${page}](${specPageUrl(revision, stated.page)})) — ${stated.strength === 'defines' ? 'states' : stated.strength}: ${stated.says}`;
+      const strength = stated.strength === 'defines' ? 'states' : stated.strength;
+      return `- **MCP ${revision}** ([${page}](${specPageUrl(revision, stated.page)})) — ${strength}: ${stated.says}`;
     });
   }
-  if ('lesson' in citation) return [`- **Reliability lesson** — [${LESSON.title}](${LESSON.url}) (${LESSON.by}), section “${citation.lesson}”: ${citation.says}`];
-  return [`- **Article** — “${ARTICLE.title}” (${ARTICLE.by}, [${ARTICLE.url.replace(/^https:\/\//, '')}](${ARTICLE.url})), section “${citation.article}”: ${citation.says}`];
+  if ('lesson' in citation)
+    return [`- **Reliability lesson** — [${LESSON.title}](${LESSON.url}) (${LESSON.by}), section “${citation.lesson}”: ${citation.says}`];
+  return [
+    `- **Article** — “${ARTICLE.title}” (${ARTICLE.by}, [${ARTICLE.url.replace(/^https:\/\//, '')}](${ARTICLE.url})), ` +
+      `section “${citation.article}”: ${citation.says}`,
+  ];
 }

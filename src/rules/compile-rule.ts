@@ -32,24 +32,35 @@ interface CompiledCheckGroup {
 
 /** Compiles a validated rule definition once; running it is then field reads and closures. */
 export function compileRule(definition: RuleDefinition, ruleFunctions: Readonly<Record<string, RuleFunction>>): CompiledRule {
-  for (const citation of definition.spec) if ('fact' in citation && !isFactId(citation.fact)) throw new Error(`rule ${definition.id}: no revision fact named ${citation.fact}`);
-  const revisions = SPEC_VERSIONS.filter((revision) => canHoldOn(definition.when, revision) && (definition.checks === undefined || definition.checks.some((check) => canHoldOn(check.when, revision))));
+  for (const citation of definition.spec)
+    if ('fact' in citation && !isFactId(citation.fact)) throw new Error(`rule ${definition.id}: no revision fact named ${citation.fact}`);
+  const revisions = SPEC_VERSIONS.filter(
+    (revision) =>
+      canHoldOn(definition.when, revision) &&
+      (definition.checks === undefined || definition.checks.some((check) => canHoldOn(check.when, revision))),
+  );
   const applies = new Set<SpecVersion>(revisions);
   const ruleWhen = compileConditions(definition.when);
   const appliesTo = (specVersion: SpecVersion) => applies.has(specVersion);
 
   if (definition.function !== undefined) {
     const implementation = ruleFunctions[definition.function];
-    if (implementation === undefined) throw new Error(`rule ${definition.id}: no rule function named ${definition.function} in src/rules/rule-functions/`);
+    if (implementation === undefined)
+      throw new Error(`rule ${definition.id}: no rule function named ${definition.function} in src/rules/rule-functions/`);
     return {
       definition,
       revisions,
       appliesTo,
-      run: (target, severity) => (ruleWhen(target) ? implementation(target, { definition, severity, messageData: (extra) => messageData(target, undefined, extra) }) : []),
+      run: (target, severity) =>
+        ruleWhen(target)
+          ? implementation(target, { definition, severity, messageData: (extra) => messageData(target, undefined, extra) })
+          : [],
     };
   }
 
-  const checks = (definition.checks ?? [{ then: definition.then! } satisfies CheckDefinition]).map((check, index) => compileCheck(definition, check, index));
+  const checks = (definition.checks ?? [{ then: definition.then! } satisfies CheckDefinition]).map((check, index) =>
+    compileCheck(definition, check, index),
+  );
   return {
     definition,
     revisions,
@@ -110,11 +121,20 @@ function compileAssertion(assertion: Assertion): CompiledAssertion {
 }
 
 function failureData(field: string, value: unknown, failure: Failure): Record<string, string> {
-  return { field, value: describeValue(value), expected: failure.expected ?? '', other: failure.other === undefined ? '' : describeValue(failure.other) };
+  return {
+    field,
+    value: describeValue(value),
+    expected: failure.expected ?? '',
+    other: failure.other === undefined ? '' : describeValue(failure.other),
+  };
 }
 
 /** The placeholders every message may use, the revision fact a check enforces, plus the rule's own. */
-function messageData(target: RuleTarget, basis: FactId | undefined, extra: Readonly<Record<string, string | number>>): Record<string, string | number> {
+function messageData(
+  target: RuleTarget,
+  basis: FactId | undefined,
+  extra: Readonly<Record<string, string | number>>,
+): Record<string, string | number> {
   const manifest = target.manifest.manifest;
   const enforced = basis === undefined ? undefined : fact(manifest.specVersion, basis);
   return {

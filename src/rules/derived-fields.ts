@@ -39,5 +39,6 @@ export const DERIVED_FIELDS: Readonly<Record<string, Derived>> = {
   $ledgerUpstream: (operation) => ledgerIsUpstream(operation),
   $externalEffectProtected: (operation) => externalEffectIsProtected(operation),
   /** The shortest idle limit hosts apply on the transports the operation is offered on. */
-  $hostIdleLimitMs: (operation, server) => Math.min(...(operation.transports ?? server.transports).map((transport) => HOST_LIMITS.idleMs[transport])),
+  $hostIdleLimitMs: (operation, server) =>
+    Math.min(...(operation.transports ?? server.transports).map((transport) => HOST_LIMITS.idleMs[transport])),
 };

@@ -6,7 +6,15 @@ import type { RuleSet } from './load-rules.js';
 /** What the report formats know of a lint rule: its words, its area and revisions, and its page. */
 export function describeRule(rule: CompiledRule): RuleDescriptor {
   const { id, severity, description, rationale, fix, area } = rule.definition;
-  return { id, severity, description, rationale, fix, tags: [area, `revisions:${rule.revisions.join(',')}`], docPage: `docs/rules/${id}.md` };
+  return {
+    id,
+    severity,
+    description,
+    rationale,
+    fix,
+    tags: [area, `revisions:${rule.revisions.join(',')}`],
+    docPage: `docs/rules/${id}.md`,
+  };
 }
 
 /** Every rule a lint report can name: the input rules, then the rule set's. */

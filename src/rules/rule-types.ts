@@ -20,14 +20,27 @@ export interface RuleDefinition {
   readonly examples: { readonly failing: string; readonly passing: string };
 }
 
-export const RULE_AREAS = ['manifest', 'cancellation', 'deadlines', 'progress', 'retry', 'idempotency', 'flow-control', 'recovery', 'tasks'] as const;
+export const RULE_AREAS = [
+  'manifest',
+  'cancellation',
+  'deadlines',
+  'progress',
+  'retry',
+  'idempotency',
+  'flow-control',
+  'recovery',
+  'tasks',
+] as const;
 export type RuleArea = (typeof RULE_AREAS)[number];
 
 /**
  * What a rule rests on: a fact of the specification (its words, strength and page per revision come from
  * src/spec/revision-facts.ts), or a section of the reliability lesson or of the article, named in words.
  */
-export type Citation = { readonly fact: FactId } | { readonly lesson: string; readonly says: string } | { readonly article: string; readonly says: string };
+export type Citation =
+  | { readonly fact: FactId }
+  | { readonly lesson: string; readonly says: string }
+  | { readonly article: string; readonly says: string };
 
 export interface CheckDefinition {
   readonly id?: string;
@@ -40,7 +53,12 @@ export interface CheckDefinition {
   readonly severity?: Severity;
 }
 
-export type Condition = { readonly all: readonly Condition[] } | { readonly any: readonly Condition[] } | { readonly not: Condition } | FactCondition | FieldCondition;
+export type Condition =
+  | { readonly all: readonly Condition[] }
+  | { readonly any: readonly Condition[] }
+  | { readonly not: Condition }
+  | FactCondition
+  | FieldCondition;
 
 /** Holds when the manifest's revision gives the fact this value. */
 export interface FactCondition {

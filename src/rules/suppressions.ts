@@ -14,7 +14,11 @@ interface Ignore {
  * for the findings about that operation. Suppressed findings stay in the report, marked, with the reason.
  * An entry naming an unknown rule is a problem with its place.
  */
-export function applySuppressions(manifest: LoadedManifest, findings: readonly Finding[], knownRules: ReadonlySet<string>): { findings: Finding[]; problems: DocumentProblem[] } {
+export function applySuppressions(
+  manifest: LoadedManifest,
+  findings: readonly Finding[],
+  knownRules: ReadonlySet<string>,
+): { findings: Finding[]; problems: DocumentProblem[] } {
   const problems: DocumentProblem[] = [];
   const collect = (ignores: readonly Ignore[] | undefined, path: readonly (string | number)[]): Map<string, string> => {
     const byRule = new Map<string, string>();
@@ -39,10 +43,14 @@ export function applySuppressions(manifest: LoadedManifest, findings: readonly F
     return byRule;
   };
   const fileWide = collect(manifest.manifest['x-mcprely-ignore'], []);
-  const perOperation = manifest.manifest.operations.map((operation, index) => collect(operation['x-mcprely-ignore'], ['operations', index]));
+  const perOperation = manifest.manifest.operations.map((operation, index) =>
+    collect(operation['x-mcprely-ignore'], ['operations', index]),
+  );
   const result = findings.map((finding) => {
     const operationIndex = /^\/operations\/(\d+)(\/|$)/.exec(finding.path)?.[1];
-    const reason = (operationIndex === undefined ? undefined : perOperation[Number(operationIndex)]?.get(finding.ruleId)) ?? fileWide.get(finding.ruleId);
+    const reason =
+      (operationIndex === undefined ? undefined : perOperation[Number(operationIndex)]?.get(finding.ruleId)) ??
+      fileWide.get(finding.ruleId);
     return reason === undefined ? finding : { ...finding, suppression: { kind: 'in-source' as const, justification: reason } };
   });
   return { findings: result, problems };

@@ -49,19 +49,32 @@ export function compileField(text: string): FieldAccessor {
     case '$specVersion':
       return { text, read: (target) => target.manifest.manifest.specVersion, place: (target) => rootPlace(target, ['specVersion']) };
     case '$replicas':
-      return { text, read: (target) => target.manifest.manifest.server.replicas ?? 1, place: (target) => rootPlace(target, ['server', 'replicas']) };
+      return {
+        text,
+        read: (target) => target.manifest.manifest.server.replicas ?? 1,
+        place: (target) => rootPlace(target, ['server', 'replicas']),
+      };
     case '$server':
-      return { text, read: (target) => readPath(target.manifest.manifest.server, rest), place: (target) => rootPlace(target, ['server', ...rest]) };
+      return {
+        text,
+        read: (target) => readPath(target.manifest.manifest.server, rest),
+        place: (target) => rootPlace(target, ['server', ...rest]),
+      };
     case '$transports':
       return {
         text,
         read: (target) => target.operation?.own.transports ?? target.manifest.manifest.server.transports,
-        place: (target) => (target.operation?.own.transports !== undefined ? ownPlace(target, ['transports']) : rootPlace(target, ['server', 'transports'])),
+        place: (target) =>
+          target.operation?.own.transports !== undefined ? ownPlace(target, ['transports']) : rootPlace(target, ['server', 'transports']),
       };
     default: {
       if (head.startsWith('$')) return derivedField(text, head);
       const segments = [head, ...rest];
-      return { text, read: (target) => (target.operation === undefined ? readPath(target.data, segments) : target.operation.read(segments)), place: (target) => ownPlace(target, segments) };
+      return {
+        text,
+        read: (target) => (target.operation === undefined ? readPath(target.data, segments) : target.operation.read(segments)),
+        place: (target) => ownPlace(target, segments),
+      };
     }
   }
 }
@@ -72,16 +85,19 @@ function rootPlace(target: RuleTarget, path: readonly PathSegment[]): FieldPlace
 
 function ownPlace(target: RuleTarget, segments: readonly string[]): FieldPlace {
   const operation = target.operation;
-  if (operation !== undefined) return { path: ['operations', operation.index, ...segments], locate: (at) => operation.locate(segments, at) };
+  if (operation !== undefined)
+    return { path: ['operations', operation.index, ...segments], locate: (at) => operation.locate(segments, at) };
   if (target.kind === 'server') return rootPlace(target, ['server', ...segments]);
   return rootPlace(target, segments);
 }
 
-
 /** A question about the operation the policy model answers; its place is the operation itself. */
 function derivedField(text: string, name: string): FieldAccessor {
   const derive = DERIVED_FIELDS[name];
-  if (derive === undefined) throw new Error(`unknown field ${text}: the $ fields are $specVersion, $transports, $replicas, $server.* and ${Object.keys(DERIVED_FIELDS).join(', ')}`);
+  if (derive === undefined)
+    throw new Error(
+      `unknown field ${text}: the $ fields are $specVersion, $transports, $replicas, $server.* and ${Object.keys(DERIVED_FIELDS).join(', ')}`,
+    );
   return {
     text,
     read: (target) => (target.operation === undefined ? undefined : derive(target.operation.spec, target.manifest.manifest.server)),

@@ -33,41 +33,72 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       const record = requests.coordinator.get(expectation.request);
       const view = requests.views.get(expectation.request);
       if (record === undefined || view === undefined) return [false, `request ${expectation.request} never started`];
-      if (record.state === 'in_progress') return [false, `request ${expectation.request} is still in progress at ${observed.endedAt} ms: it never ended`];
+      if (record.state === 'in_progress')
+        return [false, `request ${expectation.request} is still in progress at ${observed.endedAt} ms: it never ended`];
       const reason = record.cancelReason;
       const at = view.endedAt;
-      const ok = record.state === expectation.state && (expectation.reason === undefined || reason === expectation.reason) && (expectation.atMs === undefined || at === expectation.atMs);
+      const ok =
+        record.state === expectation.state &&
+        (expectation.reason === undefined || reason === expectation.reason) &&
+        (expectation.atMs === undefined || at === expectation.atMs);
       return [ok, `request ${expectation.request} ended ${record.state}${reason === undefined ? '' : ` (${reason})`} at ${at} ms`];
     }
     case 'response': {
       const delivered = requests.views.get(expectation.request)?.responsesDelivered ?? 0;
-      return [(delivered > 0) === expectation.present, delivered === 0 ? 'no response reached the client' : `${delivered} response(s) reached the client`];
+      return [
+        delivered > 0 === expectation.present,
+        delivered === 0 ? 'no response reached the client' : `${delivered} response(s) reached the client`,
+      ];
     }
     case 'silent-after-cancel': {
       const after = requests.views.get(expectation.request)?.messagesAfterCancel ?? 0;
-      return [after === 0, after === 0 ? 'the server sent nothing for the request after the cancellation' : `the server sent ${after} message(s) for the request after the cancellation`];
+      return [
+        after === 0,
+        after === 0
+          ? 'the server sent nothing for the request after the cancellation'
+          : `the server sent ${after} message(s) for the request after the cancellation`,
+      ];
     }
     case 'late-cancel-ignored': {
       const view = requests.views.get(expectation.request);
       const state = requests.coordinator.get(expectation.request)?.state;
       const replies = view?.lateCancelReplies ?? 0;
-      return [replies === 0 && state === 'completed', replies === 0 ? `the late cancellation changed nothing (request ${state}) and got no reply` : `the late cancellation was answered with ${replies} error response(s)`];
+      return [
+        replies === 0 && state === 'completed',
+        replies === 0
+          ? `the late cancellation changed nothing (request ${state}) and got no reply`
+          : `the late cancellation was answered with ${replies} error response(s)`,
+      ];
     }
     case 'cancel-signal': {
       const signal = requests.views.get(expectation.request)?.cancelSignal;
-      return [signal === expectation.signal, signal === undefined ? 'the client never cancelled' : `the client cancelled with ${signal === 'close-stream' ? 'a closed response stream' : 'a notifications/cancelled message'}`];
+      return [
+        signal === expectation.signal,
+        signal === undefined
+          ? 'the client never cancelled'
+          : `the client cancelled with ${signal === 'close-stream' ? 'a closed response stream' : 'a notifications/cancelled message'}`,
+      ];
     }
     case 'executions':
       return [ledgers.executions === expectation.count, `the business effect ran ${ledgers.executions} time(s)`];
     case 'results-equal': {
       const snapshots = expectation.steps.map((step) => charges.get(step)?.snapshot);
       const equal = snapshots.every((snapshot) => snapshot !== undefined && snapshot === snapshots[0]);
-      return [equal, equal ? `steps ${expectation.steps.join(', ')} returned ${snapshots[0]}` : `steps ${expectation.steps.join(', ')} returned ${snapshots.map((snapshot) => snapshot ?? 'no result').join(' vs ')}`];
+      return [
+        equal,
+        equal
+          ? `steps ${expectation.steps.join(', ')} returned ${snapshots[0]}`
+          : `steps ${expectation.steps.join(', ')} returned ${snapshots.map((snapshot) => snapshot ?? 'no result').join(' vs ')}`,
+      ];
     }
     case 'rejected': {
       const outcome = charges.get(expectation.step)?.outcome;
-      const rejected = outcome !== undefined && 'rejected' in outcome;
-      return [rejected, rejected ? `step ${expectation.step} was rejected: ${(outcome as { rejected: string }).rejected}` : `step ${expectation.step} was not rejected${outcome !== undefined && 'result' in outcome ? `: it returned ${JSON.stringify(outcome.result)}${outcome.replayed ? ' (a replay)' : ' (a new execution)'}` : ''}`];
+      if (outcome !== undefined && 'rejected' in outcome) return [true, `step ${expectation.step} was rejected: ${outcome.rejected}`];
+      const returned =
+        outcome === undefined
+          ? ''
+          : `: it returned ${JSON.stringify(outcome.result)}${outcome.replayed ? ' (a replay)' : ' (a new execution)'}`;
+      return [false, `step ${expectation.step} was not rejected${returned}`];
     }
     case 'buffer-bounded': {
       const capacity = observed.fixture.parameters.bufferCapacity;
@@ -77,10 +108,20 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
     }
     case 'finals-preserved': {
       const missing = buffer.pushedFinals.filter((id) => !buffer.deliveredFinals.includes(id));
-      return [missing.length === 0, missing.length === 0 ? `every final response was delivered (${buffer.pushedFinals.length})` : `final response(s) of ${missing.join(', ')} never reached the consumer`];
+      return [
+        missing.length === 0,
+        missing.length === 0
+          ? `every final response was delivered (${buffer.pushedFinals.length})`
+          : `final response(s) of ${missing.join(', ')} never reached the consumer`,
+      ];
     }
     case 'refetch-marked':
-      return [buffer.losses === 0 || buffer.refetchMarked, buffer.losses === 0 ? 'nothing was lost' : `${buffer.losses} event(s) were lost or coalesced; the stream was ${buffer.refetchMarked ? '' : 'not '}marked for a refetch`];
+      return [
+        buffer.losses === 0 || buffer.refetchMarked,
+        buffer.losses === 0
+          ? 'nothing was lost'
+          : `${buffer.losses} event(s) were lost or coalesced; the stream was ${buffer.refetchMarked ? '' : 'not '}marked for a refetch`,
+      ];
     case 'reconnect-new-request': {
       const reconnect = requests.views.get(expectation.request)?.reconnect;
       if (reconnect === undefined) return [false, 'the client never reconnected'];
@@ -89,7 +130,10 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
     }
     case 'no-last-event-id': {
       const reconnect = requests.views.get(expectation.request)?.reconnect;
-      return [reconnect !== undefined && !reconnect.lastEventId, reconnect?.lastEventId ? 'the client tried to resume with Last-Event-ID' : 'no Last-Event-ID was sent'];
+      return [
+        reconnect !== undefined && !reconnect.lastEventId,
+        reconnect?.lastEventId ? 'the client tried to resume with Last-Event-ID' : 'no Last-Event-ID was sent',
+      ];
     }
     case 'refetch-planned': {
       const refetch = requests.views.get(expectation.request)?.reconnect?.refetch ?? [];
@@ -104,26 +148,43 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       if (view === undefined) return [false, `request ${expectation.request} never started`];
       if (view.progressSent === 0) return [false, 'the server sent no progress to deliver'];
       const late = view.progressSent - view.progressOnTime;
-      return [late === 0, late === 0 ? `all ${view.progressSent} progress notification(s) reached the client as they were sent` : `${late} of ${view.progressSent} progress notification(s) did not reach the client when they were sent`];
+      return [
+        late === 0,
+        late === 0
+          ? `all ${view.progressSent} progress notification(s) reached the client as they were sent`
+          : `${late} of ${view.progressSent} progress notification(s) did not reach the client when they were sent`,
+      ];
     }
     case 'herd-spread': {
       const herd = observed.herd;
       if (herd === undefined) return [false, 'no herd was simulated'];
       const share = herd.largestGroup / herd.clients;
-      return [share <= 0.1, `at the last attempt at most ${herd.largestGroup} of ${herd.clients} clients (${Math.round(share * 100)} %) came back in the same millisecond, between ${herd.lastWindow.from} and ${herd.lastWindow.to} ms`];
+      return [
+        share <= 0.1,
+        `at the last attempt at most ${herd.largestGroup} of ${herd.clients} clients (${Math.round(share * 100)} %) came back in the same ` +
+          `millisecond, between ${herd.lastWindow.from} and ${herd.lastWindow.to} ms`,
+      ];
     }
     case 'backoff-capped': {
       const herd = observed.herd;
       if (herd === undefined) return [false, 'no herd was simulated'];
       const last = herd.ceilings.at(-1) ?? 0;
       const before = herd.ceilings.at(-2) ?? last;
-      return [last <= before, last <= before ? `the waits stop growing at ${last} ms` : `the waits keep doubling: ${before} ms, then ${last} ms at attempt ${herd.ceilings.length} (no cap)`];
+      return [
+        last <= before,
+        last <= before
+          ? `the waits stop growing at ${last} ms`
+          : `the waits keep doubling: ${before} ms, then ${last} ms at attempt ${herd.ceilings.length} (no cap)`,
+      ];
     }
     case 'client-sees-terminal': {
       const final = tasks.client.get(expectation.task)?.final;
       const actual = tasks.status(expectation.task);
       if (final === undefined) return [false, `the client never learned a terminal status of ${expectation.task} (it is ${actual})`];
-      return [final.status === expectation.status && final.status === actual, `the client ${final.assumed ? 'assumed' : 'read'} ${final.status}; the task is ${actual}`];
+      return [
+        final.status === expectation.status && final.status === actual,
+        `the client ${final.assumed ? 'assumed' : 'read'} ${final.status}; the task is ${actual}`,
+      ];
     }
   }
 }

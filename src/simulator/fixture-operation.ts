@@ -5,7 +5,10 @@ import type { LedgerOperation } from '../reference/ledger-operations.js';
  * arguments. `fingerprint` lists the arguments bound to the key; a policy without one binds nothing, so a
  * reused key replays whatever it first stored (the flaw the key-reuse fixture exposes).
  */
-export function fixtureOperation(name: string, fingerprint: readonly string[] | null): LedgerOperation<Record<string, unknown>, Record<string, unknown>> {
+export function fixtureOperation(
+  name: string,
+  fingerprint: readonly string[] | null,
+): LedgerOperation<Record<string, unknown>, Record<string, unknown>> {
   return {
     name,
     receiptPrefix: 'receipt',

@@ -17,11 +17,24 @@ export interface HerdOutcome {
  * policy declares no cap the waits keep doubling, and where it declares no backoff at all every client comes
  * back at once.
  */
-export function runHerd(at: number, backoff: BackoffParameters | null, clients: number, attempts: number, transcript: Transcript, what: string): HerdOutcome {
+export function runHerd(
+  at: number,
+  backoff: BackoffParameters | null,
+  clients: number,
+  attempts: number,
+  transcript: Transcript,
+  what: string,
+): HerdOutcome {
   const baseMs = backoff?.baseMs ?? 250;
   const jitter = backoff?.jitter ?? 'none';
   const capMs = backoff?.capMs ?? null;
-  transcript.note(at, 'client', backoff === null ? `${clients} clients ${what}; no backoff is declared: each comes back at once` : `${clients} clients ${what}; backoff base ${baseMs} ms, cap ${capMs ?? 'none'}, jitter ${jitter}`);
+  transcript.note(
+    at,
+    'client',
+    backoff === null
+      ? `${clients} clients ${what}; no backoff is declared: each comes back at once`
+      : `${clients} clients ${what}; backoff base ${baseMs} ms, cap ${capMs ?? 'none'}, jitter ${jitter}`,
+  );
   const ceilings: number[] = [];
   let largestGroup = clients;
   let lastWindow = { from: 0, to: 0 };
@@ -37,7 +50,12 @@ export function runHerd(at: number, backoff: BackoffParameters | null, clients: 
     for (const delay of delays) counts.set(delay, (counts.get(delay) ?? 0) + 1);
     largestGroup = Math.max(...counts.values());
     lastWindow = { from: Math.min(...delays), to: Math.max(...delays) };
-    transcript.note(at, 'client', `attempt ${attempt + 1}: waits up to ${ceiling} ms; the herd comes back between ${lastWindow.from} and ${lastWindow.to} ms, at most ${largestGroup} in the same millisecond`);
+    transcript.note(
+      at,
+      'client',
+      `attempt ${attempt + 1}: waits up to ${ceiling} ms; the herd comes back between ${lastWindow.from} and ${lastWindow.to} ms, ` +
+        `at most ${largestGroup} in the same millisecond`,
+    );
   }
   return { clients, ceilings, largestGroup, lastWindow };
 }

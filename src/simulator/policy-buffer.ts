@@ -23,14 +23,19 @@ export class PolicyBuffer {
     private readonly transcript: Transcript,
   ) {
     const { bufferCapacity, overflow, preserveFinal } = parameters;
-    const lessonPolicy = bufferCapacity !== null && bufferCapacity >= 2 && (overflow === 'coalesce-then-drop-oldest' || overflow === null) && preserveFinal;
+    const lessonPolicy =
+      bufferCapacity !== null && bufferCapacity >= 2 && (overflow === 'coalesce-then-drop-oldest' || overflow === null) && preserveFinal;
     this.#reference = lessonPolicy ? new BoundedSseBuffer(bufferCapacity) : undefined;
   }
 
   describe(): string {
     const { bufferCapacity, overflow, preserveFinal } = this.parameters;
-    if (this.#reference !== undefined) return `reference BoundedSseBuffer, capacity ${bufferCapacity}: coalesce, then evict the oldest progress; finals never dropped`;
-    return `the policy's queue: capacity ${bufferCapacity ?? 'none (unbounded)'}, overflow ${overflow ?? 'not declared'}, finals ${preserveFinal ? 'preserved' : 'not protected'}`;
+    if (this.#reference !== undefined)
+      return `reference BoundedSseBuffer, capacity ${bufferCapacity}: coalesce, then evict the oldest progress; finals never dropped`;
+    return (
+      `the policy's queue: capacity ${bufferCapacity ?? 'none (unbounded)'}, overflow ${overflow ?? 'not declared'}, ` +
+      `finals ${preserveFinal ? 'preserved' : 'not protected'}`
+    );
   }
 
   get losses(): number {
@@ -48,7 +53,8 @@ export class PolicyBuffer {
     if (this.#reference !== undefined) {
       try {
         const outcome = this.#reference.push(event);
-        if (outcome !== 'appended' || event.type === 'final') this.transcript.note(at, 'buffer', `${describeEvent(event)}: ${outcome}, ${this.#reference.size} buffered`);
+        if (outcome !== 'appended' || event.type === 'final')
+          this.transcript.note(at, 'buffer', `${describeEvent(event)}: ${outcome}, ${this.#reference.size} buffered`);
       } catch (error) {
         if (!(error instanceof BufferFullError)) throw error;
         this.transcript.note(at, 'buffer', `${describeEvent(event)}: refused (${error.message})`);
@@ -63,7 +69,12 @@ export class PolicyBuffer {
   drain(at: number): SseEvent[] {
     const events = this.#reference?.drain() ?? this.#queue.splice(0);
     for (const event of events) if (event.type === 'final') this.deliveredFinals.push(String(event.requestId));
-    this.transcript.note(at, 'buffer', `consumer drained ${events.length} events (${events.filter((event) => event.type === 'final').length} final); losses so far ${this.losses}; refetch ${this.refetchMarked ? 'marked' : 'not marked'}`);
+    this.transcript.note(
+      at,
+      'buffer',
+      `consumer drained ${events.length} events (${events.filter((event) => event.type === 'final').length} final); ` +
+        `losses so far ${this.losses}; refetch ${this.refetchMarked ? 'marked' : 'not marked'}`,
+    );
     return events;
   }
 
@@ -72,19 +83,29 @@ export class PolicyBuffer {
     const queue = this.#queue;
     if (this.#blocked) return;
     const newest = queue.at(-1);
-    if (event.type === 'progress' && overflow === 'coalesce-then-drop-oldest' && newest?.type === 'progress' && newest.progressToken === event.progressToken) {
+    if (
+      event.type === 'progress' &&
+      overflow === 'coalesce-then-drop-oldest' &&
+      newest?.type === 'progress' &&
+      newest.progressToken === event.progressToken
+    ) {
       queue[queue.length - 1] = event;
       this.#losses++;
       return;
     }
     if (bufferCapacity === null || queue.length < bufferCapacity) {
       queue.push(event);
-      if (bufferCapacity === null && queue.length % 64 === 0) this.transcript.note(at, 'buffer', `no bound: ${queue.length} events queued for a consumer that reads nothing`);
+      if (bufferCapacity === null && queue.length % 64 === 0)
+        this.transcript.note(at, 'buffer', `no bound: ${queue.length} events queued for a consumer that reads nothing`);
       return;
     }
     if (overflow === 'block') {
       this.#blocked = true;
-      this.transcript.note(at, 'buffer', `full at ${bufferCapacity}: the producer blocks, and everything after (the final response included) waits behind the slow consumer`);
+      this.transcript.note(
+        at,
+        'buffer',
+        `full at ${bufferCapacity}: the producer blocks, and everything after (the final response included) waits behind the slow consumer`,
+      );
       return;
     }
     if (overflow === 'drop-newest' && event.type === 'progress') {
@@ -98,11 +119,14 @@ export class PolicyBuffer {
     }
     const [dropped] = queue.splice(victim, 1);
     this.#losses++;
-    if (dropped!.type === 'final') this.transcript.note(at, 'buffer', `evicted ${describeEvent(dropped!)} to make room: a final response is lost`);
+    if (dropped!.type === 'final')
+      this.transcript.note(at, 'buffer', `evicted ${describeEvent(dropped!)} to make room: a final response is lost`);
     queue.push(event);
   }
 }
 
 function describeEvent(event: SseEvent): string {
-  return event.type === 'final' ? `final response of ${String(event.requestId)}` : `progress ${event.progress} of ${String(event.progressToken)}`;
+  return event.type === 'final'
+    ? `final response of ${String(event.requestId)}`
+    : `progress ${event.progress} of ${String(event.progressToken)}`;
 }

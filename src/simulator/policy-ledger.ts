@@ -44,7 +44,9 @@ export class PolicyLedgers {
   describe(connection: string): string {
     const path = this.pathOf(connection);
     if (path === ':memory:') return `connection ${connection}: an in-memory ledger of its own (the policy's ledger is not durable)`;
-    return path.endsWith('ledger.sqlite') ? `connection ${connection}: the shared ledger file` : `connection ${connection}: the ledger file of its own replica (process-local with ${this.parameters.replicas} replicas)`;
+    return path.endsWith('ledger.sqlite')
+      ? `connection ${connection}: the shared ledger file`
+      : `connection ${connection}: the ledger file of its own replica (process-local with ${this.parameters.replicas} replicas)`;
   }
 
   charge(at: number, connection: string, args: Record<string, unknown>, key: string | undefined): ChargeOutcome {
@@ -56,7 +58,11 @@ export class PolicyLedgers {
       if (!(error instanceof IdempotencyKeyMismatchError) || key === undefined) throw error;
       const policy = this.parameters.onKeyReuseWithOtherArguments;
       if (policy === 'replay') {
-        this.transcript.note(at, 'ledger', `key ${key} reused with other arguments: the policy replays the stored result instead of rejecting`);
+        this.transcript.note(
+          at,
+          'ledger',
+          `key ${key} reused with other arguments: the policy replays the stored result instead of rejecting`,
+        );
         return this.#returned(at, key, ledger.reconcile(key)!.result, true);
       }
       if (policy === 'execute') {
@@ -71,7 +77,11 @@ export class PolicyLedgers {
   /** Looks a key up without executing anything: the stored result, or undefined when nothing committed. */
   reconcile(at: number, connection: string, key: string): unknown {
     const record = this.#open(at, connection).reconcile(key);
-    this.transcript.note(at, 'ledger', record === undefined ? `key ${key}: no record` : `key ${key}: a committed record (reconcile by key)`);
+    this.transcript.note(
+      at,
+      'ledger',
+      record === undefined ? `key ${key}: no record` : `key ${key}: a committed record (reconcile by key)`,
+    );
     if (record === undefined) return undefined;
     const returned = this.#returned(at, key, record.result, true);
     return 'result' in returned ? returned.result : undefined;
@@ -95,13 +105,23 @@ export class PolicyLedgers {
         const found = this.#open(at, connection).reconcile(key);
         this.transcript.note(at, 'ledger', `connection ${connection}: key ${key} ${found === undefined ? 'not found' : 'found'}`);
       }
-      for (const connection of connections) outcomes.set(connection, this.#returned(at, undefined, this.#open(at, connection).execute(this.#operation, args).result, false));
+      for (const connection of connections)
+        outcomes.set(connection, this.#returned(at, undefined, this.#open(at, connection).execute(this.#operation, args).result, false));
       return outcomes;
     }
     for (const connection of connections) this.#connections.get(connection)?.close();
     for (const connection of connections) this.#connections.delete(connection);
     const paths = connections.map((connection) => this.pathOf(connection));
-    const results = await raceConnections(connections.map((connection, index) => ({ connection, path: paths[index]!, operation: this.operationName, fingerprint: this.parameters.fingerprint, arguments: args, key })));
+    const results = await raceConnections(
+      connections.map((connection, index) => ({
+        connection,
+        path: paths[index]!,
+        operation: this.operationName,
+        fingerprint: this.parameters.fingerprint,
+        arguments: args,
+        key,
+      })),
+    );
     // Threads finish in any order; the transcript lists them by connection so reruns are identical.
     for (const outcome of results) {
       if ('error' in outcome) {
@@ -113,7 +133,11 @@ export class PolicyLedgers {
       }
     }
     const committed = results.filter((outcome) => 'replayed' in outcome && !outcome.replayed).length;
-    this.transcript.note(at, 'ledger', `${results.length} connections released together: ${committed} committed an execution, ${results.length - committed} replayed or were rejected`);
+    this.transcript.note(
+      at,
+      'ledger',
+      `${results.length} connections released together: ${committed} committed an execution, ${results.length - committed} replayed or were rejected`,
+    );
     return outcomes;
   }
 
@@ -134,7 +158,11 @@ export class PolicyLedgers {
 
   #returned(at: number, key: string | undefined, result: unknown, replayed: boolean): ChargeOutcome {
     if (!replayed) this.#executions++;
-    this.transcript.note(at, 'ledger', replayed ? `replayed the stored result of key ${key}` : `executed the effect (execution ${this.#executions})`);
+    this.transcript.note(
+      at,
+      'ledger',
+      replayed ? `replayed the stored result of key ${key}` : `executed the effect (execution ${this.#executions})`,
+    );
     if (this.parameters.returns !== 'shared-reference' || key === undefined) return { result, replayed };
     // The policy hands out the object it keeps: every caller of the key gets the same, mutable object.
     if (!this.#aliased.has(key)) this.#aliased.set(key, result);

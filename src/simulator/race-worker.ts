@@ -17,7 +17,10 @@ try {
   const { result, replayed } = ledger.execute(fixtureOperation(job.operation, job.fingerprint), job.arguments, { idempotencyKey: job.key });
   outcome = { connection: job.connection, result, replayed };
 } catch (error) {
-  outcome = { connection: job.connection, error: error instanceof IdempotencyKeyMismatchError ? error.message : `${(error as Error).name}: ${(error as Error).message}` };
+  outcome = {
+    connection: job.connection,
+    error: error instanceof IdempotencyKeyMismatchError ? error.message : `${(error as Error).name}: ${(error as Error).message}`,
+  };
 }
 ledger.close();
 parentPort!.postMessage(outcome);

@@ -13,7 +13,9 @@ export interface RaceJob {
   readonly barrier: SharedArrayBuffer;
 }
 
-export type RaceOutcome = { readonly connection: string; readonly result: unknown; readonly replayed: boolean } | { readonly connection: string; readonly error: string };
+export type RaceOutcome =
+  | { readonly connection: string; readonly result: unknown; readonly replayed: boolean }
+  | { readonly connection: string; readonly error: string };
 
 /** The worker script: beside the bundle's chunks in dist/, or dist/ from the source tree (tests). */
 function workerScript(): URL {

@@ -69,15 +69,45 @@ export class RequestWorld {
     if (this.views.has(name)) throw new FixtureError(`request ${name} is started twice`, path);
     const p = this.#p;
     const idle = p.idleTimeoutMs !== null && p.idleTimeoutMs > 0 ? p.idleTimeoutMs : FOREVER;
-    this.coordinator.start(name, { operation: this.fixture.operation, method: this.fixture.method, transport: this.fixture.transport, startedAtMs: at, idleTimeoutMs: idle, maxTimeoutMs: Math.max(idle, p.maxTimeoutMs ?? FOREVER), ...(progressToken === undefined ? {} : { progressToken }) });
-    this.views.set(name, { name, deadline: new ClientDeadline(at, p.idleTimeoutMs, p.maxTimeoutMs, p), streamOpen: this.#http, responsesDelivered: 0, messagesAfterCancel: 0, lateCancelReplies: 0, progressSent: 0, progressOnTime: 0, lastWriteAt: at, held: [] });
+    this.coordinator.start(name, {
+      operation: this.fixture.operation,
+      method: this.fixture.method,
+      transport: this.fixture.transport,
+      startedAtMs: at,
+      idleTimeoutMs: idle,
+      maxTimeoutMs: Math.max(idle, p.maxTimeoutMs ?? FOREVER),
+      ...(progressToken === undefined ? {} : { progressToken }),
+    });
+    this.views.set(name, {
+      name,
+      deadline: new ClientDeadline(at, p.idleTimeoutMs, p.maxTimeoutMs, p),
+      streamOpen: this.#http,
+      responsesDelivered: 0,
+      messagesAfterCancel: 0,
+      lateCancelReplies: 0,
+      progressSent: 0,
+      progressOnTime: 0,
+      lastWriteAt: at,
+      held: [],
+    });
     const params = { name: this.fixture.operation, ...(progressToken === undefined ? {} : { _meta: { progressToken } }) };
     this.transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: name, method: this.fixture.method, params });
     if (!this.#http) return;
     this.transcript.note(at, 'server', `SSE response stream of ${name} open`);
-    if (this.#buffersBecause.length > 0) this.transcript.note(at, 'proxy', `the SSE response lacks ${this.#buffersBecause.join(', ')}: the proxy buffers the stream until the response ends`);
+    if (this.#buffersBecause.length > 0)
+      this.transcript.note(
+        at,
+        'proxy',
+        `the SSE response lacks ${this.#buffersBecause.join(', ')}: the proxy buffers the stream until the response ends`,
+      );
     const { keepaliveMs, proxyIdleTimeoutMs } = p.http;
-    if (proxyIdleTimeoutMs !== null) this.transcript.note(at, 'proxy', `closes a connection idle for ${proxyIdleTimeoutMs} ms; the server sends ${keepaliveMs === null ? 'no keep-alive comments' : `a keep-alive comment every ${keepaliveMs} ms on a quiet stream`}`);
+    if (proxyIdleTimeoutMs !== null)
+      this.transcript.note(
+        at,
+        'proxy',
+        `closes a connection idle for ${proxyIdleTimeoutMs} ms; the server sends ` +
+          (keepaliveMs === null ? 'no keep-alive comments' : `a keep-alive comment every ${keepaliveMs} ms on a quiet stream`),
+      );
   }
 
   progress(at: number, name: string, value: number, path: readonly (string | number)[]): void {
@@ -91,7 +121,11 @@ export class RequestWorld {
         return;
       }
       this.transcript.note(at, 'server', `the policy keeps reporting progress for the cancelled ${name}`);
-      this.#send(at, view, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: this.coordinator.get(name)!.progressToken, progress: value } });
+      this.#send(at, view, {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: this.coordinator.get(name)!.progressToken, progress: value },
+      });
       return;
     }
     const message = this.coordinator.progress(name, value, { nowMs: at });
@@ -106,7 +140,11 @@ export class RequestWorld {
   keepAlive(at: number, name: string, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
     this.#proxyIdle(at, view);
-    this.transcript.wire(at, 'server → client', `${JSON.stringify(this.coordinator.keepAlive(name, { nowMs: at }))} (SSE comment, not progress)`);
+    this.transcript.wire(
+      at,
+      'server → client',
+      `${JSON.stringify(this.coordinator.keepAlive(name, { nowMs: at }))} (SSE comment, not progress)`,
+    );
     view.lastWriteAt = at;
     view.deadline.keepAlive(at);
   }
@@ -114,12 +152,17 @@ export class RequestWorld {
   tick(at: number, name: string, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
     this.#proxyIdle(at, view);
-    if (view.cancelledByClientAt !== undefined || view.abandonedAt !== undefined || this.coordinator.get(name)!.state !== 'in_progress') return;
+    if (view.cancelledByClientAt !== undefined || view.abandonedAt !== undefined || this.coordinator.get(name)!.state !== 'in_progress')
+      return;
     const due = view.deadline.due(at);
     if (due === undefined) return;
     if (!this.#p.cancelOnTimeout) {
       view.abandonedAt = at;
-      this.transcript.note(at, 'client', `${due} of ${name} reached: stops waiting without cancelling; the server is not told and keeps working`);
+      this.transcript.note(
+        at,
+        'client',
+        `${due} of ${name} reached: stops waiting without cancelling; the server is not told and keeps working`,
+      );
       return;
     }
     this.transcript.note(at, 'client', `${due} of ${name} reached: cancel and stop waiting`);
@@ -144,7 +187,12 @@ export class RequestWorld {
     }
     const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: name, reason } };
     this.transcript.wire(at, 'client → server', this.#http ? `POST ${JSON.stringify(message)}` : message);
-    this.#outcome(at, view, this.#http ? this.coordinator.receiveHttpCancellation(message) : this.coordinator.receiveStdioCancellation(message), completed);
+    this.#outcome(
+      at,
+      view,
+      this.#http ? this.coordinator.receiveHttpCancellation(message) : this.coordinator.receiveStdioCancellation(message),
+      completed,
+    );
   }
 
   complete(at: number, name: string, result: unknown, path: readonly (string | number)[]): void {
@@ -181,16 +229,33 @@ export class RequestWorld {
     const resumable = this.#facts['last-event-id-resumption'].value;
     const newId = newRequestId ? `${name}-retry` : name;
     const headers = sendLastEventId ? ' with Last-Event-ID: 1' : '';
-    this.transcript.wire(at, 'client → server', `POST${headers} ${JSON.stringify({ jsonrpc: '2.0', id: newId, method: this.fixture.method, params: { name: this.fixture.operation } })}`);
+    this.transcript.wire(
+      at,
+      'client → server',
+      `POST${headers} ${JSON.stringify({ jsonrpc: '2.0', id: newId, method: this.fixture.method, params: { name: this.fixture.operation } })}`,
+    );
     let accepted = true;
-    if (sendLastEventId && !resumable) this.transcript.note(at, 'server', `Last-Event-ID ignored: ${this.fixture.specVersion} has no resumable streams; events sent after the drop are lost`);
+    if (sendLastEventId && !resumable)
+      this.transcript.note(
+        at,
+        'server',
+        `Last-Event-ID ignored: ${this.fixture.specVersion} has no resumable streams; events sent after the drop are lost`,
+      );
     if (newId === name && !(sendLastEventId && resumable)) {
       accepted = false;
       this.transcript.note(at, 'server', `request id ${name} is already in use: the re-issued request collides with the lost one`);
     } else if (newId !== name) {
-      this.coordinator.start(newId, { operation: this.fixture.operation, method: this.fixture.method, transport: this.fixture.transport, startedAtMs: at, idleTimeoutMs: FOREVER, maxTimeoutMs: FOREVER });
+      this.coordinator.start(newId, {
+        operation: this.fixture.operation,
+        method: this.fixture.method,
+        transport: this.fixture.transport,
+        startedAtMs: at,
+        idleTimeoutMs: FOREVER,
+        maxTimeoutMs: FOREVER,
+      });
       this.transcript.note(at, 'server', `request ${newId}: a new request, in_progress`);
-    } else this.transcript.note(at, 'server', `stream of ${name} resumed after Last-Event-ID (${this.fixture.specVersion} allows resuming)`);
+    } else
+      this.transcript.note(at, 'server', `stream of ${name} resumed after Last-Event-ID (${this.fixture.specVersion} allows resuming)`);
     for (const read of this.#p.refetch) this.transcript.wire(at, 'client → server', `refetch: ${read}`);
     if (this.#p.refetch.length === 0) this.transcript.note(at, 'client', 'no refetch: whatever the drop lost stays lost');
     view.reconnect = { newId, lastEventId: sendLastEventId, accepted, refetch: this.#p.refetch };
@@ -200,13 +265,21 @@ export class RequestWorld {
     if (outcome.accepted) {
       view.endedAt ??= at;
       const reason = this.coordinator.get(view.name)!.cancelReason;
-      this.transcript.note(at, 'server', `request ${view.name}: in_progress → cancelled${reason === undefined ? '' : ` (${reason})`}; no response will follow`);
+      this.transcript.note(
+        at,
+        'server',
+        `request ${view.name}: in_progress → cancelled${reason === undefined ? '' : ` (${reason})`}; no response will follow`,
+      );
       return;
     }
     this.transcript.note(at, 'server', `cancellation ignored: ${outcome.ignoredBecause}`);
     if (completedBefore && this.#p.invalidOrLate === 'error-response') {
       view.lateCancelReplies++;
-      this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id: null, error: { code: -32602, message: `request ${view.name} is not in progress` } });
+      this.transcript.wire(at, 'server → client', {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32602, message: `request ${view.name} is not in progress` },
+      });
     }
   }
 
@@ -272,7 +345,13 @@ export class RequestWorld {
     const isResponse = typeof message === 'object' && message !== null && 'id' in message;
     this.transcript.wire(at, 'server → client', message);
     if (isResponse) view.responsesDelivered++;
-    if (view.cancelledByClientAt !== undefined) this.transcript.note(at, 'client', `ignores ${isResponse ? 'the late response' : 'the message'} for ${view.name}: it cancelled`);
-    else if (view.abandonedAt !== undefined) this.transcript.note(at, 'client', `ignores ${isResponse ? 'the late response' : 'the message'} for ${view.name}: it stopped waiting`);
+    if (view.cancelledByClientAt !== undefined)
+      this.transcript.note(at, 'client', `ignores ${isResponse ? 'the late response' : 'the message'} for ${view.name}: it cancelled`);
+    else if (view.abandonedAt !== undefined)
+      this.transcript.note(
+        at,
+        'client',
+        `ignores ${isResponse ? 'the late response' : 'the message'} for ${view.name}: it stopped waiting`,
+      );
   }
 }

@@ -35,7 +35,11 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
     let clock = 0;
     for (const [index, step] of fixture.steps.entries()) {
       const path = ['steps', index];
-      if (step.at < clock) throw new FixtureError(`step ${index + 1} is at ${step.at} ms, before the step before it (${clock} ms); steps run in time order`, [...path, 'at']);
+      if (step.at < clock)
+        throw new FixtureError(`step ${index + 1} is at ${step.at} ms, before the step before it (${clock} ms); steps run in time order`, [
+          ...path,
+          'at',
+        ]);
       clock = step.at;
       if ((step.do === 'push-progress' || step.do === 'push-final' || step.do === 'drain') && !bufferDescribed) {
         transcript.note(step.at, 'buffer', buffer.describe());
@@ -76,24 +80,39 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
         if (step.id !== undefined) chargeInputs.set(step.id, { arguments: { ...step.arguments }, key: step.key, request: step.request });
         const outcome = charge(at, step.connection, step.request, step.arguments, step.key);
         record(step.id, outcome);
-        transcript.wire(at, 'server → client', 'rejected' in outcome ? { jsonrpc: '2.0', id: step.request, error: { code: -32602, message: outcome.rejected } } : { jsonrpc: '2.0', id: step.request, result: outcome.result });
+        transcript.wire(
+          at,
+          'server → client',
+          'rejected' in outcome
+            ? { jsonrpc: '2.0', id: step.request, error: { code: -32602, message: outcome.rejected } }
+            : { jsonrpc: '2.0', id: step.request, result: outcome.result },
+        );
         return;
       }
       case 'retry-after-lost-response':
         return retryAfterLostResponse(at, step, [...path, 'of']);
       case 'herd': {
         const backoff = step.backoff === 'retry' ? fixture.parameters.retry.backoff : fixture.parameters.reconnect.backoff;
-        herd = runHerd(at, backoff, step.clients, step.attempts, transcript, step.backoff === 'retry' ? 'see the same failure and retry' : 'lose their streams at once and reconnect');
+        herd = runHerd(
+          at,
+          backoff,
+          step.clients,
+          step.attempts,
+          transcript,
+          step.backoff === 'retry' ? 'see the same failure and retry' : 'lose their streams at once and reconnect',
+        );
         return;
       }
       case 'race': {
         const outcomes = await ledgers.race(at, step.connections, { ...step.arguments }, step.key);
-        for (const connection of step.connections) record(step.id === undefined ? undefined : `${step.id}/${connection}`, outcomes.get(connection)!);
+        for (const connection of step.connections)
+          record(step.id === undefined ? undefined : `${step.id}/${connection}`, outcomes.get(connection)!);
         return;
       }
       case 'mutate-result': {
         const target = charges.get(step.of);
-        if (target === undefined || 'rejected' in target.outcome) throw new FixtureError(`no result of a step named ${step.of} to mutate`, [...path, 'of']);
+        if (target === undefined || 'rejected' in target.outcome)
+          throw new FixtureError(`no result of a step named ${step.of} to mutate`, [...path, 'of']);
         const result = target.outcome.result as Record<string, unknown>;
         for (const key of Object.keys(result)) if (typeof result[key] === 'number') result[key] = (result[key] as number) * 1000;
         result['editedByCaller'] = true;
@@ -122,8 +141,22 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
     }
   }
 
-  function charge(at: number, connection: string, request: string, args: Readonly<Record<string, unknown>>, key: string | undefined): ChargeOutcome {
-    transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: request, method: fixture.method, params: { name: fixture.operation, arguments: { ...args, ...(key === undefined ? {} : { [fixture.parameters.keyArgument ?? 'idempotencyKey']: key }) } } });
+  function charge(
+    at: number,
+    connection: string,
+    request: string,
+    args: Readonly<Record<string, unknown>>,
+    key: string | undefined,
+  ): ChargeOutcome {
+    transcript.wire(at, 'client → server', {
+      jsonrpc: '2.0',
+      id: request,
+      method: fixture.method,
+      params: {
+        name: fixture.operation,
+        arguments: { ...args, ...(key === undefined ? {} : { [fixture.parameters.keyArgument ?? 'idempotencyKey']: key }) },
+      },
+    });
     return ledgers.charge(at, connection, { ...args }, key);
   }
 
@@ -131,7 +164,11 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
    * The response of an earlier charge is lost; the client follows its retry policy: no automatic retry,
    * reconcile by key first (a committed record ends it), or re-send (with the key, when it has one).
    */
-  function retryAfterLostResponse(at: number, step: Extract<Step, { do: 'retry-after-lost-response' }>, path: readonly (string | number)[]): void {
+  function retryAfterLostResponse(
+    at: number,
+    step: Extract<Step, { do: 'retry-after-lost-response' }>,
+    path: readonly (string | number)[],
+  ): void {
     const first = chargeInputs.get(step.of);
     if (first === undefined) throw new FixtureError(`no charge step named ${step.of} whose response could be lost`, path);
     const retry = fixture.parameters.retry;
@@ -149,13 +186,28 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
       }
       transcript.note(at, 'client', `reconciled by key ${first.key}: nothing committed, so the request is re-sent`);
     } else if (retry.reconcileFirst) {
-      transcript.note(at, 'client', 'the policy reconciles first, but without an idempotency key nothing identifies the lost attempt: the request is re-sent');
+      transcript.note(
+        at,
+        'client',
+        'the policy reconciles first, but without an idempotency key nothing identifies the lost attempt: the request is re-sent',
+      );
     }
     const request = retry.newRequestId ? step.request : first.request;
-    transcript.note(at, 'client', `retries automatically (${retry.automatic}) as request ${request}${first.key === undefined ? ', with no idempotency key' : ` with the same key ${first.key}`}`);
+    transcript.note(
+      at,
+      'client',
+      `retries automatically (${retry.automatic}) as request ${request}` +
+        (first.key === undefined ? ', with no idempotency key' : ` with the same key ${first.key}`),
+    );
     const outcome = charge(at, step.connection, request, first.arguments, first.key);
     record(step.id, outcome);
-    transcript.wire(at, 'server → client', 'rejected' in outcome ? { jsonrpc: '2.0', id: request, error: { code: -32602, message: outcome.rejected } } : { jsonrpc: '2.0', id: request, result: outcome.result });
+    transcript.wire(
+      at,
+      'server → client',
+      'rejected' in outcome
+        ? { jsonrpc: '2.0', id: request, error: { code: -32602, message: outcome.rejected } }
+        : { jsonrpc: '2.0', id: request, result: outcome.result },
+    );
   }
 
   /** Keeps a step's outcome, with its result as it was at that moment (before any later edit by the caller). */

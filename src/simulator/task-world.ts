@@ -31,7 +31,11 @@ export class TaskWorld {
     if (this.client.has(task)) throw new FixtureError(`task ${task} is created twice`, path);
     this.service.create(task);
     this.client.set(task, { waiting: this.fixture.parameters.task.clientWaits !== 'none' });
-    this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id: `create-${task}`, result: { task: { taskId: task, status: 'working' } } });
+    this.transcript.wire(at, 'server → client', {
+      jsonrpc: '2.0',
+      id: `create-${task}`,
+      result: { task: { taskId: task, status: 'working' } },
+    });
     this.transcript.note(at, 'tasks', `task ${task}: working (stored durably before the answer)`);
   }
 
@@ -39,7 +43,11 @@ export class TaskWorld {
     const view = this.#view(task, path);
     const { cancelVia, ackIsTerminal } = this.fixture.parameters.task;
     if (cancelVia === 'notifications/cancelled') {
-      this.transcript.wire(at, 'client → server', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: `create-${task}` } });
+      this.transcript.wire(at, 'client → server', {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: `create-${task}` },
+      });
       this.transcript.note(at, 'tasks', `ignored: notifications/cancelled must not be used for a task; ${task} keeps running`);
       return;
     }
@@ -55,7 +63,11 @@ export class TaskWorld {
       }
       return;
     }
-    this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id: `cancel-${task}`, result: { task: { taskId: task, status: answer.task.status } } });
+    this.transcript.wire(at, 'server → client', {
+      jsonrpc: '2.0',
+      id: `cancel-${task}`,
+      result: { task: { taskId: task, status: answer.task.status } },
+    });
     this.transcript.note(at, 'tasks', `task ${task}: → ${answer.task.status} before the answer`);
     view.waiting = false;
     view.final = { status: answer.task.status, assumed: false };
@@ -72,13 +84,18 @@ export class TaskWorld {
     this.#view(task, path);
     const before = this.status(task);
     const after = this.service.finish(task);
-    this.transcript.note(at, 'tasks', `worker of ${task} finished its work: ${before === after ? `status stays ${after}` : `${before} → ${after}`}`);
+    this.transcript.note(
+      at,
+      'tasks',
+      `worker of ${task} finished its work: ${before === after ? `status stays ${after}` : `${before} → ${after}`}`,
+    );
   }
 
   poll(at: number, task: string, path: readonly (string | number)[]): void {
     const view = this.#view(task, path);
     if (!view.waiting) {
-      if (this.fixture.parameters.task.clientWaits === 'none' && view.final === undefined) this.transcript.note(at, 'client', `does not poll ${task} (the policy never waits for a terminal status)`);
+      if (this.fixture.parameters.task.clientWaits === 'none' && view.final === undefined)
+        this.transcript.note(at, 'client', `does not poll ${task} (the policy never waits for a terminal status)`);
       return;
     }
     this.transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: `get-${task}-${at}`, method: 'tasks/get', params: { taskId: task } });

@@ -12,7 +12,9 @@ import { validateAgainst } from '../document/validate-against.js';
 
 const fixtureLookup = schemaLookup(fixtureSchema as unknown as SchemaNode, 'the fixture');
 
-export type FixtureLoad = { readonly ok: true; readonly fixture: Fixture; readonly text: string; readonly source: SourceNode } | { readonly ok: false; readonly text: string; readonly problems: readonly DocumentProblem[] };
+export type FixtureLoad =
+  | { readonly ok: true; readonly fixture: Fixture; readonly text: string; readonly source: SourceNode }
+  | { readonly ok: false; readonly text: string; readonly problems: readonly DocumentProblem[] };
 
 /** A fixture file (JSON or YAML) checked against schemas/fixture.schema.json, with places for every problem. Pure. */
 export function loadFixture(file: string, bytes: Uint8Array): FixtureLoad {
@@ -32,16 +34,46 @@ export function contradictions(fixture: Fixture, source: SourceNode, manifest: L
   const operation = manifest.operations.find((candidate) => candidate.spec.name === fixture.operation);
   if (operation === undefined) {
     const names = manifest.operations.map((candidate) => candidate.spec.name).join(', ');
-    return [problem(['operation'], 'The fixture names the operation {operation}, which {manifest} does not have (it has {names})', { operation: fixture.operation, manifest: manifest.file, names }, 'regenerate the fixtures with mcprely fixtures, or fix the operation name')];
+    return [
+      problem(
+        ['operation'],
+        'The fixture names the operation {operation}, which {manifest} does not have (it has {names})',
+        { operation: fixture.operation, manifest: manifest.file, names },
+        'regenerate the fixtures with mcprely fixtures, or fix the operation name',
+      ),
+    ];
   }
   const problems: DocumentProblem[] = [];
-  if (fixture.specVersion !== manifest.manifest.specVersion) problems.push(problem(['specVersion'], 'The fixture is for {fixture} but the manifest speaks {manifest}', { fixture: fixture.specVersion, manifest: manifest.manifest.specVersion }, 'regenerate the fixtures with mcprely fixtures'));
+  if (fixture.specVersion !== manifest.manifest.specVersion)
+    problems.push(
+      problem(
+        ['specVersion'],
+        'The fixture is for {fixture} but the manifest speaks {manifest}',
+        { fixture: fixture.specVersion, manifest: manifest.manifest.specVersion },
+        'regenerate the fixtures with mcprely fixtures',
+      ),
+    );
   const transports = operation.spec.transports ?? manifest.manifest.server.transports;
-  if (!transports.includes(fixture.transport)) problems.push(problem(['transport'], 'The fixture runs on {transport}, which {operation} is not offered on ({offered})', { transport: fixture.transport, operation: fixture.operation, offered: transports.join(', ') }, 'regenerate the fixtures with mcprely fixtures'));
+  if (!transports.includes(fixture.transport))
+    problems.push(
+      problem(
+        ['transport'],
+        'The fixture runs on {transport}, which {operation} is not offered on ({offered})',
+        { transport: fixture.transport, operation: fixture.operation, offered: transports.join(', ') },
+        'regenerate the fixtures with mcprely fixtures',
+      ),
+    );
   const expected = fixtureParameters(manifest.manifest, operation) as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(fixture.parameters)) {
     if (canonicalJson(value) !== canonicalJson(expected[key])) {
-      problems.push(problem(['parameters', key], 'parameters.{key} is {fixture} but the manifest gives {manifest}', { key, fixture: canonicalJson(value), manifest: canonicalJson(expected[key]) }, 'regenerate the fixtures with mcprely fixtures after changing the manifest'));
+      problems.push(
+        problem(
+          ['parameters', key],
+          'parameters.{key} is {fixture} but the manifest gives {manifest}',
+          { key, fixture: canonicalJson(value), manifest: canonicalJson(expected[key]) },
+          'regenerate the fixtures with mcprely fixtures after changing the manifest',
+        ),
+      );
     }
   }
   return problems;

@@ -40,6 +40,10 @@ describe('the mcprely binary', () => {
     const out = `${mkdtempSync(`${tmpdir()}/mcprely-`)}/report.json`;
     const run = runCli(['lint', 'fixtures/examples/billing.yaml', '--format', 'json', '--output', out]);
     expect(run).toMatchObject({ status: 0, stdout: '' });
-    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ version: 1, tool: { name: 'mcprely', version }, summary: { files: 1, errors: 0 } });
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({
+      version: 1,
+      tool: { name: 'mcprely', version },
+      summary: { files: 1, errors: 0 },
+    });
   });
 });

@@ -19,7 +19,17 @@ function load(text: string, file = 'mcprely.config.yaml') {
 
 describe('configuration', () => {
   it('applies presets, per-rule settings and per-file overrides, later ones winning', () => {
-    const loaded = load(['extends: [recommended]', 'rules:', '  retry-backoff: error', '  deadline-long-suggests-task: off', 'overrides:', '  - files: ["legacy/**/*.yaml"]', '    rules: { idem-ledger-shared: warn, retry-backoff: off }'].join('\n'));
+    const loaded = load(
+      [
+        'extends: [recommended]',
+        'rules:',
+        '  retry-backoff: error',
+        '  deadline-long-suggests-task: off',
+        'overrides:',
+        '  - files: ["legacy/**/*.yaml"]',
+        '    rules: { idem-ledger-shared: warn, retry-backoff: off }',
+      ].join('\n'),
+    );
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
     const severities = severityResolver(loaded.config, definitions);
     const current = severities('services/billing.yaml');
@@ -43,9 +53,27 @@ describe('configuration', () => {
 
   it.each([
     ['an unknown rule id', 'rules:\n  retry-backof: warn\n', 2, 3, 'Unknown rule "retry-backof" (did you mean "retry-backoff"?)'],
-    ['an unknown rule id in an override', 'overrides:\n  - files: ["*.yaml"]\n    rules: { no-such-rule: off }\n', 3, 14, 'Unknown rule "no-such-rule"'],
-    ['a bad severity', 'rules:\n  retry-backoff: warning\n', 2, 18, 'rules.retry-backoff is "warning", which is not one of off, error, warn, info (did you mean "warn"?)'],
-    ['an unknown preset', 'extends: [recomended]\n', 1, 11, 'extends[0] is "recomended", which is not one of recommended, strict (did you mean "recommended"?)'],
+    [
+      'an unknown rule id in an override',
+      'overrides:\n  - files: ["*.yaml"]\n    rules: { no-such-rule: off }\n',
+      3,
+      14,
+      'Unknown rule "no-such-rule"',
+    ],
+    [
+      'a bad severity',
+      'rules:\n  retry-backoff: warning\n',
+      2,
+      18,
+      'rules.retry-backoff is "warning", which is not one of off, error, warn, info (did you mean "warn"?)',
+    ],
+    [
+      'an unknown preset',
+      'extends: [recomended]\n',
+      1,
+      11,
+      'extends[0] is "recomended", which is not one of recommended, strict (did you mean "recommended"?)',
+    ],
     ['an unknown key', 'rule: {}\n', 1, 1, 'Unknown field "rule" in the configuration (did you mean "rules"?)'],
   ])('refuses %s with its place', (_, text, line, column, message) => {
     const loaded = load(text);
@@ -83,7 +111,13 @@ describe('configuration on the command line', () => {
     writeFileSync(join(dir, 'custom.yaml'), 'rules:\n  retry-mutation-needs-kee: off\n');
     const run = runCli(['lint', 'invoicing.yaml', '--config', 'custom.yaml'], { cwd: dir });
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/^custom\.yaml:2:3: error: Unknown rule "retry-mutation-needs-kee" \(did you mean "retry-mutation-needs-key"\?\)\. Fix: Use retry-mutation-needs-key \[manifest-schema\]/);
+    expect(run.stderr).toMatch(
+      new RegExp(
+        '^custom\\.yaml:2:3: error: Unknown rule "retry-mutation-needs-kee" \\(did you mean "retry-mutation-needs-key"\\?\\)\\. ' +
+          'Fix: Use retry-mutation-needs-key \\[manifest-schema\\]',
+        'm',
+      ),
+    );
     expect(run.stdout).toBe('');
     const missing = runCli(['lint', 'invoicing.yaml', '--config', 'nope.yaml'], { cwd: dir });
     expect(missing.status).toBe(2);

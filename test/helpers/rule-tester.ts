@@ -20,7 +20,9 @@ export interface ValidCase {
  */
 export function ruleTester(ruleId: string, cases: { valid: readonly ValidCase[]; invalid: readonly InvalidCase[] }): void {
   const rule = bundledRules().byId.get(ruleId);
-  const messageIds = new Set(rule?.definition.checks === undefined ? ['default'] : rule.definition.checks.map((check, index) => check.id ?? `check-${index + 1}`));
+  const messageIds = new Set(
+    rule?.definition.checks === undefined ? ['default'] : rule.definition.checks.map((check, index) => check.id ?? `check-${index + 1}`),
+  );
   describe(ruleId, () => {
     it('exists, and the table is well formed', () => {
       expect(rule, `no rule ${ruleId}`).toBeDefined();
@@ -28,7 +30,8 @@ export function ruleTester(ruleId: string, cases: { valid: readonly ValidCase[];
       expect(new Set(texts).size, 'a case is repeated').toBe(texts.length);
       for (const invalid of cases.invalid) {
         expect(invalid.findings.length, `${invalid.name} expects no finding: make it a valid case`).toBeGreaterThan(0);
-        for (const finding of invalid.findings) if (finding.messageId !== undefined) expect(messageIds, `${invalid.name}`).toContain(finding.messageId);
+        for (const finding of invalid.findings)
+          if (finding.messageId !== undefined) expect(messageIds, `${invalid.name}`).toContain(finding.messageId);
       }
     });
     it.each(cases.valid.map((testCase) => [testCase.name, testCase] as const))('valid: %s', (_, testCase) => {
@@ -36,7 +39,10 @@ export function ruleTester(ruleId: string, cases: { valid: readonly ValidCase[];
     });
     it.each(cases.invalid.map((testCase) => [testCase.name, testCase] as const))('invalid: %s', (_, testCase) => {
       const found = lintText(testCase.manifest, [ruleId]);
-      expect(found.every((finding) => finding.ruleId === ruleId), JSON.stringify(found)).toBe(true);
+      expect(
+        found.every((finding) => finding.ruleId === ruleId),
+        JSON.stringify(found),
+      ).toBe(true);
       const actual = found.map((finding) => ({
         path: finding.path,
         line: finding.range?.start.line,

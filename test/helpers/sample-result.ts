@@ -26,6 +26,17 @@ operations:
     lint('fixtures/examples/flawed/proxy-buffers-sse.yaml', readFileSync('fixtures/examples/flawed/proxy-buffers-sse.yaml', 'utf8')),
     lint('services/tricky name:a,100%.yaml', tricky),
     lint('broken.yaml', 'mcprely: 1\nserver: [a, b\n'),
-    fileReport('missing.yaml', [{ ruleId: 'manifest-file', severity: 'error', messageId: 'missing', data: {}, message: 'No file exists at this path', file: 'missing.yaml', path: '', fix: 'check the path' }]),
+    fileReport('missing.yaml', [
+      {
+        ruleId: 'manifest-file',
+        severity: 'error',
+        messageId: 'missing',
+        data: {},
+        message: 'No file exists at this path',
+        file: 'missing.yaml',
+        path: '',
+        fix: 'check the path',
+      },
+    ]),
   ]);
 }

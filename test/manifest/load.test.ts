@@ -62,7 +62,14 @@ describe('defaults', () => {
   const charge = billing.operations[0]!;
 
   it('merges defaults field by field, the operation winning', () => {
-    expect(charge.spec.timeouts).toEqual({ idleMs: 5000, maxMs: 60000, resetIdleOnProgress: true, resetMaxOnProgress: false, keepaliveCountsAsActivity: false, cancelOnTimeout: true });
+    expect(charge.spec.timeouts).toEqual({
+      idleMs: 5000,
+      maxMs: 60000,
+      resetIdleOnProgress: true,
+      resetMaxOnProgress: false,
+      keepaliveCountsAsActivity: false,
+      cancelOnTimeout: true,
+    });
     expect(charge.spec.cancellation?.stopsWork).toBe('checkpoint');
     expect(charge.spec.cancellation?.httpSignal).toBe('close-stream');
     expect(billing.operations[1]!.spec.idempotency).toBeUndefined();
@@ -77,7 +84,9 @@ describe('defaults', () => {
   });
 
   it('replaces lists instead of concatenating them, and never changes the parsed data', () => {
-    const text = `${MINIMAL}defaults:\n  recovery: {refetch: [a, b]}\noperations:\n  - {name: op, method: tools/call, recovery: {refetch: [c]}}\n  - {name: other, method: tools/call}\n`;
+    const text =
+      `${MINIMAL}defaults:\n  recovery: {refetch: [a, b]}\noperations:\n` +
+      '  - {name: op, method: tools/call, recovery: {refetch: [c]}}\n  - {name: other, method: tools/call}\n';
     const manifest = loaded('m.yaml', text);
     expect(manifest.operations[0]!.spec.recovery?.refetch).toEqual(['c']);
     expect(manifest.operations[1]!.spec.recovery?.refetch).toEqual(['a', 'b']);
@@ -88,13 +97,17 @@ describe('defaults', () => {
 
 describe('YAML details', () => {
   it('resolves scalars by the YAML 1.2 core schema', () => {
-    const text = `${MINIMAL}operations: [{name: op, method: tools/call}]\nx-values: [~, null, true, False, 12, -3, 0x1f, 0o17, 1.5, 1e3, .inf, "12", '7', yes, 2026-07-28, !!str 12]\n`;
+    const text =
+      `${MINIMAL}operations: [{name: op, method: tools/call}]\n` +
+      `x-values: [~, null, true, False, 12, -3, 0x1f, 0o17, 1.5, 1e3, .inf, "12", '7', yes, 2026-07-28, !!str 12]\n`;
     const values = (loaded('m.yaml', text).manifest as unknown as Record<string, unknown>)['x-values'];
     expect(values).toEqual([null, null, true, false, 12, -3, 31, 15, 1.5, 1000, Infinity, '12', '7', 'yes', '2026-07-28', '12']);
   });
 
   it('accepts aliases of a reasonable size and places their values at the anchor', () => {
-    const text = `${MINIMAL}x-shared: &backoff {baseMs: 250, capMs: 8000, jitter: full}\noperations:\n  - name: op\n    method: tools/call\n    retry: {automatic: never, backoff: *backoff}\n`;
+    const text =
+      `${MINIMAL}x-shared: &backoff {baseMs: 250, capMs: 8000, jitter: full}\noperations:\n` +
+      '  - name: op\n    method: tools/call\n    retry: {automatic: never, backoff: *backoff}\n';
     const manifest = loaded('m.yaml', text);
     expect(manifest.operations[0]!.spec.retry?.backoff).toEqual({ baseMs: 250, capMs: 8000, jitter: 'full' });
     const cap = locate(manifest.source, ['operations', 0, 'retry', 'backoff', 'capMs']);
@@ -130,7 +143,9 @@ describe('YAML details', () => {
 
 describe('schema errors', () => {
   it('reports every schema error at once, each at its place with a fix', () => {
-    const text = `mcprely: 2\nspecVersion: "2026-07-29"\nserver: {name: "", transports: [stdio, stdio], replicas: 0}\noperations:\n  - name: bad name\n    sideEffect: mutating\n`;
+    const text =
+      'mcprely: 2\nspecVersion: "2026-07-29"\nserver: {name: "", transports: [stdio, stdio], replicas: 0}\n' +
+      'operations:\n  - name: bad name\n    sideEffect: mutating\n';
     const result = load('m.yaml', text);
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -144,9 +159,15 @@ describe('schema errors', () => {
       ['too-small', 3, 'server.replicas must be at least 1, not 0'],
       ['missing-field', 5, 'operations[0] is missing the required field "method"'],
       ['bad-format', 5, 'operations[0].name is "bad name", which does not match ^[A-Za-z0-9_.:/-]+$'],
-      ['not-allowed', 6, 'operations[0].sideEffect is "mutating", which is not one of none, idempotent, mutation (did you mean "mutation"?)'],
+      [
+        'not-allowed',
+        6,
+        'operations[0].sideEffect is "mutating", which is not one of none, idempotent, mutation (did you mean "mutation"?)',
+      ],
     ]);
-    expect(result.problems.find((problem) => problem.messageId === 'missing-field')?.fix).toMatch(/^add method: one of tools\/call, resources\/read/);
+    expect(result.problems.find((problem) => problem.messageId === 'missing-field')?.fix).toMatch(
+      /^add method: one of tools\/call, resources\/read/,
+    );
   });
 
   it('suggests nothing for a key that resembles no field, and lists the allowed ones', () => {
@@ -154,6 +175,11 @@ describe('schema errors', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems[0]!.message).toBe('Unknown field "zzz" in operations[0]');
-    expect(result.problems[0]!.fix).toMatch(/^remove it; allowed here: name, method, description, direction, transports, x-mcprely-ignore, probe, x-mcprely-unverified, sideEffect, annotations, timeouts/);
+    expect(result.problems[0]!.fix).toMatch(
+      new RegExp(
+        '^remove it; allowed here: name, method, description, direction, transports, x-mcprely-ignore, probe, x-mcprely-unverified, ' +
+          'sideEffect, annotations, timeouts',
+      ),
+    );
   });
 });

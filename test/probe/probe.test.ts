@@ -10,7 +10,9 @@ import { runCli, showsStackTrace } from '../helpers/run-cli.js';
 const SERVERS = 'test/probe/servers';
 const EVERYTHING = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
 const started: ChildProcess[] = [];
-afterAll(() => started.forEach((child) => child.kill('SIGKILL')));
+afterAll(() => {
+  for (const child of started) child.kill('SIGKILL');
+});
 
 interface Report {
   revision: string;
@@ -28,7 +30,9 @@ function startHttp(args: string[], env: Record<string, string> = {}): Promise<nu
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk;
-      const port = /listening (\d+)/.exec(output)?.[1] ?? (env['PORT'] !== undefined && /Server is running|listening on port|running on/i.test(output) ? env['PORT'] : undefined);
+      const port =
+        /listening (\d+)/.exec(output)?.[1] ??
+        (env['PORT'] !== undefined && /Server is running|listening on port|running on/i.test(output) ? env['PORT'] : undefined);
       if (port !== undefined) resolve(Number(port));
     };
     child.stdout.on('data', onData);
@@ -46,7 +50,9 @@ function freePort(): Promise<number> {
   });
 }
 
-const validateReport = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(JSON.parse(readFileSync('schemas/probe-report.schema.json', 'utf8')));
+const validateReport = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
+  JSON.parse(readFileSync('schemas/probe-report.schema.json', 'utf8')),
+);
 
 function probe(args: string[]): { status: number | null; report: Report; text: string } {
   const json = runCli(['probe', ...args, '--grace', '300', '--max-time', '40000', '--format', 'json']);
@@ -60,27 +66,80 @@ const check = (report: Report, id: string) => report.checks.find((candidate) => 
 
 describe('probe: well-behaved servers built with the official SDKs', () => {
   it('SDK 1.x over stdio: every check passes, the key replays and changed arguments are refused', () => {
-    const { status, report } = probe(['--stdio', `node ${SERVERS}/sdk-v1-server.mjs stdio`, '--manifest', `${SERVERS}/well-behaved.yaml`, '--allow-mutations']);
+    const { status, report } = probe([
+      '--stdio',
+      `node ${SERVERS}/sdk-v1-server.mjs stdio`,
+      '--manifest',
+      `${SERVERS}/well-behaved.yaml`,
+      '--allow-mutations',
+    ]);
     expect(report.revision).toBe('2025-11-25');
-    expect(statuses(report)).toEqual({ progress: 'pass', 'cancel-before-completion': 'pass', 'client-timeouts': 'pass', 'ignored-cancellations': 'pass', 'sse-headers': 'skip', 'get-405': 'skip', 'idempotent-replay': 'pass' });
+    expect(statuses(report)).toEqual({
+      progress: 'pass',
+      'cancel-before-completion': 'pass',
+      'client-timeouts': 'pass',
+      'ignored-cancellations': 'pass',
+      'sse-headers': 'skip',
+      'get-405': 'skip',
+      'idempotent-replay': 'pass',
+    });
     expect(status).toBe(0);
-    expect(check(report, 'client-timeouts').summary).toMatch(/^the maximum timeout fired at 7\d\d ms; the probe cancelled with notifications\/cancelled and nothing followed$/);
-    expect(check(report, 'cancel-before-completion').transcript.some((entry) => entry.direction === '→' && entry.text.includes('"method":"notifications/cancelled"'))).toBe(true);
+    expect(check(report, 'client-timeouts').summary).toMatch(
+      /^the maximum timeout fired at 7\d\d ms; the probe cancelled with notifications\/cancelled and nothing followed$/,
+    );
+    expect(
+      check(report, 'cancel-before-completion').transcript.some(
+        (entry) => entry.direction === '→' && entry.text.includes('"method":"notifications/cancelled"'),
+      ),
+    ).toBe(true);
   });
 
   it('SDK 1.x over Streamable HTTP (2025-11-25): the cancellation is POSTed, SSE headers are right', async () => {
     const port = await startHttp([`${SERVERS}/sdk-v1-server.mjs`, 'http', '0']);
-    const { status, report } = probe(['--url', `http://127.0.0.1:${port}/mcp`, '--manifest', `${SERVERS}/well-behaved.yaml`, '--allow-mutations']);
-    expect(statuses(report)).toMatchObject({ progress: 'pass', 'cancel-before-completion': 'pass', 'client-timeouts': 'pass', 'ignored-cancellations': 'pass', 'sse-headers': 'pass', 'idempotent-replay': 'pass' });
+    const { status, report } = probe([
+      '--url',
+      `http://127.0.0.1:${port}/mcp`,
+      '--manifest',
+      `${SERVERS}/well-behaved.yaml`,
+      '--allow-mutations',
+    ]);
+    expect(statuses(report)).toMatchObject({
+      progress: 'pass',
+      'cancel-before-completion': 'pass',
+      'client-timeouts': 'pass',
+      'ignored-cancellations': 'pass',
+      'sse-headers': 'pass',
+      'idempotent-replay': 'pass',
+    });
     expect(status).toBe(0);
-    expect(check(report, 'cancel-before-completion').transcript.some((entry) => entry.text.startsWith('POST {"jsonrpc":"2.0","method":"notifications/cancelled"'))).toBe(true);
+    expect(
+      check(report, 'cancel-before-completion').transcript.some((entry) =>
+        entry.text.startsWith('POST {"jsonrpc":"2.0","method":"notifications/cancelled"'),
+      ),
+    ).toBe(true);
   });
 
   it('SDK 2.x over Streamable HTTP (2026-07-28, asked with server/discover): closing the stream cancels, GET gets 405', async () => {
     const port = await startHttp([`${SERVERS}/sdk-v2-server.mjs`, '0']);
-    const { status, report } = probe(['--url', `http://127.0.0.1:${port}/mcp`, '--operation', 'slow_job', '--arguments', '{"steps":6,"stepMs":200}', '--max-timeout', '700']);
+    const { status, report } = probe([
+      '--url',
+      `http://127.0.0.1:${port}/mcp`,
+      '--operation',
+      'slow_job',
+      '--arguments',
+      '{"steps":6,"stepMs":200}',
+      '--max-timeout',
+      '700',
+    ]);
     expect(report.revision).toBe('2026-07-28');
-    expect(statuses(report)).toMatchObject({ progress: 'pass', 'cancel-before-completion': 'pass', 'client-timeouts': 'pass', 'ignored-cancellations': 'pass', 'sse-headers': 'pass', 'get-405': 'pass' });
+    expect(statuses(report)).toMatchObject({
+      progress: 'pass',
+      'cancel-before-completion': 'pass',
+      'client-timeouts': 'pass',
+      'ignored-cancellations': 'pass',
+      'sse-headers': 'pass',
+      'get-405': 'pass',
+    });
     expect(status).toBe(0);
     const cancel = check(report, 'cancel-before-completion');
     expect(cancel.transcript.some((entry) => /^\[closes the response stream of request \d+\]$/.test(entry.text))).toBe(true);
@@ -93,11 +152,22 @@ describe('probe: deliberately broken servers', () => {
     ['response-after-cancel', 'cancel-before-completion', /^the server sent a response at \d+ ms after the cancellation$/],
     ['progress-after-cancel', 'cancel-before-completion', /^the server sent progress 2 at \d+ ms.* after the cancellation$/],
     ['non-monotonic-progress', 'progress', /^progress 2 follows 3: not strictly increasing$/],
-    ['error-to-cancellation', 'ignored-cancellations', /^a cancellation of a request that already completed: answered with an error response/],
+    [
+      'error-to-cancellation',
+      'ignored-cancellations',
+      /^a cancellation of a request that already completed: answered with an error response/,
+    ],
     ['stall', 'progress', /^no response within the probe's maximum of \d+ ms.*: the server stalls$/],
     ['early-exit', 'progress', /the server process exited \(code 3\)/],
   ])('%s: %s fails', (defect, id, summary) => {
-    const { status, report } = probe(['--stdio', `node ${SERVERS}/broken-server.mjs ${defect}`, '--operation', 'slow_job', '--max-timeout', '400']);
+    const { status, report } = probe([
+      '--stdio',
+      `node ${SERVERS}/broken-server.mjs ${defect}`,
+      '--operation',
+      'slow_job',
+      '--max-timeout',
+      '400',
+    ]);
     expect(status).toBe(1);
     expect(check(report, id).status).toBe('fail');
     expect(check(report, id).summary).toMatch(summary);
@@ -107,7 +177,10 @@ describe('probe: deliberately broken servers', () => {
     const port = await startHttp([`${SERVERS}/broken-server.mjs`, 'missing-sse-headers', '0']);
     const { status, report } = probe(['--url', `http://127.0.0.1:${port}/mcp`, '--operation', 'slow_job', '--max-timeout', '400']);
     expect(status).toBe(1);
-    expect(check(report, 'sse-headers')).toMatchObject({ status: 'fail', summary: 'the SSE response lacks Cache-Control: no-cache, X-Accel-Buffering: no' });
+    expect(check(report, 'sse-headers')).toMatchObject({
+      status: 'fail',
+      summary: 'the SSE response lacks Cache-Control: no-cache, X-Accel-Buffering: no',
+    });
     expect(check(report, 'cancel-before-completion').status).toBe('pass');
   });
 
@@ -121,7 +194,14 @@ describe('probe: deliberately broken servers', () => {
   });
 
   it('garbage on stdout is named in the report', () => {
-    const { status, report } = probe(['--stdio', `node ${SERVERS}/broken-server.mjs garbage`, '--operation', 'slow_job', '--max-timeout', '400']);
+    const { status, report } = probe([
+      '--stdio',
+      `node ${SERVERS}/broken-server.mjs garbage`,
+      '--operation',
+      'slow_job',
+      '--max-timeout',
+      '400',
+    ]);
     expect(status).toBe(1);
     expect(report.observations[0]).toMatch(/^the server wrote \d+ line\(s\) that are not JSON-RPC messages, e\.g\. "this is not JSON"$/);
   });
@@ -133,7 +213,12 @@ describe('probe: @modelcontextprotocol/server-everything', () => {
   it('over stdio: it keeps sending progress after a cancellation (its tool ignores the abort signal)', () => {
     const { report } = probe(['--stdio', `node ${EVERYTHING} stdio`, ...args]);
     expect(report.revision).toBe('2025-11-25');
-    expect(statuses(report)).toMatchObject({ progress: 'pass', 'cancel-before-completion': 'fail', 'client-timeouts': 'fail', 'ignored-cancellations': 'pass' });
+    expect(statuses(report)).toMatchObject({
+      progress: 'pass',
+      'cancel-before-completion': 'fail',
+      'client-timeouts': 'fail',
+      'ignored-cancellations': 'pass',
+    });
     expect(check(report, 'cancel-before-completion').summary).toMatch(/^the server sent progress \d.* after the cancellation$/);
     expect(check(report, 'cancel-before-completion').summary).not.toMatch(/response/);
   });
@@ -143,7 +228,12 @@ describe('probe: @modelcontextprotocol/server-everything', () => {
     await startHttp([EVERYTHING, 'streamableHttp'], { PORT: String(port) });
     const { report } = probe(['--url', `http://127.0.0.1:${port}/mcp`, ...args]);
     expect(report.revision).toBe('2025-11-25');
-    expect(statuses(report)).toMatchObject({ progress: 'pass', 'cancel-before-completion': 'fail', 'ignored-cancellations': 'pass', 'sse-headers': 'pass' });
+    expect(statuses(report)).toMatchObject({
+      progress: 'pass',
+      'cancel-before-completion': 'fail',
+      'ignored-cancellations': 'pass',
+      'sse-headers': 'pass',
+    });
   });
 });
 
@@ -162,14 +252,21 @@ describe('probe and init: usage and scaffolding', () => {
   it('a command that cannot start is reported, not thrown', () => {
     const run = runCli(['probe', '--stdio', 'definitely-not-a-program-mcprely', '--max-time', '5000']);
     expect(run.status).toBe(2);
-    expect(run.stdout).toMatch(/FAIL {2}the probe could not start: .*the command could not start: spawn definitely-not-a-program-mcprely ENOENT/);
+    expect(run.stdout).toMatch(
+      /FAIL {2}the probe could not start: .*the command could not start: spawn definitely-not-a-program-mcprely ENOENT/,
+    );
     expect(showsStackTrace(run.stdout + run.stderr)).toBe(false);
   });
 
   it('init writes a manifest from tools/list that lint then reports, hints marked unverified', () => {
     const run = runCli(['init', '--from-stdio', `node ${SERVERS}/sdk-v1-server.mjs stdio`]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/- name: charge\n {4}method: tools\/call\n {4}description: "Charges an account once per idempotency key"\n {4}sideEffect: idempotent # unverified: inferred from idempotentHint: true/);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        '- name: charge\\n {4}method: tools\\/call\\n {4}description: "Charges an account once per idempotency key"\\n' +
+          ' {4}sideEffect: idempotent # unverified: inferred from idempotentHint: true',
+      ),
+    );
     const file = join(mkdtempSync(join(tmpdir(), 'mcprely-init-')), 'manifest.yaml');
     writeFileSync(file, run.stdout);
     const lint = runCli(['lint', file, '--format', 'json']);

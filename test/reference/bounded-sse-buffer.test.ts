@@ -53,8 +53,16 @@ describe('BoundedSseBuffer', () => {
     ['capacity 1', () => new BoundedSseBuffer(1), 'capacity'],
     ['capacity 2.5', () => new BoundedSseBuffer(2.5), 'capacity'],
     ['capacity NaN', () => new BoundedSseBuffer(Number.NaN), 'capacity'],
-    ['a boolean token', () => new BoundedSseBuffer(2).push({ type: 'progress', progressToken: true as unknown as string, progress: 1 }), 'event.progressToken'],
-    ['a NaN progress', () => new BoundedSseBuffer(2).push({ type: 'progress', progressToken: 'a', progress: Number.NaN }), 'event.progress'],
+    [
+      'a boolean token',
+      () => new BoundedSseBuffer(2).push({ type: 'progress', progressToken: true as unknown as string, progress: 1 }),
+      'event.progressToken',
+    ],
+    [
+      'a NaN progress',
+      () => new BoundedSseBuffer(2).push({ type: 'progress', progressToken: 'a', progress: Number.NaN }),
+      'event.progress',
+    ],
     ['an unknown event', () => new BoundedSseBuffer(2).push({ type: 'log' } as unknown as SseEvent), 'event.type'],
   ])('rejects %s by name', (_, call, argument) => {
     expect(call).toThrow(InvalidArgumentError);
@@ -64,10 +72,20 @@ describe('BoundedSseBuffer', () => {
 
 describe('BoundedSseBuffer properties', () => {
   const event = fc.oneof(
-    { weight: 5, arbitrary: fc.record({ type: fc.constant('progress' as const), progressToken: fc.constantFrom('a', 'b', 'c', 1, 2), progress: fc.integer() }) },
+    {
+      weight: 5,
+      arbitrary: fc.record({
+        type: fc.constant('progress' as const),
+        progressToken: fc.constantFrom('a', 'b', 'c', 1, 2),
+        progress: fc.integer(),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ type: fc.constant('final' as const), requestId: fc.nat(), response: fc.constant(null) }) },
   );
-  const operation = fc.oneof({ weight: 12, arbitrary: event.map((value) => ({ push: value as SseEvent })) }, { weight: 1, arbitrary: fc.constant({ drain: true as const }) });
+  const operation = fc.oneof(
+    { weight: 12, arbitrary: event.map((value) => ({ push: value as SseEvent })) },
+    { weight: 1, arbitrary: fc.constant({ drain: true as const }) },
+  );
 
   it('never exceeds capacity, never drops a final, and marks refetch exactly when it dropped or coalesced', () => {
     fc.assert(
@@ -83,7 +101,7 @@ describe('BoundedSseBuffer properties', () => {
             drainedFinals.push(...drained.filter((item) => item.type === 'final'));
             continue;
           }
-          let outcome;
+          let outcome: ReturnType<typeof buffer.push> | undefined;
           try {
             outcome = buffer.push(step.push);
           } catch (error) {

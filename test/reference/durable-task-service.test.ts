@@ -71,6 +71,8 @@ describe('DurableTaskService bad input', () => {
     tasks.create('x');
     expect(() => tasks.create('x')).toThrow(ProtocolStateError);
     expect(() => tasks.workerCheckpoint('nope')).toThrow(ProtocolStateError);
-    expect(() => DurableTaskService.open({ specVersion: 'draft' as '2026-07-28' })).toThrow(expect.objectContaining({ argument: 'specVersion' }));
+    expect(() => DurableTaskService.open({ specVersion: 'draft' as '2026-07-28' })).toThrow(
+      expect.objectContaining({ argument: 'specVersion' }),
+    );
   });
 });

@@ -25,9 +25,16 @@ describe('MutationLedger', () => {
     const ledger = MutationLedger.open(ledgerPath());
     const first = ledger.execute(chargeAccount, { account: 'acct-7', cents: 1200 }, { idempotencyKey: 'checkout-7' });
     expect(first).toEqual({ result: { receipt: 'charge-001', account: 'acct-7', cents: 1200, status: 'charged' }, replayed: false });
-    expect(ledger.execute(chargeAccount, { cents: 1200, account: 'acct-7' }, { idempotencyKey: 'checkout-7' })).toEqual({ result: first.result, replayed: true });
-    expect(() => ledger.execute(chargeAccount, { account: 'acct-7', cents: 9900 }, { idempotencyKey: 'checkout-7' })).toThrow(IdempotencyKeyMismatchError);
-    expect(() => ledger.execute(chargeAccount, { account: 'acct-7', cents: 9900 }, { idempotencyKey: 'checkout-7' })).toThrow('idempotency key "checkout-7" was reused with different arguments');
+    expect(ledger.execute(chargeAccount, { cents: 1200, account: 'acct-7' }, { idempotencyKey: 'checkout-7' })).toEqual({
+      result: first.result,
+      replayed: true,
+    });
+    expect(() => ledger.execute(chargeAccount, { account: 'acct-7', cents: 9900 }, { idempotencyKey: 'checkout-7' })).toThrow(
+      IdempotencyKeyMismatchError,
+    );
+    expect(() => ledger.execute(chargeAccount, { account: 'acct-7', cents: 9900 }, { idempotencyKey: 'checkout-7' })).toThrow(
+      'idempotency key "checkout-7" was reused with different arguments',
+    );
     expect(ledger.executionCount()).toBe(1);
     ledger.close();
   });
@@ -40,7 +47,10 @@ describe('MutationLedger', () => {
     ledger.close();
     const reopened = MutationLedger.open(path);
     expect(reopened.executionCount()).toBe(2);
-    expect(reopened.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'k' })).toEqual({ result: first.result, replayed: true });
+    expect(reopened.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'k' })).toEqual({
+      result: first.result,
+      replayed: true,
+    });
     expect(reopened.execute(chargeAccount, { account: 'c', cents: 7 }).result.receipt).toBe('charge-003');
     reopened.close();
   });
@@ -64,15 +74,24 @@ describe('MutationLedger', () => {
     expect(first.result).toEqual({ reservation: 'reservation-001', tenant: 't1', sku: 'sku-9', quantity: 3 });
     expect(JSON.stringify(first.result)).not.toMatch(/card|secret|payment|cents/);
     expect(ledger.execute(reserveInventory, args, { idempotencyKey: 'order-1' }).replayed).toBe(true);
-    expect(() => ledger.execute(reserveInventory, { ...args, quantity: 4 }, { idempotencyKey: 'order-1' })).toThrow(IdempotencyKeyMismatchError);
+    expect(() => ledger.execute(reserveInventory, { ...args, quantity: 4 }, { idempotencyKey: 'order-1' })).toThrow(
+      IdempotencyKeyMismatchError,
+    );
     // The same key for another operation is another business intent: rejected, not replayed.
-    expect(() => ledger.execute(chargeAccount, { account: 't1', cents: 3 }, { idempotencyKey: 'order-1' })).toThrow(IdempotencyKeyMismatchError);
+    expect(() => ledger.execute(chargeAccount, { account: 't1', cents: 3 }, { idempotencyKey: 'order-1' })).toThrow(
+      IdempotencyKeyMismatchError,
+    );
     expect(ledger.executionCount()).toBe(1);
     (first.result as { quantity: number }).quantity = 99;
     ledger.close();
     // A committed execution whose response was lost: reconcile by key after reopening.
     const reopened = MutationLedger.open(path);
-    expect(reopened.reconcile('order-1')).toMatchObject({ key: 'order-1', operation: 'reserve_inventory', execution: 1, result: { reservation: 'reservation-001', quantity: 3 } });
+    expect(reopened.reconcile('order-1')).toMatchObject({
+      key: 'order-1',
+      operation: 'reserve_inventory',
+      execution: 1,
+      result: { reservation: 'reservation-001', quantity: 3 },
+    });
     expect(reopened.reconcile('never-seen')).toBeUndefined();
     reopened.close();
     // Automatic retry is disabled when the client did not provide a key.
@@ -106,7 +125,9 @@ describe('MutationLedger', () => {
 
   it('rejects bad keys and options by name', () => {
     const ledger = MutationLedger.open(ledgerPath());
-    expect(() => ledger.execute(chargeAccount, { account: 'a', cents: 1 }, { idempotencyKey: '' })).toThrow(expect.objectContaining({ argument: 'idempotencyKey' }));
+    expect(() => ledger.execute(chargeAccount, { account: 'a', cents: 1 }, { idempotencyKey: '' })).toThrow(
+      expect.objectContaining({ argument: 'idempotencyKey' }),
+    );
     expect(() => ledger.execute(chargeAccount, { account: 'a', cents: 1 }, { idempotencyKey: 'x'.repeat(256) })).toThrow(/at most 255/);
     expect(() => MutationLedger.open(ledgerPath(), { busyTimeoutMs: -1 })).toThrow(expect.objectContaining({ argument: 'busyTimeoutMs' }));
     ledger.close();
@@ -125,7 +146,9 @@ describe('MutationLedger', () => {
     const committed = ledger.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'kept' });
     const other = new Database(path);
     other.exec('BEGIN EXCLUSIVE');
-    expect(() => ledger.execute(chargeAccount, { account: 'b', cents: 6 }, { idempotencyKey: 'blocked' })).toThrow(/stayed locked by another connection past the busy timeout; nothing was committed/);
+    expect(() => ledger.execute(chargeAccount, { account: 'b', cents: 6 }, { idempotencyKey: 'blocked' })).toThrow(
+      /stayed locked by another connection past the busy timeout; nothing was committed/,
+    );
     other.exec('ROLLBACK');
     other.close();
     expect(ledger.reconcile('kept')?.result).toEqual(committed.result);
@@ -137,9 +160,15 @@ describe('MutationLedger', () => {
 });
 
 /** Starts `count` processes, each with its own connection, and releases them together at a barrier. */
-async function race(count: number, path: string, argsFor: (index: number) => [key: string, account: string, cents: number]): Promise<unknown[]> {
+async function race(
+  count: number,
+  path: string,
+  argsFor: (index: number) => [key: string, account: string, cents: number],
+): Promise<unknown[]> {
   const racer = new URL('./ledger-racer.mjs', import.meta.url).pathname;
-  const children = Array.from({ length: count }, (_, index) => spawn(process.execPath, [racer, path, ...argsFor(index).map(String)], { stdio: ['pipe', 'pipe', 'inherit'] }));
+  const children = Array.from({ length: count }, (_, index) =>
+    spawn(process.execPath, [racer, path, ...argsFor(index).map(String)], { stdio: ['pipe', 'pipe', 'inherit'] }),
+  );
   const lines = children.map(
     (child) =>
       new Promise<string[]>((resolve) => {
@@ -158,7 +187,11 @@ describe('separate processes racing on one key', () => {
   it.each([2, 8])('%i processes, identical arguments: exactly one execution, equal results', async (count) => {
     const path = ledgerPath();
     MutationLedger.open(path).close();
-    const outcomes = (await race(count, path, () => ['checkout-7', 'acct-7', 1200])) as { result: unknown; replayed: boolean; error?: string }[];
+    const outcomes = (await race(count, path, () => ['checkout-7', 'acct-7', 1200])) as {
+      result: unknown;
+      replayed: boolean;
+      error?: string;
+    }[];
     expect(outcomes.filter((outcome) => outcome.error !== undefined)).toEqual([]);
     expect(new Set(outcomes.map((outcome) => JSON.stringify(outcome.result))).size).toBe(1);
     expect(outcomes.filter((outcome) => !outcome.replayed)).toHaveLength(1);
@@ -170,7 +203,11 @@ describe('separate processes racing on one key', () => {
   it('8 processes, one key, two argument sets: one execution, the others replay or are rejected', async () => {
     const path = ledgerPath();
     MutationLedger.open(path).close();
-    const outcomes = (await race(8, path, (index) => ['k', 'acct', index % 2 === 0 ? 100 : 200])) as { result?: { cents: number }; replayed?: boolean; error?: string }[];
+    const outcomes = (await race(8, path, (index) => ['k', 'acct', index % 2 === 0 ? 100 : 200])) as {
+      result?: { cents: number };
+      replayed?: boolean;
+      error?: string;
+    }[];
     const winner = outcomes.find((outcome) => outcome.replayed === false)!;
     expect(outcomes.filter((outcome) => outcome.replayed === false)).toHaveLength(1);
     for (const outcome of outcomes) {

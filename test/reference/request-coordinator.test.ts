@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, ProtocolStateError } from '../../src/reference/errors.js';
 import { RequestCoordinator, type StartOptions } from '../../src/reference/request-coordinator.js';
 
-const START: StartOptions = { operation: 'reindex', transport: 'stdio', startedAtMs: 0, idleTimeoutMs: 500, maxTimeoutMs: 2000, progressToken: 'reindex-7' };
+const START: StartOptions = {
+  operation: 'reindex',
+  transport: 'stdio',
+  startedAtMs: 0,
+  idleTimeoutMs: 500,
+  maxTimeoutMs: 2000,
+  progressToken: 'reindex-7',
+};
 
 function coordinator(specVersion: '2025-11-25' | '2026-07-28' = '2026-07-28') {
   return new RequestCoordinator({ specVersion });
@@ -12,13 +19,21 @@ describe('deadlines: two clocks', () => {
   it('the worked example: progress keeps idle quiet, the maximum fires at 2000 even after progress at 1999', () => {
     const requests = coordinator();
     requests.start(1, START);
-    for (const [at, value] of [[400, 1], [800, 2], [1200, 3]] as const) expect(requests.progress(1, value, { nowMs: at })).toBeDefined();
+    for (const [at, value] of [
+      [400, 1],
+      [800, 2],
+      [1200, 3],
+    ] as const)
+      expect(requests.progress(1, value, { nowMs: at })).toBeDefined();
     expect(requests.timeoutSignal(1, { nowMs: 1500 })).toBeUndefined();
     requests.progress(1, 4, { nowMs: 1999 });
     expect(requests.timeoutSignal(1, { nowMs: 1999 })).toBeUndefined();
     const fired = requests.timeoutSignal(1, { nowMs: 2000 });
     expect(fired?.reason).toBe('maximum timeout');
-    expect(fired?.signal).toEqual({ kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'maximum timeout' } } });
+    expect(fired?.signal).toEqual({
+      kind: 'notification',
+      message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'maximum timeout' } },
+    });
   });
 
   it('fires the idle timeout after silence, and keep-alive comments are not activity', () => {
@@ -41,7 +56,11 @@ describe('progress', () => {
   it('must increase; a request without a token or no longer running sends none', () => {
     const requests = coordinator();
     requests.start(1, START);
-    expect(requests.progress(1, 10, { nowMs: 1, total: 100, message: 'ten' })).toEqual({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'reindex-7', progress: 10, total: 100, message: 'ten' } });
+    expect(requests.progress(1, 10, { nowMs: 1, total: 100, message: 'ten' })).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 'reindex-7', progress: 10, total: 100, message: 'ten' },
+    });
     expect(() => requests.progress(1, 10, { nowMs: 2 })).toThrow(ProtocolStateError);
     expect(() => requests.progress(1, 9.5, { nowMs: 2 })).toThrow(/progress must increase/);
     expect(requests.progress(1, 10.5, { nowMs: 3 })).toBeDefined();
@@ -71,7 +90,9 @@ describe('cancellation signals per transport and revision', () => {
   it('2026 HTTP: closing the stream cancels; a POSTed notification is not the signal', () => {
     const requests = coordinator('2026-07-28');
     requests.start(1, { ...START, transport: 'streamable-http' });
-    expect(requests.receiveHttpCancellation({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })).toMatchObject({ accepted: false });
+    expect(requests.receiveHttpCancellation({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })).toMatchObject(
+      { accepted: false },
+    );
     expect(requests.get(1)?.state).toBe('in_progress');
     expect(requests.closeHttpStream(1, 'user closed the tab')).toEqual({ accepted: true });
     expect(requests.get(1)).toMatchObject({ state: 'cancelled', cancelReason: 'user closed the tab' });
@@ -82,7 +103,9 @@ describe('cancellation signals per transport and revision', () => {
     requests.start(1, { ...START, transport: 'streamable-http' });
     expect(requests.closeHttpStream(1)).toEqual({ accepted: false, ignoredBecause: 'on 2025-11-25 a disconnect is not a cancellation' });
     expect(requests.get(1)?.state).toBe('in_progress');
-    expect(requests.receiveHttpCancellation({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'stop' } })).toEqual({ accepted: true });
+    expect(
+      requests.receiveHttpCancellation({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'stop' } }),
+    ).toEqual({ accepted: true });
     expect(requests.get(1)?.state).toBe('cancelled');
   });
 
@@ -111,7 +134,9 @@ describe('the race: one terminal state', () => {
   it('cancel then complete: cancelled, the response suppressed', () => {
     const requests = coordinator();
     requests.start(1, START);
-    expect(requests.receiveStdioCancellation({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'stop' } })).toEqual({ accepted: true });
+    expect(
+      requests.receiveStdioCancellation({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'stop' } }),
+    ).toEqual({ accepted: true });
     expect(requests.complete(1, { done: true })).toEqual({ suppressed: true, repeated: false });
     expect(requests.get(1)).toMatchObject({ state: 'cancelled', cancelReason: 'stop' });
   });
@@ -121,7 +146,10 @@ describe('the race: one terminal state', () => {
     requests.start(1, START);
     const first = requests.complete(1, { done: true });
     expect(first.response).toEqual({ jsonrpc: '2.0', id: 1, result: { done: true } });
-    expect(requests.receiveStdioCancellation({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })).toEqual({ accepted: false, ignoredBecause: 'request 1 is already completed' });
+    expect(requests.receiveStdioCancellation({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })).toEqual({
+      accepted: false,
+      ignoredBecause: 'request 1 is already completed',
+    });
     const again = requests.complete(1, { done: false, other: 'data' });
     expect(again).toEqual({ response: first.response, suppressed: false, repeated: true });
     (again.response!.result as Record<string, unknown>)['done'] = 'edited';
@@ -133,7 +161,11 @@ describe('server-sent cancellation', () => {
   it('2026: only for a stdio subscriptions/listen in progress', () => {
     const requests = coordinator('2026-07-28');
     requests.start('listen', { ...START, method: 'subscriptions/listen' });
-    expect(requests.serverCancelSubscription('listen')).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen', reason: 'subscription ended by the server' } });
+    expect(requests.serverCancelSubscription('listen')).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'listen', reason: 'subscription ended by the server' },
+    });
     expect(requests.get('listen')?.state).toBe('cancelled');
     expect(() => requests.serverCancelSubscription('listen')).toThrow(/already cancelled/);
     requests.start('tool', START);
@@ -150,6 +182,11 @@ describe('server-sent cancellation', () => {
 });
 
 describe('bad arguments: a typed error naming the argument', () => {
+  /** The coordinator with request 1 started, for calls that need a request to act on. */
+  const started = (requests: RequestCoordinator, options = START) => {
+    requests.start(1, options);
+    return requests;
+  };
   const cases: [string, (requests: RequestCoordinator) => unknown, string][] = [
     ['a boolean id', (requests) => requests.start(true as unknown as number, START), 'id'],
     ['a float id', (requests) => requests.start(1.5, START), 'id'],
@@ -161,11 +198,11 @@ describe('bad arguments: a typed error naming the argument', () => {
     ['a maximum below idle', (requests) => requests.start(1, { ...START, maxTimeoutMs: 499 }), 'maxTimeoutMs'],
     ['an unknown transport', (requests) => requests.start(1, { ...START, transport: 'sse' as 'stdio' }), 'transport'],
     ['an empty operation', (requests) => requests.start(1, { ...START, operation: '' }), 'operation'],
-    ['a NaN progress', (requests) => (requests.start(1, START), requests.progress(1, Number.NaN, { nowMs: 1 })), 'value'],
-    ['a negative time', (requests) => (requests.start(1, START), requests.timeoutSignal(1, { nowMs: -5 })), 'nowMs'],
-    ['a time before the start', (requests) => (requests.start(1, { ...START, startedAtMs: 100 }), requests.progress(1, 1, { nowMs: 50 })), 'nowMs'],
-    ['a result that is not JSON', (requests) => (requests.start(1, START), requests.complete(1, { when: new Date(0) })), 'result'],
-    ['a result with a function', (requests) => (requests.start(1, START), requests.complete(1, { f: () => 1 })), 'result'],
+    ['a NaN progress', (requests) => started(requests).progress(1, Number.NaN, { nowMs: 1 }), 'value'],
+    ['a negative time', (requests) => started(requests).timeoutSignal(1, { nowMs: -5 }), 'nowMs'],
+    ['a time before the start', (requests) => started(requests, { ...START, startedAtMs: 100 }).progress(1, 1, { nowMs: 50 }), 'nowMs'],
+    ['a result that is not JSON', (requests) => started(requests).complete(1, { when: new Date(0) }), 'result'],
+    ['a result with a function', (requests) => started(requests).complete(1, { f: () => 1 }), 'result'],
   ];
   it.each(cases)('%s', (_, call, argument) => {
     const requests = coordinator();

@@ -5,7 +5,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 
-const validateReview = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(JSON.parse(readFileSync('schemas/review.schema.json', 'utf8')));
+const validateReview = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
+  JSON.parse(readFileSync('schemas/review.schema.json', 'utf8')),
+);
 
 interface Line {
   mark: string;
@@ -14,7 +16,10 @@ interface Line {
 interface OperationJson {
   name: string;
   cancellationWire: Line[];
-  raceTables: { transport: string; rows: { order: string; asRequired: boolean; mermaid: string; clientBehaviour: string; terminalState: string }[] }[];
+  raceTables: {
+    transport: string;
+    rows: { order: string; asRequired: boolean; mermaid: string; clientBehaviour: string; terminalState: string }[];
+  }[];
   deadlines: { lines: Line[] };
   progress: { lines: Line[] };
   retry: { classification: string; lines: Line[] };
@@ -28,13 +33,26 @@ interface OperationJson {
 
 function reviewJson(file: string) {
   const run = runCli(['review', file, '--format', 'json']);
-  const review = JSON.parse(run.stdout) as { productionReady: boolean; operations: OperationJson[]; refusals: { condition: string }[]; fixtures: { total: number; failed: number } };
+  const review = JSON.parse(run.stdout) as {
+    productionReady: boolean;
+    operations: OperationJson[];
+    refusals: { condition: string }[];
+    fixtures: { total: number; failed: number };
+  };
   return { status: run.status, review };
 }
 
 /** Every mark the review shows for an operation: wire rows, race rows, section lines and fixtures. */
 function marks(operation: OperationJson): string[] {
-  const lines = [operation.deadlines, operation.progress, operation.retry, operation.idempotencyBoundary, operation.flowControl, operation.reconnect, ...(operation.tasks === null ? [] : [operation.tasks])].flatMap((section) => section.lines);
+  const lines = [
+    operation.deadlines,
+    operation.progress,
+    operation.retry,
+    operation.idempotencyBoundary,
+    operation.flowControl,
+    operation.reconnect,
+    ...(operation.tasks === null ? [] : [operation.tasks]),
+  ].flatMap((section) => section.lines);
   return [
     ...operation.cancellationWire.map((row) => row.mark),
     ...lines.map((line) => line.mark),
@@ -43,7 +61,12 @@ function marks(operation: OperationJson): string[] {
   ];
 }
 
-const EXAMPLES = ['fixtures/examples/billing.yaml', ...readdirSync('fixtures/examples/flawed').filter((file) => file.endsWith('.yaml')).map((file) => `fixtures/examples/flawed/${file}`)];
+const EXAMPLES = [
+  'fixtures/examples/billing.yaml',
+  ...readdirSync('fixtures/examples/flawed')
+    .filter((file) => file.endsWith('.yaml'))
+    .map((file) => `fixtures/examples/flawed/${file}`),
+];
 
 describe('mcprely review', () => {
   it('reviews the complete example: every checklist section per operation, a race table per transport, production-ready', () => {
@@ -52,7 +75,19 @@ describe('mcprely review', () => {
     const markdown = run.stdout;
     expect(markdown).toMatch(/^# Reliability review: billing$/m);
     expect(markdown).toMatch(/\*\*Verdict: ✅ production-ready\*\*/);
-    for (const section of ['Verdict', 'Cancellation wire', 'Deadline policy', 'Progress', 'Retry classification', 'Idempotency boundary', 'Flow control', 'Reconnect plan', 'Durable tasks', 'Lint findings', 'Required fixtures']) {
+    for (const section of [
+      'Verdict',
+      'Cancellation wire',
+      'Deadline policy',
+      'Progress',
+      'Retry classification',
+      'Idempotency boundary',
+      'Flow control',
+      'Reconnect plan',
+      'Durable tasks',
+      'Lint findings',
+      'Required fixtures',
+    ]) {
       expect(markdown.match(new RegExp(`^### ${section}$`, 'gm'))?.length, section).toBe(4);
     }
     // Four operations on stdio and Streamable HTTP: two race tables each, four rows each, a diagram per row.
@@ -80,7 +115,9 @@ describe('mcprely review', () => {
     for (const operation of review.operations) {
       const failing = marks(operation).filter((mark) => mark === 'fail').length;
       // A ❌ anywhere refuses the operation, and every refusal is named.
-      expect(operation.verdict.productionReady, `${operation.name}: ${failing} ❌ marks`).toBe(failing === 0 && operation.verdict.refusals.length === 0);
+      expect(operation.verdict.productionReady, `${operation.name}: ${failing} ❌ marks`).toBe(
+        failing === 0 && operation.verdict.refusals.length === 0,
+      );
       if (failing > 0) expect(operation.verdict.refusals.length).toBeGreaterThanOrEqual(1);
     }
     expect(status).toBe(review.productionReady ? 0 : 1);
@@ -105,10 +142,21 @@ describe('mcprely review', () => {
   it('names aliased results and an external effect outside the boundary', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcprely-review-'));
     const file = join(dir, 'm.yaml');
-    writeFileSync(file, readFileSync('fixtures/examples/billing.yaml', 'utf8').replace('returns: defensive-copy', 'returns: shared-reference').replace('boundary: upstream-key', 'boundary: none'));
+    writeFileSync(
+      file,
+      readFileSync('fixtures/examples/billing.yaml', 'utf8')
+        .replace('returns: defensive-copy', 'returns: shared-reference')
+        .replace('boundary: upstream-key', 'boundary: none'),
+    );
     const { review } = reviewJson(file);
     const refusals = review.operations[0]!.verdict.refusals.map((refusal) => refusal.condition);
-    expect(refusals).toEqual(expect.arrayContaining(['returned records alias mutable storage', 'the external effect sits outside the atomic boundary', 'fixture charge_account/caller-mutates-result-clean-replay fails']));
+    expect(refusals).toEqual(
+      expect.arrayContaining([
+        'returned records alias mutable storage',
+        'the external effect sits outside the atomic boundary',
+        'fixture charge_account/caller-mutates-result-clean-replay fails',
+      ]),
+    );
   });
 
   it('shows in the race table what a flawed policy yields', () => {
@@ -122,7 +170,11 @@ describe('mcprely review', () => {
     const { review } = reviewJson('fixtures/examples/billing.yaml');
     const [charge, balance, reindex] = review.operations;
     // A read needs no refetch after a drop, and draws no progress it does not send.
-    expect(balance!.raceTables.every((table) => table.rows[3]!.order === 'disconnect before the response' && !table.rows[3]!.mermaid.includes('notifications/progress'))).toBe(true);
+    expect(
+      balance!.raceTables.every(
+        (table) => table.rows[3]!.order === 'disconnect before the response' && !table.rows[3]!.mermaid.includes('notifications/progress'),
+      ),
+    ).toBe(true);
     expect(balance!.reconnect.lines.map((line) => line.text)).toContain('nothing to refetch: a read is simply issued again');
     // An operation the client never retries automatically says so, in the race table too.
     expect(reindex!.retry.lines.map((line) => line.text).join(' ')).toMatch(/no automatic retry/);

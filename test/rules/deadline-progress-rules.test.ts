@@ -8,16 +8,32 @@ const HTTP = '{ name: s, transports: [streamable-http] }';
 ruleTester('deadline-max-required', {
   valid: [{ name: 'a maximum', manifest: manifest({ operations: op('    timeouts: { idleMs: 1000, maxMs: 5000 }') }) }],
   invalid: [
-    { name: 'idle only', manifest: manifest({ operations: op('    timeouts: { idleMs: 1000 }') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 7 }] },
-    { name: 'no timeouts at all: the operation is the place', manifest: manifest({ operations: op('    sideEffect: none') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 5 }] },
+    {
+      name: 'idle only',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 1000 }') }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 7 }],
+    },
+    {
+      name: 'no timeouts at all: the operation is the place',
+      manifest: manifest({ operations: op('    sideEffect: none') }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 5 }],
+    },
   ],
 });
 
 ruleTester('deadline-idle-required', {
   valid: [{ name: 'positive idle', manifest: manifest({ operations: op('    timeouts: { idleMs: 1, maxMs: 5 }') }) }],
   invalid: [
-    { name: 'missing', manifest: manifest({ operations: op('    timeouts: { maxMs: 5000 }') }), findings: [{ path: '/operations/0/timeouts/idleMs', line: 7, messageId: 'missing' }] },
-    { name: 'zero', manifest: manifest({ operations: op('    timeouts: { idleMs: 0, maxMs: 5000 }') }), findings: [{ path: '/operations/0/timeouts/idleMs', line: 7, messageId: 'zero' }] },
+    {
+      name: 'missing',
+      manifest: manifest({ operations: op('    timeouts: { maxMs: 5000 }') }),
+      findings: [{ path: '/operations/0/timeouts/idleMs', line: 7, messageId: 'missing' }],
+    },
+    {
+      name: 'zero',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 0, maxMs: 5000 }') }),
+      findings: [{ path: '/operations/0/timeouts/idleMs', line: 7, messageId: 'zero' }],
+    },
   ],
 });
 
@@ -28,7 +44,11 @@ ruleTester('deadline-max-at-least-idle', {
     { name: 'one side missing is for other rules', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000 }') }) },
   ],
   invalid: [
-    { name: 'swapped', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000, maxMs: 1000 }') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 7 }] },
+    {
+      name: 'swapped',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 5000, maxMs: 1000 }') }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 7 }],
+    },
     {
       name: 'idle from defaults, max from the operation',
       manifest: manifest({ defaults: '  timeouts: { idleMs: 60000 }', operations: op('    timeouts: { maxMs: 1000 }') }),
@@ -42,42 +62,108 @@ ruleTester('deadline-progress-resets-idle-only', {
     { name: 'idle only', manifest: manifest({ operations: op('    timeouts: { resetIdleOnProgress: true, resetMaxOnProgress: false }') }) },
     { name: 'not said: the default is false', manifest: manifest({ operations: op('    timeouts: { idleMs: 10 }') }) },
   ],
-  invalid: [{ name: 'progress resets the maximum', manifest: manifest({ operations: op('    timeouts: { resetMaxOnProgress: true }') }), findings: [{ path: '/operations/0/timeouts/resetMaxOnProgress', line: 7 }] }],
+  invalid: [
+    {
+      name: 'progress resets the maximum',
+      manifest: manifest({ operations: op('    timeouts: { resetMaxOnProgress: true }') }),
+      findings: [{ path: '/operations/0/timeouts/resetMaxOnProgress', line: 7 }],
+    },
+  ],
 });
 
 ruleTester('deadline-keepalive-not-activity', {
   valid: [
-    { name: 'keep-alive is not activity', manifest: manifest({ server: HTTP, operations: op('    timeouts: { keepaliveCountsAsActivity: false }') }) },
-    { name: 'stdio has no SSE keep-alive comments', manifest: manifest({ operations: op('    timeouts: { keepaliveCountsAsActivity: true }') }) },
+    {
+      name: 'keep-alive is not activity',
+      manifest: manifest({ server: HTTP, operations: op('    timeouts: { keepaliveCountsAsActivity: false }') }),
+    },
+    {
+      name: 'stdio has no SSE keep-alive comments',
+      manifest: manifest({ operations: op('    timeouts: { keepaliveCountsAsActivity: true }') }),
+    },
   ],
   invalid: [
-    { name: 'keep-alive resets idle', manifest: manifest({ server: HTTP, operations: op('    timeouts: { keepaliveCountsAsActivity: true }') }), findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 7 }] },
-    { name: 'an operation narrowed to HTTP', manifest: manifest({ operations: op('    transports: [streamable-http]\n    timeouts: { keepaliveCountsAsActivity: true }') }), findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 8 }] },
+    {
+      name: 'keep-alive resets idle',
+      manifest: manifest({ server: HTTP, operations: op('    timeouts: { keepaliveCountsAsActivity: true }') }),
+      findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 7 }],
+    },
+    {
+      name: 'an operation narrowed to HTTP',
+      manifest: manifest({ operations: op('    transports: [streamable-http]\n    timeouts: { keepaliveCountsAsActivity: true }') }),
+      findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 8 }],
+    },
   ],
 });
 
 ruleTester('deadline-keepalive-below-proxy-idle', {
   valid: [
-    { name: 'keep-alive well below the proxy', manifest: manifest({ server: '{ name: s, transports: [streamable-http], http: { keepaliveMs: 15000, proxyIdleTimeoutMs: 60000 } }', operations: op('    sideEffect: none') }) },
-    { name: 'no proxy declared', manifest: manifest({ server: '{ name: s, transports: [streamable-http] }', operations: op('    sideEffect: none') }) },
-    { name: 'stdio only', manifest: manifest({ server: '{ name: s, transports: [stdio], http: { proxyIdleTimeoutMs: 60000 } }', operations: op('    sideEffect: none') }) },
+    {
+      name: 'keep-alive well below the proxy',
+      manifest: manifest({
+        server: '{ name: s, transports: [streamable-http], http: { keepaliveMs: 15000, proxyIdleTimeoutMs: 60000 } }',
+        operations: op('    sideEffect: none'),
+      }),
+    },
+    {
+      name: 'no proxy declared',
+      manifest: manifest({ server: '{ name: s, transports: [streamable-http] }', operations: op('    sideEffect: none') }),
+    },
+    {
+      name: 'stdio only',
+      manifest: manifest({
+        server: '{ name: s, transports: [stdio], http: { proxyIdleTimeoutMs: 60000 } }',
+        operations: op('    sideEffect: none'),
+      }),
+    },
   ],
   invalid: [
-    { name: 'keep-alive slower than the proxy', manifest: manifest({ server: '{ name: s, transports: [streamable-http], http: { keepaliveMs: 60000, proxyIdleTimeoutMs: 60000 } }', operations: op('    sideEffect: none') }), findings: [{ path: '/server/http/keepaliveMs', line: 3, messageId: 'too-slow' }] },
-    { name: 'no keep-alive behind a proxy', manifest: manifest({ server: '{ name: s, transports: [streamable-http], http: { proxyIdleTimeoutMs: 60000 } }', operations: op('    sideEffect: none') }), findings: [{ path: '/server/http/keepaliveMs', line: 3, messageId: 'missing' }] },
+    {
+      name: 'keep-alive slower than the proxy',
+      manifest: manifest({
+        server: '{ name: s, transports: [streamable-http], http: { keepaliveMs: 60000, proxyIdleTimeoutMs: 60000 } }',
+        operations: op('    sideEffect: none'),
+      }),
+      findings: [{ path: '/server/http/keepaliveMs', line: 3, messageId: 'too-slow' }],
+    },
+    {
+      name: 'no keep-alive behind a proxy',
+      manifest: manifest({
+        server: '{ name: s, transports: [streamable-http], http: { proxyIdleTimeoutMs: 60000 } }',
+        operations: op('    sideEffect: none'),
+      }),
+      findings: [{ path: '/server/http/keepaliveMs', line: 3, messageId: 'missing' }],
+    },
   ],
 });
 
 ruleTester('deadline-long-suggests-task', {
   valid: [
     { name: 'two minutes, silent at most one', manifest: manifest({ operations: op('    timeouts: { idleMs: 60000, maxMs: 120000 }') }) },
-    { name: 'stdio: silent up to 20 minutes is within the 30-minute idle limit', manifest: manifest({ operations: op('    timeouts: { idleMs: 1200000, maxMs: 1200000 }\n    task: { used: true }') }) },
-    { name: 'a long task', manifest: manifest({ operations: op('    timeouts: { idleMs: 3600000, maxMs: 3600000 }\n    task: { used: true }') }) },
-    { name: 'a long listen stream', manifest: manifest({ server: HTTP, operations: op('    timeouts: { idleMs: 600000, maxMs: 3600000 }', 'subscriptions/listen') }) },
+    {
+      name: 'stdio: silent up to 20 minutes is within the 30-minute idle limit',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 1200000, maxMs: 1200000 }\n    task: { used: true }') }),
+    },
+    {
+      name: 'a long task',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 3600000, maxMs: 3600000 }\n    task: { used: true }') }),
+    },
+    {
+      name: 'a long listen stream',
+      manifest: manifest({ server: HTTP, operations: op('    timeouts: { idleMs: 600000, maxMs: 3600000 }', 'subscriptions/listen') }),
+    },
   ],
   invalid: [
-    { name: 'an hour-long tool call', manifest: manifest({ operations: op('    timeouts: { maxMs: 3600000 }') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, severity: 'info', messageId: 'runs-past-background' }] },
-    { name: 'three minutes: past the two after which hosts move calls to the background', manifest: manifest({ operations: op('    timeouts: { idleMs: 30000, maxMs: 180000 }') }), findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, severity: 'info', messageId: 'runs-past-background' }] },
+    {
+      name: 'an hour-long tool call',
+      manifest: manifest({ operations: op('    timeouts: { maxMs: 3600000 }') }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, severity: 'info', messageId: 'runs-past-background' }],
+    },
+    {
+      name: 'three minutes: past the two after which hosts move calls to the background',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 30000, maxMs: 180000 }') }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, severity: 'info', messageId: 'runs-past-background' }],
+    },
     {
       name: 'HTTP: silent for ten minutes, past the 5-minute idle limit (stdio would allow it)',
       manifest: manifest({ server: HTTP, operations: op('    timeouts: { idleMs: 600000, maxMs: 600000 }\n    task: { used: false }') }),
@@ -96,7 +182,13 @@ ruleTester('deadline-long-suggests-task', {
 
 ruleTester('deadline-cancel-on-timeout', {
   valid: [{ name: 'default', manifest: manifest({ operations: op('    timeouts: { idleMs: 5 }') }) }],
-  invalid: [{ name: 'abandons without cancelling', manifest: manifest({ operations: op('    timeouts: { cancelOnTimeout: false }') }), findings: [{ path: '/operations/0/timeouts/cancelOnTimeout', line: 7, severity: 'warn' }] }],
+  invalid: [
+    {
+      name: 'abandons without cancelling',
+      manifest: manifest({ operations: op('    timeouts: { cancelOnTimeout: false }') }),
+      findings: [{ path: '/operations/0/timeouts/cancelOnTimeout', line: 7, severity: 'warn' }],
+    },
+  ],
 });
 
 ruleTester('progress-rate-limit', {
@@ -105,14 +197,28 @@ ruleTester('progress-rate-limit', {
     { name: 'no progress', manifest: manifest({ operations: op('    progress: { emits: false }') }) },
   ],
   invalid: [
-    { name: 'no interval', manifest: manifest({ operations: op('    progress: { emits: true }') }), findings: [{ path: '/operations/0/progress/minIntervalMs', line: 7 }] },
-    { name: 'an interval of zero', manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 0 }') }), findings: [{ path: '/operations/0/progress/minIntervalMs', line: 7 }] },
+    {
+      name: 'no interval',
+      manifest: manifest({ operations: op('    progress: { emits: true }') }),
+      findings: [{ path: '/operations/0/progress/minIntervalMs', line: 7 }],
+    },
+    {
+      name: 'an interval of zero',
+      manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 0 }') }),
+      findings: [{ path: '/operations/0/progress/minIntervalMs', line: 7 }],
+    },
   ],
 });
 
 ruleTester('progress-monotonic', {
   valid: [{ name: 'monotonic by default', manifest: manifest({ operations: op('    progress: { emits: true }') }) }],
-  invalid: [{ name: 'may go back', manifest: manifest({ operations: op('    progress: { emits: true, monotonic: false }') }), findings: [{ path: '/operations/0/progress/monotonic', line: 7 }] }],
+  invalid: [
+    {
+      name: 'may go back',
+      manifest: manifest({ operations: op('    progress: { emits: true, monotonic: false }') }),
+      findings: [{ path: '/operations/0/progress/monotonic', line: 7 }],
+    },
+  ],
 });
 
 ruleTester('progress-stops', {
@@ -131,16 +237,40 @@ ruleTester('progress-stops', {
 
 ruleTester('progress-interval-below-idle', {
   valid: [
-    { name: 'progress three times per idle window', manifest: manifest({ operations: op('    timeouts: { idleMs: 30000, resetIdleOnProgress: true }\n    progress: { emits: true, minIntervalMs: 10000 }') }) },
-    { name: 'no progress sent', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000 }\n    progress: { emits: false, minIntervalMs: 10000 }') }) },
-    { name: 'no idle timeout to compare with (another rule asks for it)', manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 10000 }') }) },
+    {
+      name: 'progress three times per idle window',
+      manifest: manifest({
+        operations: op('    timeouts: { idleMs: 30000, resetIdleOnProgress: true }\n    progress: { emits: true, minIntervalMs: 10000 }'),
+      }),
+    },
+    {
+      name: 'no progress sent',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 5000 }\n    progress: { emits: false, minIntervalMs: 10000 }') }),
+    },
+    {
+      name: 'no idle timeout to compare with (another rule asks for it)',
+      manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 10000 }') }),
+    },
   ],
   invalid: [
-    { name: 'progress every 10 s against a 5 s idle timeout', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000, maxMs: 60000 }\n    progress: { emits: true, minIntervalMs: 10000 }') }), findings: [{ path: '/operations/0/progress/minIntervalMs', line: 8 }] },
-    { name: 'equal: the idle clock fires as the next notification is due', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000 }\n    progress: { emits: true, minIntervalMs: 5000 }') }), findings: [{ path: '/operations/0/progress/minIntervalMs', line: 8 }] },
+    {
+      name: 'progress every 10 s against a 5 s idle timeout',
+      manifest: manifest({
+        operations: op('    timeouts: { idleMs: 5000, maxMs: 60000 }\n    progress: { emits: true, minIntervalMs: 10000 }'),
+      }),
+      findings: [{ path: '/operations/0/progress/minIntervalMs', line: 8 }],
+    },
+    {
+      name: 'equal: the idle clock fires as the next notification is due',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 5000 }\n    progress: { emits: true, minIntervalMs: 5000 }') }),
+      findings: [{ path: '/operations/0/progress/minIntervalMs', line: 8 }],
+    },
     {
       name: 'the idle timeout from defaults',
-      manifest: manifest({ defaults: '  timeouts: { idleMs: 1000 }', operations: op('    progress: { emits: true, minIntervalMs: 2000 }') }),
+      manifest: manifest({
+        defaults: '  timeouts: { idleMs: 1000 }',
+        operations: op('    progress: { emits: true, minIntervalMs: 2000 }'),
+      }),
       findings: [{ path: '/operations/0/progress/minIntervalMs', line: 9 }],
     },
   ],
@@ -148,8 +278,20 @@ ruleTester('progress-interval-below-idle', {
 
 ruleTester('progress-sender', {
   valid: [
-    { name: '2025: a client answering sampling reports progress', manifest: manifest({ specVersion: '2025-11-25', operations: op('    direction: server-to-client\n    progress: { emits: true }', 'sampling/createMessage') }) },
+    {
+      name: '2025: a client answering sampling reports progress',
+      manifest: manifest({
+        specVersion: '2025-11-25',
+        operations: op('    direction: server-to-client\n    progress: { emits: true }', 'sampling/createMessage'),
+      }),
+    },
     { name: '2026: the server reports progress', manifest: manifest({ operations: op('    progress: { emits: true }') }) },
   ],
-  invalid: [{ name: '2026: the client side reports progress, reported at progress.emits', manifest: manifest({ operations: op('    direction: server-to-client\n    progress: { emits: true }', 'sampling/createMessage') }), findings: [{ path: '/operations/0/progress/emits', line: 8 }] }],
+  invalid: [
+    {
+      name: '2026: the client side reports progress, reported at progress.emits',
+      manifest: manifest({ operations: op('    direction: server-to-client\n    progress: { emits: true }', 'sampling/createMessage') }),
+      findings: [{ path: '/operations/0/progress/emits', line: 8 }],
+    },
+  ],
 });

@@ -12,8 +12,16 @@ ruleTester('flow-capacity-explicit', {
     { name: 'no progress, not a stream', manifest: manifest({ operations: op('    sideEffect: none') }) },
   ],
   invalid: [
-    { name: 'capacity 1', manifest: manifest({ operations: streaming('{ progressBuffer: { capacity: 1 } }') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/capacity', line: 8 }] },
-    { name: 'a listen stream without a buffer', manifest: manifest({ operations: op('    sideEffect: none', 'subscriptions/listen') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/capacity', line: 5 }] },
+    {
+      name: 'capacity 1',
+      manifest: manifest({ operations: streaming('{ progressBuffer: { capacity: 1 } }') }),
+      findings: [{ path: '/operations/0/flowControl/progressBuffer/capacity', line: 8 }],
+    },
+    {
+      name: 'a listen stream without a buffer',
+      manifest: manifest({ operations: op('    sideEffect: none', 'subscriptions/listen') }),
+      findings: [{ path: '/operations/0/flowControl/progressBuffer/capacity', line: 5 }],
+    },
     {
       name: 'unbounded, with a capacity that means nothing',
       manifest: manifest({ operations: streaming('{ progressBuffer: { capacity: 64, overflow: unbounded } }') }),
@@ -23,88 +31,227 @@ ruleTester('flow-capacity-explicit', {
 });
 
 ruleTester('flow-coalesce-progress', {
-  valid: [{ name: 'coalesces', manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: coalesce-then-drop-oldest } }') }) }],
-  invalid: [{ name: 'drops without coalescing', manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: drop-oldest } }') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8, severity: 'warn' }] }],
+  valid: [
+    { name: 'coalesces', manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: coalesce-then-drop-oldest } }') }) },
+  ],
+  invalid: [
+    {
+      name: 'drops without coalescing',
+      manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: drop-oldest } }') }),
+      findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8, severity: 'warn' }],
+    },
+  ],
 });
 
 ruleTester('flow-drop-oldest', {
   valid: [{ name: 'drops oldest', manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: drop-oldest } }') }) }],
   invalid: [
-    { name: 'drops the newest', manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: drop-newest } }') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8 }] },
-    { name: 'blocks the producer', manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: block } }') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8 }] },
-    { name: 'says nothing', manifest: manifest({ operations: streaming('{ progressBuffer: { capacity: 8 } }') }), findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8 }] },
+    {
+      name: 'drops the newest',
+      manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: drop-newest } }') }),
+      findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8 }],
+    },
+    {
+      name: 'blocks the producer',
+      manifest: manifest({ operations: streaming('{ progressBuffer: { overflow: block } }') }),
+      findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8 }],
+    },
+    {
+      name: 'says nothing',
+      manifest: manifest({ operations: streaming('{ progressBuffer: { capacity: 8 } }') }),
+      findings: [{ path: '/operations/0/flowControl/progressBuffer/overflow', line: 8 }],
+    },
   ],
 });
 
 ruleTester('flow-refetch-on-drop', {
   valid: [{ name: 'marks refetch', manifest: manifest({ operations: streaming('{ refetchOnDrop: true }') }) }],
-  invalid: [{ name: 'silent loss', manifest: manifest({ operations: streaming('{ refetchOnDrop: false }') }), findings: [{ path: '/operations/0/flowControl/refetchOnDrop', line: 8 }] }],
+  invalid: [
+    {
+      name: 'silent loss',
+      manifest: manifest({ operations: streaming('{ refetchOnDrop: false }') }),
+      findings: [{ path: '/operations/0/flowControl/refetchOnDrop', line: 8 }],
+    },
+  ],
 });
 
 ruleTester('flow-preserve-final', {
   valid: [{ name: 'keeps finals', manifest: manifest({ operations: streaming('{ preserveFinal: true }') }) }],
-  invalid: [{ name: 'may drop the final', manifest: manifest({ operations: streaming('{ preserveFinal: false }') }), findings: [{ path: '/operations/0/flowControl/preserveFinal', line: 8 }] }],
+  invalid: [
+    {
+      name: 'may drop the final',
+      manifest: manifest({ operations: streaming('{ preserveFinal: false }') }),
+      findings: [{ path: '/operations/0/flowControl/preserveFinal', line: 8 }],
+    },
+  ],
 });
 
 ruleTester('flow-sse-headers', {
   valid: [
-    { name: 'all three, any case', manifest: manifest({ server: "{ name: s, transports: [streamable-http], http: { sseHeaders: { content-type: 'text/event-stream; charset=utf-8', CACHE-CONTROL: 'no-cache, no-transform', x-accel-buffering: 'NO' } } }", operations: op('    sideEffect: none') }) },
+    {
+      name: 'all three, any case',
+      manifest: manifest({
+        server:
+          '{ name: s, transports: [streamable-http], http: { sseHeaders: ' +
+          "{ content-type: 'text/event-stream; charset=utf-8', CACHE-CONTROL: 'no-cache, no-transform', x-accel-buffering: 'NO' } } }",
+        operations: op('    sideEffect: none'),
+      }),
+    },
     { name: 'stdio needs none', manifest: manifest({ operations: op('    sideEffect: none') }) },
   ],
   invalid: [
-    { name: 'no headers declared', manifest: manifest({ server: HTTP, operations: op('    sideEffect: none') }), findings: [{ path: '/server/http/sseHeaders', line: 3 }] },
-    { name: 'buffering left on', manifest: manifest({ server: "{ name: s, transports: [streamable-http], http: { sseHeaders: { Content-Type: text/event-stream, Cache-Control: no-cache, X-Accel-Buffering: 'yes' } } }", operations: op('    sideEffect: none') }), findings: [{ path: '/server/http/sseHeaders/X-Accel-Buffering', line: 3 }] },
+    {
+      name: 'no headers declared',
+      manifest: manifest({ server: HTTP, operations: op('    sideEffect: none') }),
+      findings: [{ path: '/server/http/sseHeaders', line: 3 }],
+    },
+    {
+      name: 'buffering left on',
+      manifest: manifest({
+        server:
+          '{ name: s, transports: [streamable-http], http: { sseHeaders: ' +
+          "{ Content-Type: text/event-stream, Cache-Control: no-cache, X-Accel-Buffering: 'yes' } } }",
+        operations: op('    sideEffect: none'),
+      }),
+      findings: [{ path: '/server/http/sseHeaders/X-Accel-Buffering', line: 3 }],
+    },
   ],
 });
 
 ruleTester('recovery-new-request-id', {
   valid: [
-    { name: 'stdio: a broken connection ends the session', manifest: manifest({ operations: op('    recovery: { reconnect: { newRequestId: false } }') }) },
+    {
+      name: 'stdio: a broken connection ends the session',
+      manifest: manifest({ operations: op('    recovery: { reconnect: { newRequestId: false } }') }),
+    },
     { name: '2026: new id', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { newRequestId: true } }') }) },
-    { name: '2025: resuming with Last-Event-ID keeps the request', manifest: manifest({ specVersion: '2025-11-25', server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }) },
+    {
+      name: '2025: resuming with Last-Event-ID keeps the request',
+      manifest: manifest({
+        specVersion: '2025-11-25',
+        server: HTTP,
+        operations: op('    recovery: { reconnect: { sendLastEventId: true } }'),
+      }),
+    },
   ],
   invalid: [
-    { name: '2026: old id', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { newRequestId: false } }') }), findings: [{ path: '/operations/0/recovery/reconnect/newRequestId', line: 7, messageId: 'new-id' }] },
-    { name: '2025: no resume and no new id', manifest: manifest({ specVersion: '2025-11-25', server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: false } }') }), findings: [{ path: '/operations/0/recovery/reconnect/newRequestId', line: 7, messageId: 'new-id-unless-resuming' }] },
+    {
+      name: '2026: old id',
+      manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { newRequestId: false } }') }),
+      findings: [{ path: '/operations/0/recovery/reconnect/newRequestId', line: 7, messageId: 'new-id' }],
+    },
+    {
+      name: '2025: no resume and no new id',
+      manifest: manifest({
+        specVersion: '2025-11-25',
+        server: HTTP,
+        operations: op('    recovery: { reconnect: { sendLastEventId: false } }'),
+      }),
+      findings: [{ path: '/operations/0/recovery/reconnect/newRequestId', line: 7, messageId: 'new-id-unless-resuming' }],
+    },
   ],
 });
 
 ruleTester('recovery-no-last-event-id', {
   valid: [
-    { name: '2026 without Last-Event-ID', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: false } }') }) },
-    { name: '2025 may resume', manifest: manifest({ specVersion: '2025-11-25', server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }) },
-    { name: 'a stdio-only server has no SSE stream to resume', manifest: manifest({ operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }) },
-    { name: 'an operation narrowed to stdio', manifest: manifest({ server: '{ name: s, transports: [stdio, streamable-http] }', operations: op('    transports: [stdio]\n    recovery: { reconnect: { sendLastEventId: true } }') }) },
+    {
+      name: '2026 without Last-Event-ID',
+      manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: false } }') }),
+    },
+    {
+      name: '2025 may resume',
+      manifest: manifest({
+        specVersion: '2025-11-25',
+        server: HTTP,
+        operations: op('    recovery: { reconnect: { sendLastEventId: true } }'),
+      }),
+    },
+    {
+      name: 'a stdio-only server has no SSE stream to resume',
+      manifest: manifest({ operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }),
+    },
+    {
+      name: 'an operation narrowed to stdio',
+      manifest: manifest({
+        server: '{ name: s, transports: [stdio, streamable-http] }',
+        operations: op('    transports: [stdio]\n    recovery: { reconnect: { sendLastEventId: true } }'),
+      }),
+    },
   ],
-  invalid: [{ name: '2026 resumes', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }), findings: [{ path: '/operations/0/recovery/reconnect/sendLastEventId', line: 7 }] }],
+  invalid: [
+    {
+      name: '2026 resumes',
+      manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { sendLastEventId: true } }') }),
+      findings: [{ path: '/operations/0/recovery/reconnect/sendLastEventId', line: 7 }],
+    },
+  ],
 });
 
 ruleTester('recovery-refetch-list', {
   valid: [
-    { name: 'a stream that refetches', manifest: manifest({ operations: op('    recovery: { refetch: ["resources/list"] }', 'subscriptions/listen') }) },
+    {
+      name: 'a stream that refetches',
+      manifest: manifest({ operations: op('    recovery: { refetch: ["resources/list"] }', 'subscriptions/listen') }),
+    },
     { name: 'a read needs no list', manifest: manifest({ operations: op('    sideEffect: none') }) },
     { name: 'an idempotent tool needs no list', manifest: manifest({ server: HTTP, operations: op('    sideEffect: idempotent') }) },
   ],
   invalid: [
-    { name: 'a mutation with an empty list', manifest: manifest({ operations: op('    sideEffect: mutation\n    recovery: { refetch: [] }') }), findings: [{ path: '/operations/0/recovery/refetch', line: 8, severity: 'warn' }] },
-    { name: 'a task without one', manifest: manifest({ operations: op('    task: { used: true }') }), findings: [{ path: '/operations/0/recovery/refetch', line: 5 }] },
+    {
+      name: 'a mutation with an empty list',
+      manifest: manifest({ operations: op('    sideEffect: mutation\n    recovery: { refetch: [] }') }),
+      findings: [{ path: '/operations/0/recovery/refetch', line: 8, severity: 'warn' }],
+    },
+    {
+      name: 'a task without one',
+      manifest: manifest({ operations: op('    task: { used: true }') }),
+      findings: [{ path: '/operations/0/recovery/refetch', line: 5 }],
+    },
   ],
 });
 
 ruleTester('recovery-no-unsafe-replay', {
   valid: [
-    { name: 'no replay', manifest: manifest({ operations: op('    sideEffect: mutation\n    recovery: { replayUnsafeMutations: false }') }) },
-    { name: 'a read: nothing unsafe to replay', manifest: manifest({ operations: op('    sideEffect: none\n    recovery: { replayUnsafeMutations: true }', 'resources/read') }) },
-    { name: 'an idempotent operation', manifest: manifest({ operations: op('    sideEffect: idempotent\n    recovery: { replayUnsafeMutations: true }') }) },
-    { name: 'a keyed mutation is replayed with its key (CONDITIONAL, not unsafe)', manifest: manifest({ operations: op('    sideEffect: mutation\n    idempotency: { keyArgument: key }\n    recovery: { replayUnsafeMutations: true }') }) },
-    { name: 'replay switched on in defaults, for reads only', manifest: manifest({ defaults: '  recovery: { replayUnsafeMutations: true }', operations: op('    sideEffect: none') }) },
+    {
+      name: 'no replay',
+      manifest: manifest({ operations: op('    sideEffect: mutation\n    recovery: { replayUnsafeMutations: false }') }),
+    },
+    {
+      name: 'a read: nothing unsafe to replay',
+      manifest: manifest({ operations: op('    sideEffect: none\n    recovery: { replayUnsafeMutations: true }', 'resources/read') }),
+    },
+    {
+      name: 'an idempotent operation',
+      manifest: manifest({ operations: op('    sideEffect: idempotent\n    recovery: { replayUnsafeMutations: true }') }),
+    },
+    {
+      name: 'a keyed mutation is replayed with its key (CONDITIONAL, not unsafe)',
+      manifest: manifest({
+        operations: op('    sideEffect: mutation\n    idempotency: { keyArgument: key }\n    recovery: { replayUnsafeMutations: true }'),
+      }),
+    },
+    {
+      name: 'replay switched on in defaults, for reads only',
+      manifest: manifest({ defaults: '  recovery: { replayUnsafeMutations: true }', operations: op('    sideEffect: none') }),
+    },
   ],
   invalid: [
-    { name: 'an unkeyed mutation replayed', manifest: manifest({ operations: op('    sideEffect: mutation\n    recovery: { replayUnsafeMutations: true }') }), findings: [{ path: '/operations/0/recovery/replayUnsafeMutations', line: 8 }] },
-    { name: 'an undeclared side effect is reviewed as a mutation', manifest: manifest({ operations: op('    recovery: { replayUnsafeMutations: true }') }), findings: [{ path: '/operations/0/recovery/replayUnsafeMutations', line: 7 }] },
+    {
+      name: 'an unkeyed mutation replayed',
+      manifest: manifest({ operations: op('    sideEffect: mutation\n    recovery: { replayUnsafeMutations: true }') }),
+      findings: [{ path: '/operations/0/recovery/replayUnsafeMutations', line: 8 }],
+    },
+    {
+      name: 'an undeclared side effect is reviewed as a mutation',
+      manifest: manifest({ operations: op('    recovery: { replayUnsafeMutations: true }') }),
+      findings: [{ path: '/operations/0/recovery/replayUnsafeMutations', line: 7 }],
+    },
     {
       name: 'switched on in defaults: reported at the defaults line, for the mutation only',
-      manifest: manifest({ defaults: '  recovery: { replayUnsafeMutations: true }', operations: `${op('    sideEffect: mutation')}\n  - name: read\n    method: resources/read\n    sideEffect: none` }),
+      manifest: manifest({
+        defaults: '  recovery: { replayUnsafeMutations: true }',
+        operations: `${op('    sideEffect: mutation')}\n  - name: read\n    method: resources/read\n    sideEffect: none`,
+      }),
       findings: [{ path: '/operations/0/recovery/replayUnsafeMutations', line: 5 }],
     },
   ],
@@ -112,7 +259,10 @@ ruleTester('recovery-no-unsafe-replay', {
 
 ruleTester('recovery-backoff', {
   valid: [
-    { name: 'capped with jitter', manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { backoff: { capMs: 8000, jitter: full } } }') }) },
+    {
+      name: 'capped with jitter',
+      manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { backoff: { capMs: 8000, jitter: full } } }') }),
+    },
     { name: 'a stdio tool call does not reconnect', manifest: manifest({ operations: op('    sideEffect: none') }) },
   ],
   invalid: [
@@ -131,8 +281,14 @@ const task = (fields: string) => op(`    task: { used: true, ${fields} }`);
 
 ruleTester('task-cancel-semantics', {
   valid: [
-    { name: '2026: acknowledgement then checkpoint', manifest: manifest({ operations: task('cancel: acknowledge-then-checkpoint, ackIsTerminal: false') }) },
-    { name: '2025: terminal before the answer', manifest: manifest({ specVersion: '2025-11-25', operations: task('cancel: immediate-terminal, ackIsTerminal: true') }) },
+    {
+      name: '2026: acknowledgement then checkpoint',
+      manifest: manifest({ operations: task('cancel: acknowledge-then-checkpoint, ackIsTerminal: false') }),
+    },
+    {
+      name: '2025: terminal before the answer',
+      manifest: manifest({ specVersion: '2025-11-25', operations: task('cancel: immediate-terminal, ackIsTerminal: true') }),
+    },
     { name: 'no task', manifest: manifest({ operations: op('    task: { used: false, cancel: immediate-terminal }') }) },
   ],
   invalid: [
@@ -144,13 +300,23 @@ ruleTester('task-cancel-semantics', {
         { path: '/operations/0/task/ackIsTerminal', line: 7, messageId: 'ack-not-terminal' },
       ],
     },
-    { name: '2025: acknowledge then checkpoint', manifest: manifest({ specVersion: '2025-11-25', operations: task('cancel: acknowledge-then-checkpoint') }), findings: [{ path: '/operations/0/task/cancel', line: 7, messageId: 'terminal-before-answer' }] },
+    {
+      name: '2025: acknowledge then checkpoint',
+      manifest: manifest({ specVersion: '2025-11-25', operations: task('cancel: acknowledge-then-checkpoint') }),
+      findings: [{ path: '/operations/0/task/cancel', line: 7, messageId: 'terminal-before-answer' }],
+    },
   ],
 });
 
 ruleTester('task-no-cancelled-notification', {
   valid: [{ name: 'tasks/cancel', manifest: manifest({ operations: task('cancelVia: tasks/cancel') }) }],
-  invalid: [{ name: 'notification', manifest: manifest({ operations: task('cancelVia: notifications/cancelled') }), findings: [{ path: '/operations/0/task/cancelVia', line: 7 }] }],
+  invalid: [
+    {
+      name: 'notification',
+      manifest: manifest({ operations: task('cancelVia: notifications/cancelled') }),
+      findings: [{ path: '/operations/0/task/cancelVia', line: 7 }],
+    },
+  ],
 });
 
 ruleTester('task-durable-state', {
@@ -169,15 +335,25 @@ ruleTester('task-durable-state', {
 
 ruleTester('task-wait-until-terminal', {
   valid: [{ name: 'polls', manifest: manifest({ operations: task('clientWaits: poll') }) }],
-  invalid: [{ name: 'stops waiting', manifest: manifest({ operations: task('clientWaits: none') }), findings: [{ path: '/operations/0/task/clientWaits', line: 7 }] }],
+  invalid: [
+    {
+      name: 'stops waiting',
+      manifest: manifest({ operations: task('clientWaits: none') }),
+      findings: [{ path: '/operations/0/task/clientWaits', line: 7 }],
+    },
+  ],
 });
 
 ruleTester('operation-names-unique', {
-  valid: [{ name: 'distinct', manifest: manifest({ operations: '  - { name: a, method: tools/call }\n  - { name: b, method: tools/call }' }) }],
+  valid: [
+    { name: 'distinct', manifest: manifest({ operations: '  - { name: a, method: tools/call }\n  - { name: b, method: tools/call }' }) },
+  ],
   invalid: [
     {
       name: 'a name used three times',
-      manifest: manifest({ operations: '  - { name: a, method: tools/call }\n  - { name: a, method: tools/call }\n  - { name: a, method: tools/call }' }),
+      manifest: manifest({
+        operations: '  - { name: a, method: tools/call }\n  - { name: a, method: tools/call }\n  - { name: a, method: tools/call }',
+      }),
       findings: [
         { path: '/operations/1/name', line: 6 },
         { path: '/operations/2/name', line: 7 },

@@ -2,22 +2,39 @@ import { manifest } from '../helpers/lint-text.js';
 import { ruleTester } from '../helpers/rule-tester.js';
 
 // Lines: 1 mcprely, 2 specVersion, 3 server, 4 operations:, 5 "- name", 6 method, 7 sideEffect, 8 and on: the fields.
-const mutation = (fields: string, sideEffect = 'mutation') => `  - name: charge\n    method: tools/call\n    sideEffect: ${sideEffect}\n${fields}`;
-const KEYED = '    idempotency: { keyArgument: key, fingerprint: [account, cents], onKeyReuseWithOtherArguments: reject, ledger: { store: postgres, durable: true, sharedAcrossReplicas: true, atomicWithEffect: true }, returns: defensive-copy }';
+const mutation = (fields: string, sideEffect = 'mutation') =>
+  `  - name: charge\n    method: tools/call\n    sideEffect: ${sideEffect}\n${fields}`;
+const KEYED =
+  '    idempotency: { keyArgument: key, fingerprint: [account, cents], onKeyReuseWithOtherArguments: reject, ' +
+  'ledger: { store: postgres, durable: true, sharedAcrossReplicas: true, atomicWithEffect: true }, returns: defensive-copy }';
 
 ruleTester('retry-mutation-needs-key', {
   valid: [
     { name: 'keyed mutation retried', manifest: manifest({ operations: mutation(`    retry: { automatic: on-timeout }\n${KEYED}`) }) },
     { name: 'unkeyed mutation never retried', manifest: manifest({ operations: mutation('    retry: { automatic: never }') }) },
     { name: 'a read retried', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }', 'none') }) },
-    { name: 'an idempotent operation retried', manifest: manifest({ operations: mutation('    retry: { automatic: on-transport-error }', 'idempotent') }) },
+    {
+      name: 'an idempotent operation retried',
+      manifest: manifest({ operations: mutation('    retry: { automatic: on-transport-error }', 'idempotent') }),
+    },
   ],
   invalid: [
-    { name: 'retry on timeout without key', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }') }), findings: [{ path: '/operations/0/idempotency/keyArgument', line: 5 }] },
-    { name: 'retry on transport error with a key-less idempotency block', manifest: manifest({ operations: mutation('    retry: { automatic: on-transport-error }\n    idempotency: { fingerprint: [a] }') }), findings: [{ path: '/operations/0/idempotency/keyArgument', line: 9 }] },
+    {
+      name: 'retry on timeout without key',
+      manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }') }),
+      findings: [{ path: '/operations/0/idempotency/keyArgument', line: 5 }],
+    },
+    {
+      name: 'retry on transport error with a key-less idempotency block',
+      manifest: manifest({ operations: mutation('    retry: { automatic: on-transport-error }\n    idempotency: { fingerprint: [a] }') }),
+      findings: [{ path: '/operations/0/idempotency/keyArgument', line: 9 }],
+    },
     {
       name: 'retry switched on in defaults',
-      manifest: manifest({ defaults: '  retry: { automatic: on-transport-error-or-timeout }', operations: mutation('    annotations: { readOnlyHint: false }') }),
+      manifest: manifest({
+        defaults: '  retry: { automatic: on-transport-error-or-timeout }',
+        operations: mutation('    annotations: { readOnlyHint: false }'),
+      }),
       findings: [{ path: '/operations/0/idempotency/keyArgument', line: 7 }],
     },
   ],
@@ -26,21 +43,45 @@ ruleTester('retry-mutation-needs-key', {
 ruleTester('retry-reconcile-first', {
   valid: [
     { name: 'reconciles', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout, reconcileFirst: true }') }) },
-    { name: 'retried on transport errors only (no timeout race)', manifest: manifest({ operations: mutation('    retry: { automatic: on-transport-error }') }) },
+    {
+      name: 'retried on transport errors only (no timeout race)',
+      manifest: manifest({ operations: mutation('    retry: { automatic: on-transport-error }') }),
+    },
     { name: 'a read retried on timeout', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }', 'none') }) },
   ],
-  invalid: [{ name: 'plain retry on timeout', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }') }), findings: [{ path: '/operations/0/retry/reconcileFirst', line: 8, severity: 'warn' }] }],
+  invalid: [
+    {
+      name: 'plain retry on timeout',
+      manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }') }),
+      findings: [{ path: '/operations/0/retry/reconcileFirst', line: 8, severity: 'warn' }],
+    },
+  ],
 });
 
 ruleTester('retry-hints-not-contracts', {
   valid: [
     { name: 'read-only read', manifest: manifest({ operations: mutation('    annotations: { readOnlyHint: true }', 'none') }) },
-    { name: 'idempotent hint on a keyed mutation', manifest: manifest({ operations: mutation(`    annotations: { idempotentHint: true }\n${KEYED}`) }) },
+    {
+      name: 'idempotent hint on a keyed mutation',
+      manifest: manifest({ operations: mutation(`    annotations: { idempotentHint: true }\n${KEYED}`) }),
+    },
   ],
   invalid: [
-    { name: 'read-only hint on a mutation: the annotation is the line to change', manifest: manifest({ operations: mutation('    annotations: { readOnlyHint: true }') }), findings: [{ path: '/operations/0/annotations/readOnlyHint', line: 8, messageId: 'read-only', severity: 'error' }] },
-    { name: 'read-only hint on an idempotent operation', manifest: manifest({ operations: mutation('    annotations:\n      readOnlyHint: true', 'idempotent') }), findings: [{ path: '/operations/0/annotations/readOnlyHint', line: 9, messageId: 'read-only' }] },
-    { name: 'idempotent hint on an unkeyed mutation', manifest: manifest({ operations: mutation('    annotations: { idempotentHint: true }') }), findings: [{ path: '/operations/0/annotations/idempotentHint', line: 8, messageId: 'idempotent', severity: 'warn' }] },
+    {
+      name: 'read-only hint on a mutation: the annotation is the line to change',
+      manifest: manifest({ operations: mutation('    annotations: { readOnlyHint: true }') }),
+      findings: [{ path: '/operations/0/annotations/readOnlyHint', line: 8, messageId: 'read-only', severity: 'error' }],
+    },
+    {
+      name: 'read-only hint on an idempotent operation',
+      manifest: manifest({ operations: mutation('    annotations:\n      readOnlyHint: true', 'idempotent') }),
+      findings: [{ path: '/operations/0/annotations/readOnlyHint', line: 9, messageId: 'read-only' }],
+    },
+    {
+      name: 'idempotent hint on an unkeyed mutation',
+      manifest: manifest({ operations: mutation('    annotations: { idempotentHint: true }') }),
+      findings: [{ path: '/operations/0/annotations/idempotentHint', line: 8, messageId: 'idempotent', severity: 'warn' }],
+    },
     {
       name: 'the lying annotation inherited from defaults',
       manifest: manifest({ defaults: '  annotations: { readOnlyHint: true }', operations: mutation('    retry: { automatic: never }') }),
@@ -54,11 +95,24 @@ ruleTester('retry-side-effect-declared', {
     { name: 'declared', manifest: manifest({ operations: mutation('    retry: { automatic: never }') }) },
     { name: 'a resource read needs none', manifest: manifest({ operations: '  - name: read\n    method: resources/read' }) },
   ],
-  invalid: [{ name: 'only hints', manifest: manifest({ operations: '  - name: charge\n    method: tools/call\n    annotations: { idempotentHint: true }' }), findings: [{ path: '/operations/0/sideEffect', line: 5 }] }],
+  invalid: [
+    {
+      name: 'only hints',
+      manifest: manifest({ operations: '  - name: charge\n    method: tools/call\n    annotations: { idempotentHint: true }' }),
+      findings: [{ path: '/operations/0/sideEffect', line: 5 }],
+    },
+  ],
 });
 
 ruleTester('retry-backoff', {
-  valid: [{ name: 'capped and jittered', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 1, capMs: 8, jitter: equal } }', 'none') }) }],
+  valid: [
+    {
+      name: 'capped and jittered',
+      manifest: manifest({
+        operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 1, capMs: 8, jitter: equal } }', 'none'),
+      }),
+    },
+  ],
   invalid: [
     {
       name: 'no cap, no jitter',
@@ -73,36 +127,84 @@ ruleTester('retry-backoff', {
 
 ruleTester('retry-new-request-id', {
   valid: [{ name: 'new id by default', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }', 'none') }) }],
-  invalid: [{ name: 'same id', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout, newRequestId: false }', 'none') }), findings: [{ path: '/operations/0/retry/newRequestId', line: 8 }] }],
+  invalid: [
+    {
+      name: 'same id',
+      manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout, newRequestId: false }', 'none') }),
+      findings: [{ path: '/operations/0/retry/newRequestId', line: 8 }],
+    },
+  ],
 });
 
 ruleTester('idem-fingerprint-required', {
   valid: [
     { name: 'fingerprinted', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, fingerprint: [a] }') }) },
-    { name: 'a key on a read binds nothing that matters', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key }', 'none') }) },
-    { name: 'a key on an idempotent operation', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key }', 'idempotent') }) },
+    {
+      name: 'a key on a read binds nothing that matters',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key }', 'none') }),
+    },
+    {
+      name: 'a key on an idempotent operation',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key }', 'idempotent') }),
+    },
   ],
   invalid: [
-    { name: 'no fingerprint', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key }') }), findings: [{ path: '/operations/0/idempotency/fingerprint', line: 8 }] },
-    { name: 'an empty fingerprint', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, fingerprint: [] }') }), findings: [{ path: '/operations/0/idempotency/fingerprint', line: 8 }] },
+    {
+      name: 'no fingerprint',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key }') }),
+      findings: [{ path: '/operations/0/idempotency/fingerprint', line: 8 }],
+    },
+    {
+      name: 'an empty fingerprint',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, fingerprint: [] }') }),
+      findings: [{ path: '/operations/0/idempotency/fingerprint', line: 8 }],
+    },
   ],
 });
 
 ruleTester('idem-key-reuse-rejected', {
-  valid: [{ name: 'rejects', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, onKeyReuseWithOtherArguments: reject }') }) }],
-  invalid: [{ name: 'executes again', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, onKeyReuseWithOtherArguments: execute }') }), findings: [{ path: '/operations/0/idempotency/onKeyReuseWithOtherArguments', line: 8 }] }],
+  valid: [
+    {
+      name: 'rejects',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, onKeyReuseWithOtherArguments: reject }') }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'executes again',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, onKeyReuseWithOtherArguments: execute }') }),
+      findings: [{ path: '/operations/0/idempotency/onKeyReuseWithOtherArguments', line: 8 }],
+    },
+  ],
 });
 
 ruleTester('idem-ledger-durable', {
   valid: [
-    { name: 'durable', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: sqlite, durable: true } }') }) },
-    { name: 'an upstream that enforces the key keeps the records', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: upstream } }') }) },
-    { name: 'postgres, durable', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: postgres, durable: true } }') }) },
+    {
+      name: 'durable',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: sqlite, durable: true } }') }),
+    },
+    {
+      name: 'an upstream that enforces the key keeps the records',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: upstream } }') }),
+    },
+    {
+      name: 'postgres, durable',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: postgres, durable: true } }') }),
+    },
     { name: 'no key: nothing to keep', manifest: manifest({ operations: mutation('    idempotency: { ledger: { store: memory } }') }) },
   ],
   invalid: [
-    { name: 'a database not declared durable', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: redis, durable: false } }') }), findings: [{ path: '/operations/0/idempotency/ledger/durable', line: 8, messageId: 'durable' }] },
-    { name: 'no store declared', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key }') }), findings: [{ path: '/operations/0/idempotency/ledger/store', line: 8, messageId: 'store' }] },
+    {
+      name: 'a database not declared durable',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: redis, durable: false } }') }),
+      findings: [{ path: '/operations/0/idempotency/ledger/durable', line: 8, messageId: 'durable' }],
+    },
+    {
+      name: 'no store declared',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key }') }),
+      findings: [{ path: '/operations/0/idempotency/ledger/store', line: 8, messageId: 'store' }],
+    },
     {
       name: 'in memory',
       manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: memory, durable: false } }') }),
@@ -113,21 +215,57 @@ ruleTester('idem-ledger-durable', {
 
 ruleTester('idem-ledger-shared', {
   valid: [
-    { name: 'one replica with a local ledger', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: sqlite, sharedAcrossReplicas: false } }') }) },
-    { name: 'replicas sharing a database', manifest: manifest({ server: '{ name: s, transports: [stdio], replicas: 3 }', operations: mutation('    idempotency: { keyArgument: key, ledger: { store: postgres, sharedAcrossReplicas: true } }') }) },
-    { name: 'replicas behind an upstream that enforces the key', manifest: manifest({ server: '{ name: s, transports: [stdio], replicas: 3 }', operations: mutation('    idempotency: { keyArgument: key, ledger: { store: upstream } }') }) },
-    { name: 'replicas serving a read', manifest: manifest({ server: '{ name: s, transports: [stdio], replicas: 3 }', operations: mutation('    idempotency: { keyArgument: key, ledger: { store: memory } }', 'none') }) },
+    {
+      name: 'one replica with a local ledger',
+      manifest: manifest({
+        operations: mutation('    idempotency: { keyArgument: key, ledger: { store: sqlite, sharedAcrossReplicas: false } }'),
+      }),
+    },
+    {
+      name: 'replicas sharing a database',
+      manifest: manifest({
+        server: '{ name: s, transports: [stdio], replicas: 3 }',
+        operations: mutation('    idempotency: { keyArgument: key, ledger: { store: postgres, sharedAcrossReplicas: true } }'),
+      }),
+    },
+    {
+      name: 'replicas behind an upstream that enforces the key',
+      manifest: manifest({
+        server: '{ name: s, transports: [stdio], replicas: 3 }',
+        operations: mutation('    idempotency: { keyArgument: key, ledger: { store: upstream } }'),
+      }),
+    },
+    {
+      name: 'replicas serving a read',
+      manifest: manifest({
+        server: '{ name: s, transports: [stdio], replicas: 3 }',
+        operations: mutation('    idempotency: { keyArgument: key, ledger: { store: memory } }', 'none'),
+      }),
+    },
   ],
   invalid: [
-    { name: 'replicas with local SQLite', manifest: manifest({ server: '{ name: s, transports: [stdio], replicas: 3 }', operations: mutation('    idempotency: { keyArgument: key, ledger: { store: sqlite, sharedAcrossReplicas: false } }') }), findings: [{ path: '/operations/0/idempotency/ledger/sharedAcrossReplicas', line: 8 }] },
+    {
+      name: 'replicas with local SQLite',
+      manifest: manifest({
+        server: '{ name: s, transports: [stdio], replicas: 3 }',
+        operations: mutation('    idempotency: { keyArgument: key, ledger: { store: sqlite, sharedAcrossReplicas: false } }'),
+      }),
+      findings: [{ path: '/operations/0/idempotency/ledger/sharedAcrossReplicas', line: 8 }],
+    },
     {
       name: 'replicas with an in-memory ledger that claims to be shared',
-      manifest: manifest({ server: '{ name: s, transports: [stdio], replicas: 2 }', operations: mutation('    idempotency: { keyArgument: key, ledger: { store: memory, sharedAcrossReplicas: true } }') }),
+      manifest: manifest({
+        server: '{ name: s, transports: [stdio], replicas: 2 }',
+        operations: mutation('    idempotency: { keyArgument: key, ledger: { store: memory, sharedAcrossReplicas: true } }'),
+      }),
       findings: [{ path: '/operations/0/idempotency/ledger/store', line: 8, messageId: 'in-memory' }],
     },
     {
       name: 'replicas with a database not declared shared',
-      manifest: manifest({ server: '{ name: s, transports: [stdio], replicas: 2 }', operations: mutation('    idempotency: { keyArgument: key, ledger: { store: postgres, durable: true } }') }),
+      manifest: manifest({
+        server: '{ name: s, transports: [stdio], replicas: 2 }',
+        operations: mutation('    idempotency: { keyArgument: key, ledger: { store: postgres, durable: true } }'),
+      }),
       findings: [{ path: '/operations/0/idempotency/ledger/sharedAcrossReplicas', line: 8, messageId: 'not-shared' }],
     },
   ],
@@ -135,24 +273,69 @@ ruleTester('idem-ledger-shared', {
 
 ruleTester('idem-atomic-boundary', {
   valid: [
-    { name: 'atomic', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { atomicWithEffect: true } }') }) },
-    { name: 'the upstream that enforces the key commits key and effect itself', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: upstream } }') }) },
-    { name: 'a keyed read', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { atomicWithEffect: false } }', 'none') }) },
+    {
+      name: 'atomic',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { atomicWithEffect: true } }') }),
+    },
+    {
+      name: 'the upstream that enforces the key commits key and effect itself',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { store: upstream } }') }),
+    },
+    {
+      name: 'a keyed read',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { atomicWithEffect: false } }', 'none') }),
+    },
   ],
-  invalid: [{ name: 'separate steps', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { atomicWithEffect: false } }') }), findings: [{ path: '/operations/0/idempotency/ledger/atomicWithEffect', line: 8 }] }],
+  invalid: [
+    {
+      name: 'separate steps',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, ledger: { atomicWithEffect: false } }') }),
+      findings: [{ path: '/operations/0/idempotency/ledger/atomicWithEffect', line: 8 }],
+    },
+  ],
 });
 
 ruleTester('idem-external-effect', {
   valid: [
-    { name: 'outbox', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, effect: { kind: external-api, boundary: outbox } }') }) },
-    { name: 'local record', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, effect: { kind: local-record, boundary: none } }') }) },
-    { name: 'upstream key', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, effect: { kind: external-api, boundary: upstream-key } }') }) },
-    { name: 'a read of an external API', manifest: manifest({ operations: mutation('    idempotency: { effect: { kind: external-api } }', 'none') }) },
+    {
+      name: 'outbox',
+      manifest: manifest({
+        operations: mutation('    idempotency: { keyArgument: key, effect: { kind: external-api, boundary: outbox } }'),
+      }),
+    },
+    {
+      name: 'local record',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, effect: { kind: local-record, boundary: none } }') }),
+    },
+    {
+      name: 'upstream key',
+      manifest: manifest({
+        operations: mutation('    idempotency: { keyArgument: key, effect: { kind: external-api, boundary: upstream-key } }'),
+      }),
+    },
+    {
+      name: 'a read of an external API',
+      manifest: manifest({ operations: mutation('    idempotency: { effect: { kind: external-api } }', 'none') }),
+    },
   ],
-  invalid: [{ name: 'external call outside', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, effect: { kind: external-api } }') }), findings: [{ path: '/operations/0/idempotency/effect/boundary', line: 8 }] }],
+  invalid: [
+    {
+      name: 'external call outside',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, effect: { kind: external-api } }') }),
+      findings: [{ path: '/operations/0/idempotency/effect/boundary', line: 8 }],
+    },
+  ],
 });
 
 ruleTester('idem-defensive-copy', {
-  valid: [{ name: 'copies', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, returns: defensive-copy }') }) }],
-  invalid: [{ name: 'aliases storage', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, returns: shared-reference }') }), findings: [{ path: '/operations/0/idempotency/returns', line: 8 }] }],
+  valid: [
+    { name: 'copies', manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, returns: defensive-copy }') }) },
+  ],
+  invalid: [
+    {
+      name: 'aliases storage',
+      manifest: manifest({ operations: mutation('    idempotency: { keyArgument: key, returns: shared-reference }') }),
+      findings: [{ path: '/operations/0/idempotency/returns', line: 8 }],
+    },
+  ],
 });

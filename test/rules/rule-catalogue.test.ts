@@ -11,7 +11,10 @@ const definitions = ruleSet.rules.map((rule) => rule.definition);
 
 describe('the rule catalogue', () => {
   it('bundles exactly the files in rules/, each with its id as file name', () => {
-    const files = readdirSync('rules').filter((file) => file.endsWith('.yaml')).map((file) => file.replace(/\.yaml$/, '')).sort();
+    const files = readdirSync('rules')
+      .filter((file) => file.endsWith('.yaml'))
+      .map((file) => file.replace(/\.yaml$/, ''))
+      .sort();
     expect(definitions.map((rule) => rule.id).sort()).toEqual(files);
   });
 

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 
 function files(dir: string, prefix = ''): string[] {
-  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(dir, join(prefix, entry.name)) : [join(prefix, entry.name)])).sort();
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? files(dir, join(prefix, entry.name)) : [join(prefix, entry.name)]))
+    .sort();
 }
 
 describe('mcprely evidence', () => {
@@ -16,16 +18,41 @@ describe('mcprely evidence', () => {
   it('writes the bundle with an index of every required artifact, each present or passing', () => {
     expect(run.status, run.stderr).toBe(0);
     const index = JSON.parse(readFileSync(join(first, 'index.json'), 'utf8'));
-    expect(index).toMatchObject({ mcprelyEvidence: 1, server: 'billing', productionReady: true, fixtures: { total: 39, passed: 39, failed: 0 } });
+    expect(index).toMatchObject({
+      mcprelyEvidence: 1,
+      server: 'billing',
+      productionReady: true,
+      fixtures: { total: 39, passed: 39, failed: 0 },
+    });
     const names = index.artifacts.map((artifact: { name: string }) => artifact.name);
-    expect(names).toEqual(expect.arrayContaining(['cancellation race transcript, stdio', 'cancellation race transcript, Streamable HTTP', 'retry table for every mutation', 'idempotency-key record', 'key mismatch fixture', 'concurrent same-key transcript', 'reopen check', 'mutation-alias check', 'bounded-buffer overload result', 'SSE headers and idle policy', 'reconnect plan naming its refetch methods', 'durable task cancellation trace']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'cancellation race transcript, stdio',
+        'cancellation race transcript, Streamable HTTP',
+        'retry table for every mutation',
+        'idempotency-key record',
+        'key mismatch fixture',
+        'concurrent same-key transcript',
+        'reopen check',
+        'mutation-alias check',
+        'bounded-buffer overload result',
+        'SSE headers and idle policy',
+        'reconnect plan naming its refetch methods',
+        'durable task cancellation trace',
+      ]),
+    );
     for (const artifact of index.artifacts) {
       expect(['pass', 'present'], artifact.name).toContain(artifact.status);
       for (const path of artifact.paths) expect(existsSync(join(first, path)), path).toBe(true);
     }
     expect(readFileSync(join(first, 'index.md'), 'utf8')).toMatch(/^# Evidence: billing/);
     const records = JSON.parse(readFileSync(join(first, 'idempotency-key-records.json'), 'utf8'));
-    expect(records[0]).toMatchObject({ operation: 'charge_account', executions: 1, reuseWithChangedArguments: 'rejected: idempotency key "checkout-7" was reused with different arguments', record: { key: 'checkout-7', execution: 1 } });
+    expect(records[0]).toMatchObject({
+      operation: 'charge_account',
+      executions: 1,
+      reuseWithChangedArguments: 'rejected: idempotency key "checkout-7" was reused with different arguments',
+      record: { key: 'checkout-7', execution: 1 },
+    });
     expect(readFileSync(join(first, 'sse-headers-and-idle-policy.md'), 'utf8')).toMatch(/\| X-Accel-Buffering \| no \| no ✅ \|/);
   });
 

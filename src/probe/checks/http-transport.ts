@@ -7,18 +7,29 @@ import { outcome, type ProbeCheck } from '../probe-types.js';
 export const sseHeaders: ProbeCheck = {
   id: 'sse-headers',
   title: 'SSE responses carry text/event-stream, no-cache and X-Accel-Buffering: no',
-  basis: 'the current Streamable HTTP transport: the server SHOULD send X-Accel-Buffering: no; the lesson: Content-Type text/event-stream, Cache-Control no-cache',
+  basis:
+    'the current Streamable HTTP transport: the server SHOULD send X-Accel-Buffering: no; the lesson: Content-Type text/event-stream, Cache-Control no-cache',
   async run(context) {
     const connection = context.session.connection;
     if (!(connection instanceof HttpConnection)) return outcome('skip', 'stdio has no HTTP headers');
     const tool = context.plan.longTool;
-    const handle = tool === undefined ? await context.session.call('tools/list', {}, false) : await context.session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true);
+    const handle =
+      tool === undefined
+        ? await context.session.call('tools/list', {}, false)
+        : await context.session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true);
     const headers = handle.headers ?? {};
     handle.closeStream();
     const type = headers['content-type'] ?? '';
-    if (!type.startsWith('text/event-stream')) return outcome('skip', `the server answered ${tool === undefined ? 'tools/list' : tool.name} with ${type || 'no content type'}, not an SSE stream: nothing to check`, [tool === undefined ? 'name a long-running tool (--operation) so the server streams' : 'the server chose a JSON response']);
+    if (!type.startsWith('text/event-stream'))
+      return outcome(
+        'skip',
+        `the server answered ${tool === undefined ? 'tools/list' : tool.name} with ${type || 'no content type'}, not an SSE stream: nothing to check`,
+        [tool === undefined ? 'name a long-running tool (--operation) so the server streams' : 'the server chose a JSON response'],
+      );
     const missing = missingSseHeaders(headers);
-    const shown = Object.keys(requiredSseHeaders()).map((name) => `${name}: ${headers[name.toLowerCase()] ?? '(absent)'}`).join('; ');
+    const shown = Object.keys(requiredSseHeaders())
+      .map((name) => `${name}: ${headers[name.toLowerCase()] ?? '(absent)'}`)
+      .join('; ');
     if (missing.length > 0) return outcome('fail', `the SSE response lacks ${missing.join(', ')}`, [shown]);
     return outcome('pass', 'all three headers present', [shown]);
   },
@@ -34,7 +45,10 @@ export const getNotAllowed: ProbeCheck = {
     if (!(connection instanceof HttpConnection)) return outcome('skip', 'stdio has no HTTP endpoint');
     const answer = await connection.get();
     if (answer === undefined) return outcome('fail', 'the GET got no answer');
-    if (factsOf(context.revision)['http-get'].value !== 'method-not-allowed') return outcome('skip', `on ${context.revision} a GET may open a stream or answer 405; it answered ${answer.status}`);
-    return answer.status === 405 ? outcome('pass', 'GET answered 405') : outcome('fail', `GET answered ${answer.status}, not 405`, [`content-type: ${answer.headers['content-type'] ?? '(absent)'}`]);
+    if (factsOf(context.revision)['http-get'].value !== 'method-not-allowed')
+      return outcome('skip', `on ${context.revision} a GET may open a stream or answer 405; it answered ${answer.status}`);
+    return answer.status === 405
+      ? outcome('pass', 'GET answered 405')
+      : outcome('fail', `GET answered ${answer.status}, not 405`, [`content-type: ${answer.headers['content-type'] ?? '(absent)'}`]);
   },
 };

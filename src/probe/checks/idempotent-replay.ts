@@ -8,23 +8,38 @@ export const idempotentReplay: ProbeCheck = {
   basis: 'the lesson: same key + same fingerprint → the stored result; same key + other arguments → rejected',
   async run(context) {
     const mutation = context.plan.mutation;
-    if (mutation === undefined) return outcome('skip', 'mutating calls need --allow-mutations and a manifest operation that names its idempotency key argument');
+    if (mutation === undefined)
+      return outcome('skip', 'mutating calls need --allow-mutations and a manifest operation that names its idempotency key argument');
     const key = `mcprely-probe-${process.pid}-${Date.now()}`;
-    const call = async (args: Record<string, unknown>) => context.session.request('tools/call', { name: mutation.name, arguments: { ...args, [mutation.keyArgument]: key } }, context.plan.requestTimeoutMs);
+    const call = async (args: Record<string, unknown>) =>
+      context.session.request(
+        'tools/call',
+        { name: mutation.name, arguments: { ...args, [mutation.keyArgument]: key } },
+        context.plan.requestTimeoutMs,
+      );
     const first = await call(mutation.arguments);
     const second = await call(mutation.arguments);
-    if (first === undefined || second === undefined) return outcome('fail', `${mutation.name} was not answered within ${context.plan.requestTimeoutMs} ms`);
+    if (first === undefined || second === undefined)
+      return outcome('fail', `${mutation.name} was not answered within ${context.plan.requestTimeoutMs} ms`);
     const details = [`key ${key}`];
     const resultOf = (message: Record<string, unknown>) => canonicalJson(stripMeta(message['result'] ?? message['error']));
-    if (first.message['error'] !== undefined || (first.message['result'] as { isError?: boolean })?.isError) return outcome('fail', `the first call failed: ${resultOf(first.message)}`, details);
+    if (first.message['error'] !== undefined || (first.message['result'] as { isError?: boolean })?.isError)
+      return outcome('fail', `the first call failed: ${resultOf(first.message)}`, details);
     const changed = changeArguments(mutation.arguments, mutation.fingerprint);
     const third = await call(changed);
-    const refused = third !== undefined && (third.message['error'] !== undefined || (third.message['result'] as { isError?: boolean })?.isError === true);
+    const refused =
+      third !== undefined && (third.message['error'] !== undefined || (third.message['result'] as { isError?: boolean })?.isError === true);
     const problems: string[] = [];
-    if (resultOf(first.message) !== resultOf(second.message)) problems.push(`the same key and arguments gave two different results: ${resultOf(first.message)} then ${resultOf(second.message)}`);
-    if (!refused) problems.push(`the same key with changed arguments (${canonicalJson(changed)}) was accepted: ${third === undefined ? 'no answer' : resultOf(third.message)}`);
+    if (resultOf(first.message) !== resultOf(second.message))
+      problems.push(`the same key and arguments gave two different results: ${resultOf(first.message)} then ${resultOf(second.message)}`);
+    if (!refused)
+      problems.push(
+        `the same key with changed arguments (${canonicalJson(changed)}) was accepted: ${third === undefined ? 'no answer' : resultOf(third.message)}`,
+      );
     details.push(`changed arguments: ${canonicalJson(changed)}`);
-    return problems.length === 0 ? outcome('pass', 'the replay returned the first result; the changed arguments were refused', details) : outcome('fail', problems[0]!, [...problems.slice(1), ...details]);
+    return problems.length === 0
+      ? outcome('pass', 'the replay returned the first result; the changed arguments were refused', details)
+      : outcome('fail', problems[0]!, [...problems.slice(1), ...details]);
   },
 };
 

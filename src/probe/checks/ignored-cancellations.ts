@@ -13,9 +13,22 @@ export const ignoredCancellations: ProbeCheck = {
     const done = await context.session.request('tools/list', {}, context.plan.requestTimeoutMs);
     if (done === undefined) return outcome('fail', `tools/list was not answered within ${context.plan.requestTimeoutMs} ms`);
     const cases: [string, Record<string, unknown>][] = [
-      ['a cancellation of a request that already completed', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: done.message['id'], reason: 'mcprely probe: late' } }],
-      ['a cancellation of an unknown request', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'mcprely-no-such-request', reason: 'mcprely probe: unknown' } }],
-      ['a cancellation whose requestId is not a string or integer', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: true } }],
+      [
+        'a cancellation of a request that already completed',
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: done.message['id'], reason: 'mcprely probe: late' } },
+      ],
+      [
+        'a cancellation of an unknown request',
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: 'mcprely-no-such-request', reason: 'mcprely probe: unknown' },
+        },
+      ],
+      [
+        'a cancellation whose requestId is not a string or integer',
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: true } },
+      ],
       ['a cancellation without params', { jsonrpc: '2.0', method: 'notifications/cancelled' }],
     ];
     for (const [label, message] of cases) {
@@ -26,7 +39,9 @@ export const ignoredCancellations: ProbeCheck = {
     }
     const sick = await healthy(context);
     if (sick !== undefined) problems.push(sick);
-    return problems.length === 0 ? outcome('pass', 'all four were ignored and the server still answers', details) : outcome('fail', problems[0]!, [...problems.slice(1), ...details]);
+    return problems.length === 0
+      ? outcome('pass', 'all four were ignored and the server still answers', details)
+      : outcome('fail', problems[0]!, [...problems.slice(1), ...details]);
   },
 };
 

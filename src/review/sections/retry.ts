@@ -3,6 +3,12 @@ import { retriesAutomatically, retryClassOf } from '../../policy/predicates.js';
 import type { ReviewContext } from '../review-context.js';
 import type { ChecklistLine, RetrySection } from '../review-types.js';
 
+const CALLER = {
+  SAFE: 'and may simply re-issue it',
+  CONDITIONAL: 'reconciling by key first',
+  UNSAFE: 'reconciling before anything is sent again',
+} as const;
+
 /** The retry classification from the contract, and what the client does about it. */
 export function retry(context: ReviewContext): RetrySection {
   const { operation, checklist } = context;
@@ -10,18 +16,30 @@ export function retry(context: ReviewContext): RetrySection {
   const declared = operation.retry ?? {};
   const lines: ChecklistLine[] = [
     checklist.line(
-      operation.sideEffect === undefined ? 'side effect not declared: reviewed as a mutation' : `side effect ${operation.sideEffect}, by contract (annotations are hints)`,
+      operation.sideEffect === undefined
+        ? 'side effect not declared: reviewed as a mutation'
+        : `side effect ${operation.sideEffect}, by contract (annotations are hints)`,
       ['retry-side-effect-declared', 'retry-hints-not-contracts'],
     ),
   ];
   if (!retriesAutomatically(operation)) {
-    lines.push(checklist.line(`no automatic retry${declared.automatic === undefined ? ' (not declared)' : ''}: the caller decides, ${classified.classification === 'SAFE' ? 'and may simply re-issue it' : classified.classification === 'CONDITIONAL' ? 'reconciling by key first' : 'reconciling before anything is sent again'}`, ['retry-mutation-needs-key']));
+    lines.push(
+      checklist.line(
+        `no automatic retry${declared.automatic === undefined ? ' (not declared)' : ''}: the caller decides, ${CALLER[classified.classification]}`,
+        ['retry-mutation-needs-key'],
+      ),
+    );
     return { classification: classified.classification, reason: classified.reason, lines };
   }
   const how = [
-    `retried automatically ${declared.automatic!.replace(/^on-/, 'on ').replace(/-or-/, ' or ').replace(/-/g, ' ')}${declared.maxAttempts === undefined ? '' : `, up to ${declared.maxAttempts} attempts`}`,
+    `retried automatically ${declared.automatic!.replace(/^on-/, 'on ').replace(/-or-/, ' or ').replace(/-/g, ' ')}` +
+      (declared.maxAttempts === undefined ? '' : `, up to ${declared.maxAttempts} attempts`),
     declared.newRequestId === false ? 'with the same JSON-RPC id' : 'each attempt a new JSON-RPC id',
-    classified.classification === 'CONDITIONAL' ? `with the same key${declared.reconcileFirst === true ? ', after looking the key up' : ''}` : classified.classification === 'UNSAFE' ? 'without an idempotency key' : '',
+    classified.classification === 'CONDITIONAL'
+      ? `with the same key${declared.reconcileFirst === true ? ', after looking the key up' : ''}`
+      : classified.classification === 'UNSAFE'
+        ? 'without an idempotency key'
+        : '',
   ].filter((part) => part !== '');
   lines.push(checklist.line(how.join(', '), ['retry-mutation-needs-key', 'retry-reconcile-first', 'retry-new-request-id']));
   lines.push(checklist.line(`backoff: ${describeBackoff(declared.backoff)}`, ['retry-backoff']));

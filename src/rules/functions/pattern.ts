@@ -9,7 +9,7 @@ export const pattern: GenericFunction = {
     return (value) => {
       if (typeof value !== 'string') return undefined;
       if (match !== undefined && !match.test(value)) return { expected: `text matching ${match.source}` };
-      if (notMatch !== undefined && notMatch.test(value)) return { expected: `text not matching ${notMatch.source}` };
+      if (notMatch?.test(value)) return { expected: `text not matching ${notMatch.source}` };
       return undefined;
     };
   },

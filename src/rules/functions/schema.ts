@@ -13,7 +13,8 @@ export const schema: GenericFunction = {
     const json = options['schema'] as object;
     const allowMissing = options['allowMissing'] === true;
     const validate: CompiledValidator | undefined = ruleOptionValidators[canonicalJson(json)];
-    if (validate === undefined) throw new Error(`the rule schema ${JSON.stringify(json)} was not precompiled; rebuild with node scripts/build.mjs`);
+    if (validate === undefined)
+      throw new Error(`the rule schema ${JSON.stringify(json)} was not precompiled; rebuild with node scripts/build.mjs`);
     return (value) => {
       if (value === undefined) return allowMissing ? undefined : { expected: 'a value' };
       return validate(value) ? undefined : { expected: `a value matching ${JSON.stringify(json)}` };

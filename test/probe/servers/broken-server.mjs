@@ -12,7 +12,12 @@ const TOOL = { name: 'slow_job', description: 'slow', inputSchema: { type: 'obje
 /** Handles one request; `send` writes a message back; returns nothing. */
 function handle(message, send) {
   const { id, method, params } = message;
-  if (method === 'initialize') return send({ jsonrpc: '2.0', id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: `broken-${defect}`, version: '0' } } });
+  if (method === 'initialize')
+    return send({
+      jsonrpc: '2.0',
+      id,
+      result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: `broken-${defect}`, version: '0' } },
+    });
   if (method === 'tools/list') return send({ jsonrpc: '2.0', id, result: { tools: [TOOL] } });
   if (method === 'notifications/cancelled') {
     cancelled.add(params?.requestId);
@@ -28,12 +33,17 @@ function handle(message, send) {
     const token = params?._meta?.progressToken;
     const values = defect === 'non-monotonic-progress' ? [1, 3, 2, 4] : [1, 2, 3, 4];
     values.forEach((value, index) => {
-      setTimeout(() => {
-        const stopped = cancelled.has(id);
-        if (stopped && defect !== 'progress-after-cancel' && defect !== 'response-after-cancel') return;
-        if (token !== undefined && !(stopped && defect === 'response-after-cancel')) send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: value, total: 4 } });
-        if (index === values.length - 1 && !(stopped && defect === 'progress-after-cancel')) send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'done' }] } });
-      }, 150 * (index + 1));
+      setTimeout(
+        () => {
+          const stopped = cancelled.has(id);
+          if (stopped && defect !== 'progress-after-cancel' && defect !== 'response-after-cancel') return;
+          if (token !== undefined && !(stopped && defect === 'response-after-cancel'))
+            send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: value, total: 4 } });
+          if (index === values.length - 1 && !(stopped && defect === 'progress-after-cancel'))
+            send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'done' }] } });
+        },
+        150 * (index + 1),
+      );
     });
   }
 }
@@ -50,7 +60,10 @@ if (defect === 'missing-sse-headers') {
       handle(message, () => undefined);
       return res.writeHead(202).end();
     }
-    if (message.method !== 'tools/call') return handle(message, (reply) => res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 's1' }).end(JSON.stringify(reply)));
+    if (message.method !== 'tools/call')
+      return handle(message, (reply) =>
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 's1' }).end(JSON.stringify(reply)),
+      );
     // An SSE stream without Cache-Control or X-Accel-Buffering: a proxy may hold every event.
     res.writeHead(200, { 'Content-Type': 'text/event-stream' });
     handle(message, (reply) => {
@@ -67,7 +80,10 @@ if (defect === 'missing-sse-headers') {
       handle(JSON.parse(line), out);
       const burst = () => {
         let ok = true;
-        for (let i = 0; i < 1000 && ok; i++) ok = process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'x', progress: i } })}\n`);
+        for (let i = 0; i < 1000 && ok; i++)
+          ok = process.stdout.write(
+            `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'x', progress: i } })}\n`,
+          );
         if (ok) setImmediate(burst);
         else process.stdout.once('drain', burst);
       };

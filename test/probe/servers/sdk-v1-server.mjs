@@ -14,25 +14,50 @@ const ledger = new Map();
 
 function build() {
   const server = new McpServer({ name: 'well-behaved-v1', version: '1.0.0' });
-  server.registerTool('slow_job', { description: 'Runs for steps × stepMs, reporting progress', inputSchema: { steps: z.number().default(5), stepMs: z.number().default(200) }, annotations: { readOnlyHint: true } }, async ({ steps, stepMs }, extra) => {
-    const token = extra._meta?.progressToken;
-    for (let i = 1; i <= steps; i++) {
-      await new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, stepMs);
-        extra.signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('cancelled'))), { once: true });
-      });
-      if (extra.signal.aborted) throw new Error('cancelled');
-      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps } });
-    }
-    return { content: [{ type: 'text', text: `done after ${steps} steps` }] };
-  });
-  server.registerTool('charge', { description: 'Charges an account once per idempotency key', inputSchema: { account: z.string(), cents: z.number(), idempotencyKey: z.string() }, annotations: { readOnlyHint: false, idempotentHint: true } }, async ({ account, cents, idempotencyKey }) => {
-    const fingerprint = JSON.stringify([account, cents]);
-    const stored = ledger.get(idempotencyKey);
-    if (stored !== undefined && stored.fingerprint !== fingerprint) return { isError: true, content: [{ type: 'text', text: 'idempotency key was reused with different arguments' }] };
-    if (stored === undefined) ledger.set(idempotencyKey, { fingerprint, receipt: `charge-${String(ledger.size + 1).padStart(3, '0')}` });
-    return { content: [{ type: 'text', text: `charged ${cents} to ${account}: ${ledger.get(idempotencyKey).receipt}` }] };
-  });
+  server.registerTool(
+    'slow_job',
+    {
+      description: 'Runs for steps × stepMs, reporting progress',
+      inputSchema: { steps: z.number().default(5), stepMs: z.number().default(200) },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ steps, stepMs }, extra) => {
+      const token = extra._meta?.progressToken;
+      for (let i = 1; i <= steps; i++) {
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, stepMs);
+          extra.signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer);
+              reject(new Error('cancelled'));
+            },
+            { once: true },
+          );
+        });
+        if (extra.signal.aborted) throw new Error('cancelled');
+        if (token !== undefined)
+          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps } });
+      }
+      return { content: [{ type: 'text', text: `done after ${steps} steps` }] };
+    },
+  );
+  server.registerTool(
+    'charge',
+    {
+      description: 'Charges an account once per idempotency key',
+      inputSchema: { account: z.string(), cents: z.number(), idempotencyKey: z.string() },
+      annotations: { readOnlyHint: false, idempotentHint: true },
+    },
+    async ({ account, cents, idempotencyKey }) => {
+      const fingerprint = JSON.stringify([account, cents]);
+      const stored = ledger.get(idempotencyKey);
+      if (stored !== undefined && stored.fingerprint !== fingerprint)
+        return { isError: true, content: [{ type: 'text', text: 'idempotency key was reused with different arguments' }] };
+      if (stored === undefined) ledger.set(idempotencyKey, { fingerprint, receipt: `charge-${String(ledger.size + 1).padStart(3, '0')}` });
+      return { content: [{ type: 'text', text: `charged ${cents} to ${account}: ${ledger.get(idempotencyKey).receipt}` }] };
+    },
+  );
   return server;
 }
 
@@ -52,7 +77,10 @@ if (mode === 'stdio') {
         res.writeHead(400).end();
         return;
       }
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => sessions.set(sid, transport) });
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => sessions.set(sid, transport),
+      });
       await build().connect(transport);
     }
     await transport.handleRequest(req, res, body);
