@@ -1,4 +1,4 @@
-// The complete example must lint clean, pass every fixture and be reviewed production-ready. Each flawed
+// The complete examples (one per revision) must lint clean, pass every fixture and be reviewed production-ready. Each flawed
 // example must be reported by exactly the rules its header names ("# Caught by: rule-a, rule-b") and by
 // nothing else; it must fail `verify` with the fixture its header names ("# Fails in verify: operation/kind"),
 // or its header must say why the defect shows only in lint ("# Lint-only: reason"); and `review` must refuse it.
@@ -25,10 +25,12 @@ function report(ok, line) {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${line}`);
 }
 
-const complete = 'fixtures/examples/billing.yaml';
-report(lint(complete).status === 0, `${complete}: lints clean`);
-report(mcprely('verify', complete).status === 0, `${complete}: every fixture passes`);
-report(mcprely('review', complete).status === 0, `${complete}: reviewed production-ready`);
+for (const name of readdirSync(join(root, 'fixtures/examples')).filter((file) => /\.(ya?ml|json)$/.test(file)).sort()) {
+  const complete = join('fixtures/examples', name);
+  report(lint(complete).status === 0, `${complete}: lints clean`);
+  report(mcprely('verify', complete).status === 0, `${complete}: every fixture passes`);
+  report(mcprely('review', complete).status === 0, `${complete}: reviewed production-ready`);
+}
 
 for (const name of readdirSync(flawedDir)
   .filter((file) => /\.(ya?ml|json)$/.test(file))

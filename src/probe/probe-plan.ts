@@ -1,3 +1,4 @@
+import { emitsProgress, isKeyedMutation, isMutation, usesTask } from '../policy/predicates.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { ProbePlan } from './probe-types.js';
 
@@ -28,11 +29,7 @@ export function probePlan(
   const operations = options.manifest?.operations.map((operation) => operation.spec) ?? [];
   const named = options.operation === undefined ? undefined : operations.find((spec) => spec.name === options.operation);
   const fromManifest =
-    named ??
-    operations.find(
-      (spec) =>
-        spec.method === 'tools/call' && (spec.progress?.emits === true || spec.task?.used === true) && spec.sideEffect !== 'mutation',
-    );
+    named ?? operations.find((spec) => spec.method === 'tools/call' && (emitsProgress(spec) || usesTask(spec)) && !isMutation(spec));
   let longName = options.operation ?? fromManifest?.name;
   if (longName === undefined) {
     longName = tools.find((tool) => LONG_RUNNING.test(tool.name) || LONG_RUNNING.test(tool.description ?? ''))?.name;
@@ -57,11 +54,8 @@ export function probePlan(
   if (options.allowMutations) {
     const keyed =
       operations.find(
-        (candidate) =>
-          candidate.sideEffect === 'mutation' &&
-          candidate.idempotency?.keyArgument !== undefined &&
-          (options.operation === undefined || candidate.name === options.operation),
-      ) ?? operations.find((candidate) => candidate.sideEffect === 'mutation' && candidate.idempotency?.keyArgument !== undefined);
+        (candidate) => isKeyedMutation(candidate) && (options.operation === undefined || candidate.name === options.operation),
+      ) ?? operations.find(isKeyedMutation);
     if (keyed === undefined)
       notes.push('--allow-mutations: no manifest operation names an idempotency key argument, so no mutation is called');
     else

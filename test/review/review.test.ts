@@ -121,7 +121,7 @@ describe('mcprely review', () => {
       if (failing > 0) expect(operation.verdict.refusals.length).toBeGreaterThanOrEqual(1);
     }
     expect(status).toBe(review.productionReady ? 0 : 1);
-    expect(review.productionReady).toBe(file.endsWith('billing.yaml'));
+    expect(review.productionReady).toBe(!file.includes('/flawed/'));
   });
 
   it.each([
