@@ -25,7 +25,9 @@ function report(ok, line) {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${line}`);
 }
 
-for (const name of readdirSync(join(root, 'fixtures/examples')).filter((file) => /\.(ya?ml|json)$/.test(file)).sort()) {
+for (const name of readdirSync(join(root, 'fixtures/examples'))
+  .filter((file) => /\.(ya?ml|json)$/.test(file))
+  .sort()) {
   const complete = join('fixtures/examples', name);
   report(lint(complete).status === 0, `${complete}: lints clean`);
   report(mcprely('verify', complete).status === 0, `${complete}: every fixture passes`);

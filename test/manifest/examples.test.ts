@@ -17,10 +17,13 @@ describe('example manifests', () => {
     }
   });
 
-  it.each(['fixtures/examples/billing.yaml', 'fixtures/examples/billing-2025.yaml', ...flawed.map((file) => join(FLAWED_DIR, file))])('%s is a valid manifest', (file) => {
-    const result = loadManifest(file, readFileSync(file));
-    expect(result.ok ? [] : result.problems.map((problem) => problem.message)).toEqual([]);
-  });
+  it.each(['fixtures/examples/billing.yaml', 'fixtures/examples/billing-2025.yaml', ...flawed.map((file) => join(FLAWED_DIR, file))])(
+    '%s is a valid manifest',
+    (file) => {
+      const result = loadManifest(file, readFileSync(file));
+      expect(result.ok ? [] : result.problems.map((problem) => problem.message)).toEqual([]);
+    },
+  );
 
   it('the complete example covers a keyed mutation, a read, a task and a listen stream on both transports', () => {
     const result = loadManifest('billing.yaml', readFileSync('fixtures/examples/billing.yaml'));
