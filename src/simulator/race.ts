@@ -17,6 +17,11 @@ export type RaceOutcome =
   | { readonly connection: string; readonly result: unknown; readonly replayed: boolean }
   | { readonly connection: string; readonly error: string };
 
+/** How long a racer waits at the barrier for the others before it goes alone. */
+export const BARRIER_DEADLINE_MS = 10_000;
+/** How long the whole race may take before its threads are stopped. */
+const RACE_DEADLINE_MS = 30_000;
+
 /** The worker script: beside the bundle's chunks in dist/, or dist/ from the source tree (tests). */
 function workerScript(): URL {
   const candidates = ['./race-worker.js', '../race-worker.js', '../../dist/race-worker.js'].map((path) => new URL(path, import.meta.url));
@@ -25,19 +30,30 @@ function workerScript(): URL {
   return found;
 }
 
-/** Independent connections, one thread each, released together at a barrier; outcomes in connection order. */
+/**
+ * Independent connections, one thread each, released together at a barrier; outcomes in connection order.
+ * If one thread fails or the race overruns its deadline, every thread is stopped: none is left running.
+ */
 export async function raceConnections(jobs: readonly Omit<RaceJob, 'racers' | 'barrier'>[]): Promise<RaceOutcome[]> {
   const barrier = new SharedArrayBuffer(4);
   const script = workerScript();
-  return Promise.all(
-    jobs.map(
-      (job) =>
-        new Promise<RaceOutcome>((resolve, reject) => {
-          const worker = new Worker(script, { workerData: { ...job, racers: jobs.length, barrier } satisfies RaceJob });
-          worker.once('message', resolve);
-          worker.once('error', reject);
-          worker.once('exit', (code) => code !== 0 && reject(new Error(`race worker exited with code ${code}`)));
-        }),
-    ),
+  const workers = jobs.map((job) => new Worker(script, { workerData: { ...job, racers: jobs.length, barrier } satisfies RaceJob }));
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the race did not finish within ${RACE_DEADLINE_MS} ms`)), RACE_DEADLINE_MS);
+  });
+  const outcomes = workers.map(
+    (worker) =>
+      new Promise<RaceOutcome>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`race worker exited with code ${code} before reporting`)));
+      }),
   );
+  try {
+    return await Promise.race([Promise.all(outcomes), overrun]);
+  } finally {
+    clearTimeout(timer);
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
 }

@@ -39,7 +39,7 @@ function reviewJson(file: string) {
     refusals: { condition: string }[];
     fixtures: { total: number; failed: number };
   };
-  return { status: run.status, review };
+  return { status: run.status, review, stderr: run.stderr };
 }
 
 /** Every mark the review shows for an operation: wire rows, race rows, section lines and fixtures. */
@@ -98,8 +98,8 @@ describe('mcprely review', () => {
   });
 
   it('writes JSON that matches schemas/review.schema.json', () => {
-    const { status, review } = reviewJson('fixtures/examples/billing.yaml');
-    expect(status).toBe(0);
+    const { status, review, stderr } = reviewJson('fixtures/examples/billing.yaml');
+    expect(status, `${stderr}\n${JSON.stringify(review.refusals)}`).toBe(0);
     expect(validateReview(review), JSON.stringify(validateReview.errors)).toBe(true);
     const charge = review.operations[0]!;
     expect(charge.retry.classification).toBe('CONDITIONAL');
