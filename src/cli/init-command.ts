@@ -1,31 +1,24 @@
 import { writeFileSync } from 'node:fs';
 import { scaffoldManifest, type ListedTool } from '../init/scaffold-manifest.js';
-import { splitCommand } from '../probe/command-line.js';
 import type { Connection, ProbeRevision } from '../probe/connection.js';
 import { HttpConnection } from '../probe/http-connection.js';
 import { ProbeSession } from '../probe/session.js';
 import { StdioConnection } from '../probe/stdio-connection.js';
 import { WireLog } from '../probe/wire-log.js';
+import { probeTarget } from './probe-target.js';
 
 /** `mcprely init --from-stdio cmd | --from-url url`: a starting manifest from the server's tools/list. */
 export async function runInit(options: { stdio?: string; url?: string; specVersion?: ProbeRevision; output?: string }): Promise<number> {
-  if ((options.stdio === undefined) === (options.url === undefined)) {
-    process.stderr.write('error: give exactly one of --from-stdio "<command>" and --from-url <endpoint>\n');
+  const target = probeTarget(options.stdio, options.url, { stdio: '--from-stdio', url: '--from-url' });
+  if ('problem' in target) {
+    process.stderr.write(`error: ${target.problem}\n`);
     return 2;
   }
   const started = performance.now();
   const clock = () => performance.now() - started;
   const log = new WireLog(clock);
-  let connection: Connection;
-  try {
-    connection =
-      options.stdio !== undefined
-        ? new StdioConnection(splitCommand(options.stdio), log, clock)
-        : new HttpConnection(new URL(options.url!), log, clock);
-  } catch (error) {
-    process.stderr.write(`error: ${(error as Error).message}\n`);
-    return 2;
-  }
+  const connection: Connection =
+    'stdio' in target ? new StdioConnection(target.stdio, log, clock) : new HttpConnection(target.url, log, clock);
   try {
     const session = new ProbeSession(connection, log);
     const opened = await session.open(options.specVersion, 10_000);
@@ -37,7 +30,8 @@ export async function runInit(options: { stdio?: string; url?: string; specVersi
     let serverName = 'server';
     let cursor: string | undefined;
     for (let page = 0; page < 50; page++) {
-      const answer = await session.request('tools/list', cursor === undefined ? {} : { cursor }, 10_000);
+      const call = await session.request('tools/list', cursor === undefined ? {} : { cursor }, 10_000, 'init');
+      const answer = call.inbox.response;
       const result = answer?.message['result'] as
         | { tools?: ListedTool[]; nextCursor?: string; _meta?: Record<string, { name?: string }> }
         | undefined;

@@ -117,10 +117,10 @@ export function buildProgram(): Command {
     )
     .option('--arguments <json>', 'arguments for the long-running tool, as JSON', parseJsonObject)
     .option('--allow-mutations', 'also call a mutation twice with one idempotency key (needs --manifest)', false)
-    .option('--idle-timeout <ms>', 'the client idle timeout the probe enforces', parseCount)
-    .option('--max-timeout <ms>', 'the client maximum timeout the probe enforces', parseCount)
+    .option('--idle-timeout <ms>', 'the client idle timeout the probe enforces', parsePositive)
+    .option('--max-timeout <ms>', 'the client maximum timeout the probe enforces', parsePositive)
     .option('--grace <ms>', 'how long to watch for messages that must not come', parseCount, 1000)
-    .option('--max-time <ms>', "the probe's own budget for all checks", parseCount, 120_000)
+    .option('--max-time <ms>', "the probe's own budget for everything, in ms", parsePositive, 55_000)
     .option(
       '-f, --format <name>',
       'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
@@ -202,6 +202,11 @@ function parseJsonObject(value: string): Record<string, unknown> {
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON object');
   return parsed as Record<string, unknown>;
+}
+
+function parsePositive(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) === 0) throw new InvalidArgumentError('expected a whole number above 0');
+  return Number(value);
 }
 
 function parseCount(value: string): number {

@@ -1,12 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import type { LoadedManifest } from '../manifest/load.js';
-import { probeAsLintResult, renderProbeText } from '../probe/render-probe.js';
-import { runProbe } from '../probe/run-probe.js';
 import type { ProbeRevision } from '../probe/connection.js';
+import { probeAsLintResult, renderProbeText } from '../probe/render-probe.js';
+import { PROBE_CHECKS, runProbe } from '../probe/run-probe.js';
 import { FORMATTERS } from '../report/formats.js';
 import { useColor } from './color.js';
 import { readManifestInput } from './manifest-input.js';
 import type { OutputSpec } from './output-spec.js';
+import { probeTarget } from './probe-target.js';
 import { Progress } from './progress.js';
 
 export interface ProbeCommandOptions {
@@ -24,23 +25,15 @@ export interface ProbeCommandOptions {
   readonly outputs: readonly OutputSpec[];
 }
 
-/** `mcprely probe`: exit 0 when no check fails, 1 when one does, 2 when the probe cannot start or is misused. */
+/**
+ * `mcprely probe`: exit 0 when every check that ran passed, 1 when one failed or none could run, 2 when the
+ * probe cannot start (bad command line, nothing listens, not an MCP server) or is asked to call what it must not.
+ */
 export async function runProbeCommand(options: ProbeCommandOptions, toolVersion: string): Promise<number> {
-  if ((options.stdio === undefined) === (options.url === undefined)) {
-    process.stderr.write('error: give exactly one of --stdio "<command>" and --url <endpoint>\n');
+  const target = probeTarget(options.stdio, options.url, { stdio: '--stdio', url: '--url' });
+  if ('problem' in target) {
+    process.stderr.write(`error: ${target.problem}\n`);
     return 2;
-  }
-  if (options.url !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(options.url);
-    } catch {
-      url = undefined;
-    }
-    if (url === undefined || !['http:', 'https:'].includes(url.protocol)) {
-      process.stderr.write(`error: --url ${options.url} is not an http:// or https:// URL\n`);
-      return 2;
-    }
   }
   let manifest: LoadedManifest | undefined;
   if (options.manifest !== undefined) {
@@ -51,9 +44,9 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
     }
     manifest = input.manifest;
   }
-  const progress = new Progress(process.stderr, 7);
+  const progress = new Progress(process.stderr, PROBE_CHECKS.length);
   const report = await runProbe({
-    target: options.stdio !== undefined ? { stdio: options.stdio } : { url: options.url! },
+    target,
     ...(manifest === undefined ? {} : { manifest }),
     ...(options.operation === undefined ? {} : { operation: options.operation }),
     ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
@@ -66,6 +59,10 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
     onCheck: (index, _total, id) => progress.update(index, id),
   });
   progress.done();
+  if ('usage' in report) {
+    process.stderr.write(`error: ${report.usage}\n`);
+    return 2;
+  }
   for (const output of options.outputs) {
     let text: string;
     if (output.format === 'stylish') text = renderProbeText(report);
@@ -78,5 +75,5 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
     else writeFileSync(output.file, text);
   }
   if (!report.startedOk) return 2;
-  return report.checks.some((check) => check.status === 'fail') ? 1 : 0;
+  return report.checks.some((check) => check.status === 'fail') || report.nothingRan !== undefined ? 1 : 0;
 }

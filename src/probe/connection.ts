@@ -1,75 +1,217 @@
 import { MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
-import { MessageStream, type Received } from './message-stream.js';
+import type { Transport } from '../spec/transports.js';
+import { CallInbox } from './call-inbox.js';
+import { describeId, idKey, looseKey } from './json-rpc-id.js';
+import { isProgress, isResponse, type Received } from './received.js';
 import type { WireLog } from './wire-log.js';
 
 export type ProbeRevision = SpecVersion;
 
-/** What a POSTed message got back over HTTP (stdio has no such answer). */
-export interface PostOutcome {
-  readonly status?: number;
-  readonly body?: string;
-}
-
-/** One request in flight: its own messages (response and progress), and how to cancel it on this transport. */
-export interface CallHandle {
-  readonly id: string | number;
-  readonly progressToken?: string | number;
-  readonly messages: MessageStream;
-  /** Response headers of the request (Streamable HTTP only). */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Closes the request's response stream (Streamable HTTP); false when there is none. */
+/** One request the probe sent: its own messages, who sent it, and how to cancel it on this transport. */
+export interface Call {
+  readonly id: number;
+  readonly method: string;
+  readonly progressToken?: string;
+  /** The check that sent it: whatever the server says about it later is that check's business. */
+  readonly owner: string;
+  /** When the request was written (probe clock, ms): every time reported for it counts from here. */
+  readonly sentAt: number;
+  readonly inbox: CallInbox;
+  /** Response headers (Streamable HTTP only). */
+  headers?: Readonly<Record<string, string>>;
+  cancelledAt?: number;
+  /** Closes the request's response stream (Streamable HTTP); false when there is none (stdio). */
   closeStream(): boolean;
 }
 
+/** A notification the probe sent, and any answer it got (a notification must never be answered). */
+export interface SentNotification {
+  readonly owner: string;
+  readonly method: string;
+  readonly sentAt: number;
+  /** What came back, in one sentence, and when (probe clock). */
+  answer?: { readonly text: string; readonly at: number };
+}
+
+/** Something the server sent that belongs to no request the probe is waiting for (repeats of it counted). */
+export interface Stray {
+  /** The check that was running when it arrived. */
+  readonly owner: string;
+  readonly text: string;
+  count: number;
+}
+
+const MAX_STRAYS = 32;
+
 /**
- * A connection to the server under probe, over stdio or Streamable HTTP. Messages are routed to the call
- * they belong to (a response by id, progress by token); everything else lands in `other`.
+ * A connection to the server under probe, over stdio or Streamable HTTP. Messages are routed to the request
+ * they belong to by exact id (type and value) or progress token; a response whose id matches only in another
+ * type is recorded as a defect, never taken as the answer. Nothing is kept without a bound.
  */
 export abstract class Connection {
-  readonly other = new MessageStream();
-  protected readonly calls = new Map<string, MessageStream>();
-  protected readonly tokens = new Map<string, MessageStream>();
+  protected readonly calls = new Map<string, Call>();
+  protected readonly tokens = new Map<string, Call>();
+  readonly notifications: SentNotification[] = [];
+  readonly strays: Stray[] = [];
+  straysDropped = 0;
+  /** Lines or bodies that were not JSON-RPC messages. */
+  readonly garbage = { count: 0, samples: [] as string[] };
   sessionId: string | undefined;
   revision: ProbeRevision = MOST_DEPLOYED_REVISION;
+  /** The check now running; what arrives unrequested is reported under it. */
+  owner = 'session';
+  /** Why nothing more can happen on this connection (the process exited, it flooded, …). */
+  #fatal: string | undefined;
+  /** The check that was running when the connection ended. */
+  fatalOwner: string | undefined;
 
   constructor(
-    readonly transport: 'stdio' | 'streamable-http',
+    readonly transport: Transport,
     protected readonly log: WireLog,
     protected readonly clock: () => number,
   ) {}
 
-  abstract call(message: Record<string, unknown>): Promise<CallHandle>;
-  /** Sends a notification; over HTTP the POST's status and body come back. */
-  abstract notify(message: Record<string, unknown>): Promise<PostOutcome>;
-  abstract close(): Promise<void>;
-  /** Why the connection cannot be used any more, if it cannot. */
-  abstract get broken(): string | undefined;
-
-  protected route(message: Record<string, unknown>, fallback: MessageStream): void {
-    const received: Received = { at: this.clock(), message };
-    const id = message['id'];
-    if ((message['result'] !== undefined || message['error'] !== undefined) && (typeof id === 'string' || typeof id === 'number')) {
-      const stream = this.calls.get(JSON.stringify(id));
-      if (stream !== undefined) {
-        stream.push(received);
-        return;
-      }
-    }
-    if (message['method'] === 'notifications/progress') {
-      const token = (message['params'] as { progressToken?: unknown } | undefined)?.progressToken;
-      const stream = this.tokens.get(JSON.stringify(token));
-      if (stream !== undefined) {
-        stream.push(received);
-        return;
-      }
-    }
-    fallback.push(received);
+  get fatal(): string | undefined {
+    return this.#fatal;
   }
 
-  protected register(id: string | number, token: string | number | undefined): MessageStream {
-    const stream = new MessageStream();
-    this.calls.set(JSON.stringify(id), stream);
-    if (token !== undefined) this.tokens.set(JSON.stringify(token), stream);
-    return stream;
+  /** Every request sent so far, in the order sent. */
+  allCalls(): Call[] {
+    return [...this.calls.values()];
+  }
+
+  /** The probe's clock, in ms since it started. */
+  now(): number {
+    return this.clock();
+  }
+
+  /** Sends a request and returns at once; its messages land in the call's inbox. */
+  abstract send(message: Record<string, unknown>, owner: string): Promise<Call>;
+  /** Sends a notification; over HTTP, what the POST got back. */
+  abstract notify(message: Record<string, unknown>, owner: string): Promise<SentNotification>;
+  abstract close(): Promise<void>;
+
+  protected register(message: Record<string, unknown>, owner: string, closeStream: () => boolean): Call {
+    const id = message['id'] as number;
+    const token = (message['params'] as { _meta?: { progressToken?: string } } | undefined)?._meta?.progressToken;
+    const call: Call = {
+      id,
+      method: String(message['method']),
+      ...(token === undefined ? {} : { progressToken: token }),
+      owner,
+      sentAt: this.clock(),
+      inbox: new CallInbox(),
+      closeStream,
+    };
+    this.calls.set(idKey(id), call);
+    if (token !== undefined) this.tokens.set(idKey(token), call);
+    if (this.#fatal !== undefined) call.inbox.close(this.#fatal);
+    return call;
+  }
+
+  protected sentNotification(message: Record<string, unknown>, owner: string): SentNotification {
+    const sent: SentNotification = { owner, method: String(message['method']), sentAt: this.clock() };
+    this.notifications.push(sent);
+    return sent;
+  }
+
+  /** Ends the connection for good: every request still open learns why. */
+  protected end(reason: string): void {
+    if (this.#fatal !== undefined) return;
+    this.#fatal = reason;
+    this.fatalOwner = this.owner;
+    this.log.note(reason);
+    for (const call of this.calls.values()) call.inbox.close(reason);
+  }
+
+  /** Routes one message from the server; `stream` is the request whose response stream carried it (HTTP). */
+  protected route(message: Record<string, unknown>, stream?: Call): void {
+    const received: Received = { at: this.clock(), message, ...(stream === undefined ? {} : { stream: stream.id }) };
+    if (isResponse(message) && 'id' in message) this.#response(received, stream);
+    else if (isProgress(message)) {
+      const token = (message['params'] as { progressToken?: unknown } | undefined)?.progressToken;
+      const call = this.tokens.get(idKey(token));
+      if (call === undefined) this.stray(`progress for the unknown token ${JSON.stringify(token)}`);
+      else this.#deliver(call, received, stream);
+    } else if (typeof message['method'] === 'string' && 'id' in message) {
+      const own = this.calls.get(idKey(message['id']));
+      // The probe's own request coming back unanswered: the program echoes its input (cat, a shell, a pipe).
+      if (own !== undefined && own.method === message['method'] && own.inbox.response === undefined)
+        this.end(`the program is not an MCP server: it echoed the probe's ${own.method} request back instead of answering it`);
+      else this.answerServerRequest(message);
+    } else stream?.inbox.push(received);
+  }
+
+  /** A request from the server (ping, sampling, …): answered so it is not left waiting — ping with an empty result, the rest as unsupported. */
+  protected abstract answerServerRequest(message: Record<string, unknown>): void;
+
+  protected answerTo(message: Record<string, unknown>): Record<string, unknown> {
+    if (message['method'] === 'ping') return { jsonrpc: '2.0', id: message['id'], result: {} };
+    return {
+      jsonrpc: '2.0',
+      id: message['id'],
+      error: { code: -32601, message: `mcprely probe does not handle ${String(message['method'])}` },
+    };
+  }
+
+  protected stray(text: string): void {
+    const same = this.strays.find((stray) => stray.text === text && stray.owner === this.owner);
+    if (same !== undefined) {
+      same.count++;
+      return;
+    }
+    if (this.strays.length >= MAX_STRAYS) {
+      this.straysDropped++;
+      return;
+    }
+    this.strays.push({ owner: this.owner, text, count: 1 });
+  }
+
+  protected notJsonRpc(text: string): void {
+    this.garbage.count++;
+    if (this.garbage.samples.length < 3) this.garbage.samples.push(text.length > 120 ? `${text.slice(0, 120)}…` : text);
+  }
+
+  #response(received: Received, stream: Call | undefined): void {
+    const id = received.message['id'];
+    if (id === null) {
+      this.#answerToNotification(received);
+      return;
+    }
+    const call = this.calls.get(idKey(id));
+    if (call !== undefined) {
+      this.#deliver(call, received, stream);
+      return;
+    }
+    const loose = looseKey(id);
+    const near = loose === undefined ? undefined : this.calls.get(loose);
+    if (near !== undefined) {
+      this.log.note(`the response id ${describeId(id)} matches request ${describeId(near.id)} in value only: not its answer`);
+      near.inbox.mistyped(received, near.id);
+      return;
+    }
+    this.stray(`a response to the unknown request id ${describeId(id)}`);
+  }
+
+  /**
+   * An error with a null id answers a message the server could not attribute. The only notifications the
+   * probe sends that a server might answer are its cancellations, so it goes to the oldest cancellation not
+   * yet answered: servers answer in order, so each answer finds the cancellation that caused it, whichever
+   * check is running when it arrives.
+   */
+  #answerToNotification(received: Received): void {
+    const text = `an error response with id null: ${JSON.stringify(received.message['error'] ?? received.message['result'])}`;
+    const pending = this.notifications.find((sent) => sent.answer === undefined && sent.method === 'notifications/cancelled');
+    if (pending === undefined) this.stray(text);
+    else pending.answer = { text, at: received.at };
+  }
+
+  #deliver(call: Call, received: Received, stream: Call | undefined): void {
+    if (stream !== undefined && stream !== call) {
+      this.log.note(`a message for request ${call.id} arrived on the response stream of request ${stream.id}`);
+      call.inbox.crossedStreams(received);
+      return;
+    }
+    call.inbox.push(received);
   }
 }

@@ -1,28 +1,39 @@
+import { connect } from 'node:net';
 import { factsOf } from '../spec/revision-facts.js';
-import { Connection, type CallHandle, type PostOutcome } from './connection.js';
-import type { MessageStream } from './message-stream.js';
+import { type Call, Connection, type SentNotification } from './connection.js';
 import { SseParser } from './sse-parser.js';
 import type { WireLog } from './wire-log.js';
 
+/** A JSON response body longer than this is not read. */
 const MAX_JSON_BODY = 4 * 1024 * 1024;
+/** An SSE event (or a line without an end) longer than this ends the stream. */
+const MAX_SSE_EVENT = 1024 * 1024;
+/** How much of an error body the report quotes. */
+const MAX_ERROR_BODY = 2 * 1024;
+/** Server-sent messages per probe beyond which the server floods. */
+const MAX_MESSAGES = 100_000;
 
 /**
- * The server at a Streamable HTTP endpoint. Each request is its own POST; its response (JSON, or an SSE
- * stream read incrementally with bounds) feeds that request's messages. Closing a request's stream is
- * aborting its fetch. Only the URL given on the probe's command line is ever contacted.
+ * The server at a Streamable HTTP endpoint. Each request is its own POST; its answer (JSON, or an SSE stream
+ * read incrementally within bounds) feeds that request's inbox, and a message about another request seen on
+ * it is recorded as such. Closing a request's stream is aborting its fetch. Waiting for response headers is
+ * bounded. Only the URL given on the probe's command line is ever contacted.
  */
 export class HttpConnection extends Connection {
   readonly #url: URL;
   readonly #aborts = new Set<AbortController>();
-  #broken: string | undefined;
+  #messages = 0;
+  /** The server answered at least once: a refused connection from then on means it is gone. */
+  #reached = false;
 
-  constructor(url: URL, log: WireLog, clock: () => number) {
+  constructor(
+    url: URL,
+    log: WireLog,
+    clock: () => number,
+    private readonly headersTimeoutMs = 10_000,
+  ) {
     super('streamable-http', log, clock);
     this.#url = url;
-  }
-
-  get broken(): string | undefined {
-    return this.#broken;
   }
 
   get url(): URL {
@@ -43,72 +54,49 @@ export class HttpConnection extends Connection {
     return headers;
   }
 
-  async call(message: Record<string, unknown>): Promise<CallHandle> {
-    const id = message['id'] as string | number;
-    const token = (message['params'] as { _meta?: { progressToken?: string | number } } | undefined)?._meta?.progressToken;
-    const messages = this.register(id, token);
+  async send(message: Record<string, unknown>, owner: string): Promise<Call> {
     const abort = new AbortController();
+    let closedByProbe = false;
+    const call = this.register(message, owner, () => {
+      if (closedByProbe) return true;
+      closedByProbe = true;
+      abort.abort();
+      this.log.add('→', `[closes the response stream of request ${call.id}]`);
+      return true;
+    });
     this.#aborts.add(abort);
     this.log.sent(`POST ${JSON.stringify(message)}`);
-    let response: Response;
-    try {
-      response = await fetch(this.#url, {
-        method: 'POST',
-        headers: this.headersFor(message),
-        body: JSON.stringify(message),
-        signal: abort.signal,
-      });
-    } catch (error) {
-      const reason = `the POST failed: ${(error as Error).message}`;
-      this.log.note(reason);
-      messages.close(reason);
-      return { id, messages, headers: {}, closeStream: () => false };
+    const response = await this.#post(message, abort, (reason) => call.inbox.fail(reason));
+    if (response === undefined) {
+      if (closedByProbe) call.inbox.close('the probe closed the stream');
+      this.#aborts.delete(abort);
+      return call;
     }
-    const headers = Object.fromEntries(response.headers);
-    if (message['method'] === 'initialize' && headers['mcp-session-id'] !== undefined) this.sessionId = headers['mcp-session-id'];
-    this.log.note(
-      `HTTP ${response.status} ${headers['content-type'] ?? '(no content type)'} for ${String(message['method'])} (id ${JSON.stringify(id)})`,
-    );
-    let closedByProbe = false;
-    const handle: CallHandle = {
-      id,
-      ...(token === undefined ? {} : { progressToken: token }),
-      messages,
-      headers,
-      closeStream: () => {
-        closedByProbe = true;
-        abort.abort();
-        this.log.add('→', `[closes the response stream of request ${JSON.stringify(id)}]`);
-        return true;
-      },
-    };
-    void this.#consume(response, messages, () => closedByProbe).finally(() => this.#aborts.delete(abort));
-    return handle;
+    call.headers = Object.fromEntries(response.headers);
+    if (message['method'] === 'initialize' && call.headers['mcp-session-id'] !== undefined) this.sessionId = call.headers['mcp-session-id'];
+    this.log.note(`HTTP ${response.status} ${call.headers['content-type'] ?? '(no content type)'} for ${call.method} (id ${call.id})`);
+    void this.#consume(response, call, abort, () => closedByProbe).finally(() => this.#aborts.delete(abort));
+    return call;
   }
 
-  async notify(message: Record<string, unknown>): Promise<PostOutcome> {
+  async notify(message: Record<string, unknown>, owner: string): Promise<SentNotification> {
+    const sent = this.sentNotification(message, owner);
     this.log.sent(`POST ${JSON.stringify(message)}`);
-    try {
-      const response = await fetch(this.#url, {
-        method: 'POST',
-        headers: this.headersFor(message),
-        body: JSON.stringify(message),
-        signal: AbortSignal.timeout(10_000),
-      });
-      const body = (await readBounded(response, 64 * 1024)).trim();
-      this.log.add('←', `HTTP ${response.status}${body === '' ? '' : ` ${body}`}`);
-      return { status: response.status, body };
-    } catch (error) {
-      this.log.note(`the POST failed: ${(error as Error).message}`);
-      return {};
-    }
+    const abort = new AbortController();
+    const response = await this.#post(message, abort, (reason) => (sent.answer = { text: reason, at: this.clock() }));
+    if (response === undefined) return sent;
+    const body = (await readBounded(response, MAX_ERROR_BODY)).text.trim();
+    this.log.add('←', `HTTP ${response.status}${body === '' ? '' : ` ${body}`}`);
+    if (response.status >= 400 || body !== '')
+      sent.answer = { text: `HTTP ${response.status}${body === '' ? '' : `: ${body}`}`, at: this.clock() };
+    return sent;
   }
 
   /** A plain GET on the endpoint, as a client opening a standalone stream would. */
-  async get(): Promise<{ status: number; headers: Record<string, string> } | undefined> {
+  async get(): Promise<{ status: number; headers: Record<string, string> } | { failed: string }> {
     this.log.add('→', `GET ${this.#url.pathname}`);
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), 3000);
+    const timer = setTimeout(() => abort.abort(), Math.min(this.headersTimeoutMs, 5000));
     try {
       const response = await fetch(this.#url, {
         method: 'GET',
@@ -124,8 +112,10 @@ export class HttpConnection extends Connection {
       abort.abort();
       return { status: response.status, headers };
     } catch (error) {
-      this.log.note(`the GET failed: ${(error as Error).message}`);
-      return undefined;
+      this.#gone(error);
+      const failed = abort.signal.aborted ? 'no answer to the GET within 5 s' : `the GET failed: ${describeFetchError(error)}`;
+      this.log.note(failed);
+      return { failed };
     } finally {
       clearTimeout(timer);
     }
@@ -136,54 +126,162 @@ export class HttpConnection extends Connection {
     this.#aborts.clear();
   }
 
-  async #consume(response: Response, messages: MessageStream, closedByProbe: () => boolean): Promise<void> {
-    const type = response.headers.get('content-type') ?? '';
+  protected answerServerRequest(message: Record<string, unknown>): void {
+    const answer = this.answerTo(message);
+    this.log.sent(`POST ${JSON.stringify(answer)}`);
+    void this.#post(answer, new AbortController(), () => undefined).then((response) => response?.body?.cancel());
+  }
+
+  /** POSTs a message; undefined when no response came (the reason goes to `failed`), with response headers bounded in time. */
+  async #post(message: Record<string, unknown>, abort: AbortController, failed: (reason: string) => void): Promise<Response | undefined> {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, this.headersTimeoutMs);
     try {
-      if (type.startsWith('text/event-stream') && response.body !== null) {
-        const parser = new SseParser((event) => this.#deliver(event.data, messages));
-        const decoder = new TextDecoder();
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-          parser.push(decoder.decode(chunk, { stream: true }));
-          if (messages.flooded) {
-            this.log.note('the server floods this stream: the probe stops reading it');
-            break;
-          }
-        }
-        messages.close('the server ended the response stream');
-        return;
-      }
-      const body = await readBounded(response, MAX_JSON_BODY);
-      if (body.trim() !== '') this.#deliver(body, messages);
-      messages.close(`HTTP ${response.status} response complete`);
+      const response = await fetch(this.#url, {
+        method: 'POST',
+        headers: this.headersFor(message),
+        body: JSON.stringify(message),
+        signal: abort.signal,
+      });
+      this.#reached = true;
+      return response;
     } catch (error) {
-      messages.close(closedByProbe() ? 'the probe closed the stream' : `the stream broke: ${(error as Error).message}`);
+      this.#gone(error);
+      if (timedOut) failed(`no response headers within ${this.headersTimeoutMs} ms`);
+      else if (!abort.signal.aborted) failed(`the POST failed: ${describeFetchError(error)}`);
+      this.log.note(
+        timedOut
+          ? `no response headers within ${this.headersTimeoutMs} ms: the probe gave up on the request`
+          : `the POST failed: ${describeFetchError(error)}`,
+      );
+      return undefined;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
-  #deliver(text: string, messages: MessageStream): void {
+  /** A server that answered before and now refuses connections has stopped: nothing more can be checked. */
+  #gone(error: unknown): void {
+    if (this.#reached && (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED')
+      this.end(`the server stopped: ${this.#url.host} refuses connections it accepted before (connection refused)`);
+  }
+
+  async #consume(response: Response, call: Call, abort: AbortController, closedByProbe: () => boolean): Promise<void> {
+    const type = response.headers.get('content-type') ?? '';
+    const fail = (reason: string) => {
+      this.log.note(`request ${call.id}: ${reason}`);
+      call.inbox.fail(reason);
+      abort.abort();
+    };
+    try {
+      if (response.status >= 400) {
+        const body = (await readBounded(response, MAX_ERROR_BODY)).text.trim();
+        return fail(`the server answered HTTP ${response.status}${body === '' ? '' : `: ${body.slice(0, 300)}`}`);
+      }
+      if (response.status === 202 || response.body === null)
+        return fail(`the server answered HTTP ${response.status} with no body: a request needs a response`);
+      if (type.startsWith('text/event-stream')) {
+        // An event with empty data carries no message: 2025-11-25 servers send one first, to prime the client's Last-Event-ID.
+        const parser = new SseParser((event) => event.data.trim() === '' || this.#deliver(event.data, call), MAX_SSE_EVENT);
+        const decoder = new TextDecoder();
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          parser.push(decoder.decode(chunk, { stream: true }));
+          if (parser.oversized > 0) return fail(`the server sent an SSE event or line over ${MAX_SSE_EVENT} characters`);
+          if (this.fatal !== undefined) return fail(this.fatal);
+        }
+        call.inbox.close('the server ended the response stream');
+        return;
+      }
+      if (!type.startsWith('application/json'))
+        return fail(
+          `the server answered HTTP ${response.status} with the content type ${type || '(none)'}, neither JSON nor an SSE stream`,
+        );
+      const body = await readBounded(response, MAX_JSON_BODY);
+      if (body.over) return fail(`the server sent a response body over ${MAX_JSON_BODY} bytes`);
+      if (body.text.trim() !== '' && !this.#deliver(body.text, call))
+        return fail(`the response body is not JSON: ${JSON.stringify(body.text.slice(0, 120))}`);
+      call.inbox.close(`HTTP ${response.status} response complete`);
+    } catch (error) {
+      if (closedByProbe()) call.inbox.close('the probe closed the stream');
+      else if (await refusesConnections(this.#url)) {
+        // The stream broke because the server is gone: that is the one reason, for this request and every later check.
+        const reason = `the server stopped: the response stream of request ${call.id} broke and ${this.#url.host} now refuses connections`;
+        this.end(reason);
+        call.inbox.fail(reason);
+      } else call.inbox.fail(`the response stream broke: ${describeFetchError(error)}`);
+    }
+  }
+
+  /** Routes the JSON of a body or an SSE event; false when it is not JSON. */
+  #deliver(text: string, stream: Call): boolean {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      messages.pushGarbage(text);
+      this.notJsonRpc(text);
       this.log.add('←', `(not JSON) ${text.slice(0, 200)}`);
-      return;
+      return false;
     }
     for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
-      if (message === null || typeof message !== 'object') continue;
+      if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+        this.notJsonRpc(JSON.stringify(message));
+        continue;
+      }
+      if (++this.#messages > MAX_MESSAGES) {
+        this.end(`the server flooded the probe with over ${MAX_MESSAGES} messages`);
+        return true;
+      }
       this.log.received(message);
-      this.route(message as Record<string, unknown>, messages);
+      this.route(message as Record<string, unknown>, stream);
     }
+    return true;
   }
 }
 
-async function readBounded(response: Response, limit: number): Promise<string> {
-  if (response.body === null) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    text += decoder.decode(chunk, { stream: true });
-    if (text.length > limit) return `${text.slice(0, limit)}… (body over ${limit} characters, not read)`;
+/** Whether nothing listens any more at the endpoint's host and port (a TCP connection is refused within 1 s). */
+function refusesConnections(url: URL): Promise<boolean> {
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve) => {
+    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
+    const done = (refused: boolean) => {
+      socket.destroy();
+      resolve(refused);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(false));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED'));
+  });
+}
+
+/** Reads a body up to `limit` bytes; beyond that it stops reading (the caller aborts the request), saying so. */
+async function readBounded(response: Response, limit: number): Promise<{ text: string; over: boolean }> {
+  if (response.body === null) return { text: '', over: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return { text: new TextDecoder().decode(Buffer.concat(chunks)), over: true };
+    }
+    chunks.push(value);
   }
-  return text;
+  return { text: new TextDecoder().decode(Buffer.concat(chunks)), over: false };
+}
+
+/** A fetch failure in words: undici hides the reason (connection refused, unknown host) in `cause`. */
+export function describeFetchError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code === 'ECONNREFUSED') return 'connection refused (nothing listens there)';
+  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') return 'the host name does not resolve';
+  if (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET') return 'the server closed the connection';
+  if (cause?.message === 'bad port')
+    return 'the port is one the Fetch standard blocks (reserved for another protocol, such as 9, 25 or 6000): serve the endpoint on another port';
+  return cause?.message ?? (error as Error).message;
 }

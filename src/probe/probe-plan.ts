@@ -1,6 +1,13 @@
-import { emitsProgress, isKeyedMutation, isMutation, usesTask } from '../policy/predicates.js';
 import type { LoadedManifest } from '../manifest/load.js';
-import type { ProbePlan } from './probe-types.js';
+import type { OperationSpec } from '../manifest/types.js';
+import { emitsProgress, isKeyedMutation, usesTask } from '../policy/predicates.js';
+
+/** A tool as tools/list describes it (the parts the plan reads). */
+export interface ListedTool {
+  readonly name: string;
+  readonly description?: string;
+  readonly annotations?: { readonly readOnlyHint?: unknown; readonly destructiveHint?: unknown };
+}
 
 export interface PlanOptions {
   readonly manifest?: LoadedManifest;
@@ -12,35 +19,86 @@ export interface PlanOptions {
   readonly graceMs: number;
 }
 
+/** The long-running tool the request checks call, with why the probe may call it. */
+export interface ToolChoice {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+  readonly why: string;
+}
+
+/** What the probe will call and the limits it keeps. */
+export interface ProbePlan {
+  readonly longTool?: ToolChoice;
+  /** Why no long-running tool is called, when none is. */
+  readonly noLongTool?: string;
+  /** Present only with --allow-mutations and a manifest that names the key argument. */
+  readonly mutation?: {
+    readonly name: string;
+    readonly arguments: Record<string, unknown>;
+    readonly keyArgument: string;
+    readonly fingerprint: readonly string[];
+  };
+  readonly timeouts: { readonly idleMs: number; readonly maxMs: number; readonly source: string };
+  /** How long the probe watches for messages that must not come (after a cancellation or completion). */
+  readonly graceMs: number;
+  /** The probe's own maximum wait for one answer. */
+  readonly requestTimeoutMs: number;
+}
+
+export type PlanResult =
+  | { readonly ok: true; readonly plan: ProbePlan; readonly notes: readonly string[] }
+  | { readonly ok: false; readonly usage: string };
+
 const DEFAULT_IDLE_MS = 10_000;
 const DEFAULT_MAX_MS = 30_000;
-const LONG_RUNNING = /long|slow|progress|sleep|wait|reindex|export|build|sync/i;
+/** Words that name long-running work, matched as whole words of a tool's name or description. */
+const LONG_RUNNING = new Set(['long', 'slow', 'progress', 'sleep', 'wait', 'reindex', 'export', 'build', 'sync']);
 
 /**
- * What the probe will call and the limits it keeps: the long-running tool from --operation, else from the
- * manifest (an operation that sends progress or runs as a task), else the server's tool list by name; the
- * timeouts from flags, else the manifest, else defaults; a mutation only with --allow-mutations and a key.
+ * Chooses what the probe calls, safely: a tool it calls several times must be known not to change state —
+ * read-only by the manifest's contract (sideEffect: none), or else by its annotations (readOnlyHint: true and
+ * not destructiveHint) — unless --allow-mutations is given. --operation names the tool; an unknown name, or
+ * one that may change state without --allow-mutations, is a usage error. Every choice says why.
  */
-export function probePlan(
-  options: PlanOptions,
-  tools: readonly { name: string; description?: string }[],
-): { plan: ProbePlan; notes: string[] } {
+export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): PlanResult {
   const notes: string[] = [];
   const operations = options.manifest?.operations.map((operation) => operation.spec) ?? [];
-  const named = options.operation === undefined ? undefined : operations.find((spec) => spec.name === options.operation);
-  const fromManifest =
-    named ?? operations.find((spec) => spec.method === 'tools/call' && (emitsProgress(spec) || usesTask(spec)) && !isMutation(spec));
-  let longName = options.operation ?? fromManifest?.name;
-  if (longName === undefined) {
-    longName = tools.find((tool) => LONG_RUNNING.test(tool.name) || LONG_RUNNING.test(tool.description ?? ''))?.name;
-    if (longName !== undefined)
-      notes.push(`chose ${longName} as the long-running tool from the server's tool list; name another with --operation`);
+  const listed = new Map(tools.map((tool) => [tool.name, tool]));
+  const contract = (name: string) => operations.find((spec) => spec.name === name);
+  let longTool: ToolChoice | undefined;
+  let noLongTool: string | undefined;
+  if (options.operation !== undefined) {
+    const name = options.operation;
+    const tool = listed.get(name);
+    if (tool === undefined) {
+      return {
+        ok: false,
+        usage: `the server lists no tool named ${name}; it lists ${tools.length === 0 ? 'no tools' : tools.map((candidate) => candidate.name).join(', ')}`,
+      };
+    }
+    const safety = safetyOf(tool, contract(name));
+    if (!safety.safe && !options.allowMutations) {
+      return {
+        ok: false,
+        usage:
+          `${name} may change state (${safety.why}), and the probe calls it several times; ` +
+          'pass --allow-mutations to call it anyway, or name a read-only tool',
+      };
+    }
+    longTool = {
+      name,
+      arguments: argumentsFor(options, contract(name)),
+      why: `named with --operation; ${safety.safe ? safety.why : `${safety.why}, called because --allow-mutations was given`}`,
+    };
+  } else {
+    const chosen = choose(options, operations, tools);
+    if ('tool' in chosen) longTool = chosen.tool;
+    else noLongTool = chosen.none;
   }
-  if (longName !== undefined && tools.length > 0 && !tools.some((tool) => tool.name === longName))
-    notes.push(`the server lists no tool named ${longName}`);
-  const longArguments = options.arguments ?? (fromManifest?.name === longName ? { ...(fromManifest?.probe?.arguments ?? {}) } : {});
+  if (longTool !== undefined) notes.push(`calls ${longTool.name}: ${longTool.why}`);
+  else notes.push(`calls no long-running tool: ${noLongTool}`);
 
-  const spec = named ?? fromManifest;
+  const spec = longTool === undefined ? undefined : contract(longTool.name);
   const idleMs = options.idleTimeoutMs ?? spec?.timeouts?.idleMs ?? DEFAULT_IDLE_MS;
   const maxMs = options.maxTimeoutMs ?? spec?.timeouts?.maxMs ?? DEFAULT_MAX_MS;
   const source =
@@ -52,26 +110,117 @@ export function probePlan(
 
   let mutation: ProbePlan['mutation'];
   if (options.allowMutations) {
-    const keyed =
-      operations.find(
-        (candidate) => isKeyedMutation(candidate) && (options.operation === undefined || candidate.name === options.operation),
-      ) ?? operations.find(isKeyedMutation);
-    if (keyed === undefined)
-      notes.push('--allow-mutations: no manifest operation names an idempotency key argument, so no mutation is called');
+    const keyed = operations.filter((candidate) => isKeyedMutation(candidate) && listed.has(candidate.name));
+    const pick = keyed.find((candidate) => candidate.name === options.operation) ?? keyed[0];
+    if (pick === undefined)
+      notes.push(
+        '--allow-mutations: no manifest operation the server lists is a mutation with an idempotency key argument, so no mutation is called',
+      );
     else
       mutation = {
-        name: keyed.name,
-        arguments: { ...(keyed.probe?.arguments ?? {}) },
-        keyArgument: keyed.idempotency!.keyArgument!,
-        fingerprint: keyed.idempotency?.fingerprint ?? [],
+        name: pick.name,
+        arguments: { ...(pick.probe?.arguments ?? {}) },
+        keyArgument: pick.idempotency!.keyArgument!,
+        fingerprint: pick.idempotency?.fingerprint ?? [],
       };
   }
-  const plan: ProbePlan = {
-    ...(longName === undefined ? {} : { longTool: { name: longName, arguments: longArguments } }),
-    ...(mutation === undefined ? {} : { mutation }),
-    timeouts: { idleMs, maxMs, source },
-    graceMs: options.graceMs,
-    requestTimeoutMs: Math.min(Math.max(maxMs + options.graceMs, 5000), 60_000),
+  return {
+    ok: true,
+    plan: {
+      ...(longTool === undefined ? {} : { longTool }),
+      ...(noLongTool === undefined ? {} : { noLongTool }),
+      ...(mutation === undefined ? {} : { mutation }),
+      timeouts: { idleMs, maxMs, source },
+      graceMs: options.graceMs,
+      requestTimeoutMs: Math.min(Math.max(maxMs + options.graceMs, 5000), 60_000),
+    },
+    notes,
   };
-  return { plan, notes };
+}
+
+/** Whether calling the tool cannot change state: the manifest's contract first, then the tool's own annotations. */
+function safetyOf(tool: ListedTool, spec: OperationSpec | undefined): { safe: boolean; why: string } {
+  if (spec?.sideEffect !== undefined) {
+    return spec.sideEffect === 'none'
+      ? { safe: true, why: 'read-only by the manifest (sideEffect: none)' }
+      : { safe: false, why: `the manifest declares sideEffect: ${spec.sideEffect}` };
+  }
+  const annotations = tool.annotations ?? {};
+  if (annotations.readOnlyHint === true && annotations.destructiveHint !== true)
+    return { safe: true, why: 'read-only by its annotations (readOnlyHint: true)' };
+  if (annotations.destructiveHint === true) return { safe: false, why: 'its annotations say destructiveHint: true' };
+  return {
+    safe: false,
+    why:
+      annotations.readOnlyHint === false
+        ? 'its annotations say readOnlyHint: false'
+        : 'it is not annotated read-only (tools are assumed to change state unless readOnlyHint says otherwise)',
+  };
+}
+
+function choose(
+  options: PlanOptions,
+  operations: readonly OperationSpec[],
+  tools: readonly ListedTool[],
+): { tool: ToolChoice } | { none: string } {
+  const listed = new Map(tools.map((tool) => [tool.name, tool]));
+  const allowed = (tool: ListedTool, spec: OperationSpec | undefined) => {
+    const safety = safetyOf(tool, spec);
+    // With --allow-mutations a tool that may change state is acceptable, one declared destructive never is (name it explicitly).
+    return safety.safe || (options.allowMutations && tool.annotations?.destructiveHint !== true);
+  };
+  for (const spec of operations) {
+    const tool = listed.get(spec.name);
+    if (tool === undefined || spec.method !== 'tools/call' || !(emitsProgress(spec) || usesTask(spec)) || !allowed(tool, spec)) continue;
+    const safety = safetyOf(tool, spec);
+    return {
+      tool: {
+        name: spec.name,
+        arguments: argumentsFor(options, spec),
+        why:
+          `the manifest says it ${emitsProgress(spec) ? 'sends progress' : 'runs as a task'}; ` +
+          (safety.safe ? safety.why : `${safety.why}, allowed by --allow-mutations`),
+      },
+    };
+  }
+  const candidates = tools.filter((tool) =>
+    allowed(
+      tool,
+      operations.find((spec) => spec.name === tool.name),
+    ),
+  );
+  const long = candidates.find((tool) => wordsOf(`${tool.name} ${tool.description ?? ''}`).some((word) => LONG_RUNNING.has(word)));
+  if (long !== undefined) {
+    const safety = safetyOf(
+      long,
+      operations.find((spec) => spec.name === long.name),
+    );
+    return {
+      tool: {
+        name: long.name,
+        arguments: argumentsFor(options, undefined),
+        why: `its name or description says it runs long; ${safety.safe ? safety.why : `${safety.why}, allowed by --allow-mutations`}`,
+      },
+    };
+  }
+  const safe = tools.filter((tool) => safetyOf(tool, undefined).safe).map((tool) => tool.name);
+  return {
+    none:
+      candidates.length === 0
+        ? `no listed tool is known to be read-only (${tools.length} listed); name one with --operation, describe them in a manifest, or pass --allow-mutations`
+        : `no read-only tool says it runs long (read-only: ${safe.join(', ') || 'none'}); name one with --operation`,
+  };
+}
+
+function argumentsFor(options: PlanOptions, spec: OperationSpec | undefined): Record<string, unknown> {
+  return options.arguments ?? { ...(spec?.probe?.arguments ?? {}) };
+}
+
+/** The words of a name or sentence: split at separators and at camelCase humps, lower case. */
+function wordsOf(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
 }

@@ -1,33 +1,20 @@
-import type { ProbeRevision } from './connection.js';
+import type { SpecVersion } from '../spec/revisions.js';
+import type { Call, SentNotification } from './connection.js';
+import type { ProbePlan } from './probe-plan.js';
+import type { Received } from './received.js';
 import type { ProbeSession } from './session.js';
 import type { WireEntry, WireLog } from './wire-log.js';
-
-/** What the probe calls, and the limits it keeps to. */
-export interface ProbePlan {
-  /** The long-running tool the request checks use, with the arguments to call it with. */
-  readonly longTool?: { readonly name: string; readonly arguments: Record<string, unknown> };
-  /** Present only with --allow-mutations and a manifest that names the key argument. */
-  readonly mutation?: {
-    readonly name: string;
-    readonly arguments: Record<string, unknown>;
-    readonly keyArgument: string;
-    readonly fingerprint: readonly string[];
-  };
-  readonly timeouts: { readonly idleMs: number; readonly maxMs: number; readonly source: string };
-  /** How long the probe watches for messages that must not come (after a cancellation or completion). */
-  readonly graceMs: number;
-  /** The probe's own maximum wait for one answer. */
-  readonly requestTimeoutMs: number;
-}
 
 export interface ProbeContext {
   readonly session: ProbeSession;
   readonly log: WireLog;
   readonly plan: ProbePlan;
-  readonly revision: ProbeRevision;
+  readonly revision: SpecVersion;
   readonly clock: () => number;
-  /** What earlier checks measured: how long the long-running tool takes when nobody cancels it. */
-  readonly measured: { longToolMs?: number };
+  /** The check now running: every request it sends is its own. */
+  readonly owner: string;
+  /** What earlier checks learned: how long the long-running tool takes, or why it cannot be called again. */
+  readonly measured: { longToolMs?: number; longToolBroken?: string };
 }
 
 /**
@@ -37,15 +24,24 @@ export interface ProbeContext {
  */
 export function watchAfterCancel(context: ProbeContext, cancelledAfterMs: number): number {
   const rest = context.measured.longToolMs === undefined ? 0 : context.measured.longToolMs - cancelledAfterMs;
-  return Math.min(Math.max(context.plan.graceMs, rest + context.plan.graceMs), context.plan.requestTimeoutMs);
+  return Math.max(0, Math.min(Math.max(context.plan.graceMs, rest + context.plan.graceMs), context.plan.requestTimeoutMs));
 }
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
+
+/** What a check leaves to be watched after it ends: late messages are still its own. */
+export interface Watch {
+  /** Cancelled requests: anything after their silence began. */
+  readonly calls: readonly Call[];
+  /** Notifications that must never be answered. */
+  readonly notifications: readonly SentNotification[];
+}
 
 export interface CheckOutcome {
   readonly status: CheckStatus;
   readonly summary: string;
   readonly details: readonly string[];
+  readonly watch?: Watch;
 }
 
 export interface ProbeCheck {
@@ -56,27 +52,43 @@ export interface ProbeCheck {
   run(context: ProbeContext): Promise<CheckOutcome>;
 }
 
-export interface CheckResult extends CheckOutcome {
+export interface CheckResult {
   readonly id: string;
   readonly title: string;
   readonly basis: string;
+  readonly status: CheckStatus;
+  readonly summary: string;
+  readonly details: readonly string[];
   readonly transcript: readonly WireEntry[];
   readonly durationMs: number;
 }
 
 export interface ProbeReport {
-  readonly version: 1;
-  /** What the probe noticed about the server as a whole: garbage on the wire, a flood, an exit. */
-  readonly observations: readonly string[];
+  readonly version: 2;
   readonly target: string;
   readonly transport: 'stdio' | 'streamable-http';
-  readonly revision: ProbeRevision | 'unknown';
+  /** The revision the probe spoke with the server, or unknown when it could not start. */
+  readonly revision: SpecVersion | 'unknown';
+  /** The revision asked for with --spec-version or the manifest, when one was. */
+  readonly requestedRevision?: SpecVersion;
   readonly startedOk: boolean;
+  /** Why the probe could not start (exit 2). */
   readonly problem?: string;
+  /** What the probe calls, and why it may. */
+  readonly plan?: { readonly tool: string | null; readonly why: string; readonly mutation: string | null };
+  /** What the probe noticed about the server as a whole. */
+  readonly observations: readonly string[];
   readonly checks: readonly CheckResult[];
+  /** When no check could pass or fail, why (exit 1). */
+  readonly nothingRan?: string;
   readonly stderr?: string;
 }
 
-export function outcome(status: CheckStatus, summary: string, details: string[] = []): CheckOutcome {
-  return { status, summary, details };
+export function outcome(status: CheckStatus, summary: string, details: readonly string[] = [], watch?: Watch): CheckOutcome {
+  return { status, summary, details, ...(watch === undefined ? {} : { watch }) };
+}
+
+/** A time of a message, counted from the request it answers (never from the probe's start). */
+export function since(call: Call, received: Received): number {
+  return Math.max(0, Math.round(received.at - call.sentAt));
 }

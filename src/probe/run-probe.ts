@@ -1,20 +1,29 @@
-import { splitCommand } from './command-line.js';
+import type { SpecVersion } from '../spec/revisions.js';
 import { cancelBeforeCompletion } from './checks/cancel-before-completion.js';
 import { clientTimeouts } from './checks/client-timeouts.js';
 import { getNotAllowed, sseHeaders } from './checks/http-transport.js';
 import { idempotentReplay } from './checks/idempotent-replay.js';
 import { ignoredCancellations } from './checks/ignored-cancellations.js';
+import { describeMessage } from './checks/observe.js';
 import { progressToCompletion } from './checks/progress.js';
-import type { Connection, ProbeRevision } from './connection.js';
+import { wireHygiene } from './checks/wire-hygiene.js';
+import type { Connection } from './connection.js';
 import { HttpConnection } from './http-connection.js';
-import { probePlan, type PlanOptions } from './probe-plan.js';
-import type { CheckResult, ProbeCheck, ProbeReport } from './probe-types.js';
-import { ProbeSession } from './session.js';
+import { type ListedTool, type PlanOptions, type ProbePlan, probePlan } from './probe-plan.js';
+import {
+  type CheckOutcome,
+  type CheckResult,
+  outcome,
+  type ProbeCheck,
+  type ProbeContext,
+  type ProbeReport,
+  type Watch,
+} from './probe-types.js';
+import { type Negotiation, ProbeSession } from './session.js';
 import { StdioConnection } from './stdio-connection.js';
 import { WireLog } from './wire-log.js';
 
-// Progress runs first: it measures how long the tool takes uncancelled, which the cancellation checks
-// then watch for, so a response that would have come at the end is not missed.
+/** The checks the probe runs, in order; `revision` first and `wire` last are decided from what the run saw. */
 export const PROBE_CHECKS: readonly ProbeCheck[] = [
   progressToCompletion,
   cancelBeforeCompletion,
@@ -25,84 +34,140 @@ export const PROBE_CHECKS: readonly ProbeCheck[] = [
   idempotentReplay,
 ];
 
+/**
+ * The checks that put a tool call in flight. A run in which none of them could pass or fail checked nothing
+ * the probe exists for (progress, cancellation, timeouts, replay), whatever the framing checks say: it is not
+ * a pass (exit 1, with the reason the first of them gave).
+ */
+const REQUEST_CHECKS = new Set([progressToCompletion.id, cancelBeforeCompletion.id, clientTimeouts.id, idempotentReplay.id]);
+
+function whyNothingRan(results: readonly CheckResult[]): string {
+  const skipped = results.find((result) => REQUEST_CHECKS.has(result.id) && result.status === 'skip');
+  return skipped?.summary ?? 'every check was skipped';
+}
+
+export const FRAMING_CHECKS = {
+  revision: {
+    id: 'revision',
+    title: 'the server speaks the revision probed',
+    basis: 'the revision asked for (--spec-version or the manifest) is the one the server negotiates',
+  },
+  tools: {
+    id: 'tools',
+    title: 'the server lists its tools',
+    basis: 'tools/list answers with the tools the server offers (what the probe may call is chosen from them)',
+  },
+  wire: {
+    id: 'wire',
+    title: 'every message is JSON-RPC and answers a request the probe sent, with its exact id',
+    basis:
+      'JSON-RPC 2.0: a response carries the id of its request (same type and value); ' +
+      'stdio: the server MUST NOT write anything to stdout that is not a valid MCP message',
+  },
+} as const;
+
 export interface ProbeOptions extends PlanOptions {
-  readonly target: { readonly stdio: string } | { readonly url: string };
-  readonly specVersion?: ProbeRevision;
+  /** The program and its arguments (already split, run without a shell), or the endpoint. */
+  readonly target: { readonly stdio: readonly string[]; readonly shown: string } | { readonly url: URL };
+  readonly specVersion?: SpecVersion;
   /** The probe's own budget for everything, in ms. */
   readonly maxTimeMs: number;
   /** Called before each check, for a progress display. */
   readonly onCheck?: (index: number, total: number, id: string) => void;
 }
 
+/** A probe that could not run as asked: the server lists no such tool, or the tool may change state (exit 2). */
+export interface ProbeUsageError {
+  readonly usage: string;
+}
+
+const HANDSHAKE_MS = 10_000;
+
 /**
  * Probes a live server: connects (running only the command or URL given), performs the revision's
- * handshake, then runs each check in turn within the probe's own time budget. Never throws for anything
- * the server does; a server that cannot be reached gives a report that says why.
+ * handshake, lists the tools and chooses what to call (safely), then runs each check within the probe's own
+ * budget. A defect that ends the connection fails the check that met it, with its true reason, and the later
+ * checks are skipped with it. Whatever the server sends after a check ended is still that check's; it is
+ * judged at the end. Only a failed handshake means the probe could not start: after it, the server is an MCP
+ * server and what goes wrong is a failed check.
  */
-export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
+export async function runProbe(options: ProbeOptions): Promise<ProbeReport | ProbeUsageError> {
   const started = performance.now();
   const clock = () => performance.now() - started;
   const log = new WireLog(clock, 5000);
-  const targetText = 'stdio' in options.target ? options.target.stdio : options.target.url;
-  let connection: Connection;
-  if ('stdio' in options.target) {
-    connection = new StdioConnection(splitCommand(options.target.stdio), log, clock);
-  } else {
-    connection = new HttpConnection(new URL(options.target.url), log, clock);
-  }
-  const base = { version: 1 as const, target: targetText, transport: connection.transport };
+  const budgetLeft = () => options.maxTimeMs - clock();
+  const connection: Connection =
+    'stdio' in options.target
+      ? new StdioConnection(options.target.stdio, log, clock)
+      : new HttpConnection(options.target.url, log, clock, Math.min(HANDSHAKE_MS, options.maxTimeMs));
+  const target = 'stdio' in options.target ? options.target.shown : options.target.url.href;
+  const requested = options.specVersion ?? options.manifest?.manifest.specVersion;
+  const base = {
+    version: 2 as const,
+    target,
+    transport: connection.transport,
+    ...(requested === undefined ? {} : { requestedRevision: requested }),
+  };
   try {
     const session = new ProbeSession(connection, log);
-    const opened = await withBudget(session.open(options.specVersion ?? options.manifest?.manifest.specVersion, 10_000), 15_000);
+    const opened = await within(session.open(requested, Math.min(HANDSHAKE_MS, options.maxTimeMs)), options.maxTimeMs);
     if (opened === undefined || !opened.ok) {
+      const problem = opened?.reason ?? `the handshake did not finish within the probe's budget of ${options.maxTimeMs} ms`;
       return {
         ...base,
         revision: 'unknown',
         startedOk: false,
-        problem: opened === undefined ? 'the handshake did not finish within 15 s' : opened.reason,
+        problem,
         checks: [],
         observations: observations(connection),
         ...stderrOf(connection),
       };
     }
-    const listed = await session.request('tools/list', {}, 5000);
-    const tools = ((listed?.message['result'] as { tools?: { name: string; description?: string }[] } | undefined)?.tools ?? []).filter(
-      (tool) => typeof tool?.name === 'string',
-    );
-    const { plan, notes } = probePlan(options, tools);
-    for (const note of notes) log.note(note);
-    const context = { session, log, plan, revision: session.revision, clock, measured: {} };
-    const checks: CheckResult[] = [];
+    const results: CheckResult[] = [revisionResult(opened.negotiation, log)];
+    const from = log.entries.length;
+    connection.owner = FRAMING_CHECKS.tools.id;
+    const listed = await session.listTools(Math.min(HANDSHAKE_MS, Math.max(1, budgetLeft())));
+    let plan: ProbePlan | undefined;
+    let toolsOutcome: CheckOutcome;
+    if ('failed' in listed) toolsOutcome = outcome('fail', listed.failed);
+    else {
+      const tools = listed.tools.filter((tool): tool is ListedTool => typeof (tool as { name?: unknown })?.name === 'string');
+      const planned = probePlan(options, tools);
+      if (!planned.ok) return { usage: planned.usage };
+      for (const note of planned.notes) log.note(note);
+      plan = planned.plan;
+      toolsOutcome = outcome('pass', `${tools.length} tool(s) listed`, [tools.map((tool) => tool.name).join(', ')]);
+    }
+    results.push({ ...FRAMING_CHECKS.tools, ...without(toolsOutcome), transcript: log.entries.slice(from), durationMs: 0 });
+    const run = new CheckRun(session, log, clock, options, opened.negotiation.negotiated);
+    if (toolsOutcome.status === 'fail') run.fatalReported = connection.fatal !== undefined;
     for (const [index, check] of PROBE_CHECKS.entries()) {
       options.onCheck?.(index, PROBE_CHECKS.length, check.id);
-      const from = log.entries.length;
-      const checkStart = clock();
-      const left = options.maxTimeMs - checkStart;
-      const result =
-        left <= 0
-          ? { status: 'skip' as const, summary: `not run: the probe's budget of ${options.maxTimeMs} ms is spent`, details: [] }
-          : connection.broken !== undefined
-            ? { status: 'fail' as const, summary: `not run: ${connection.broken}`, details: [] }
-            : ((await withBudget(check.run(context), left)) ?? {
-                status: 'fail' as const,
-                summary: `did not finish within the probe's remaining budget of ${Math.round(left)} ms`,
-                details: [],
-              });
-      checks.push({
-        id: check.id,
-        title: check.title,
-        basis: check.basis,
-        ...result,
-        transcript: log.entries.slice(from),
-        durationMs: Math.round(clock() - checkStart),
-      });
+      results.push(await run.check(check, plan === undefined ? `not run: ${toolsOutcome.summary}` : plan));
     }
+    // What is still on its way belongs to the check that caused it: wait a little, then judge it there.
+    connection.owner = 'the end of the probe';
+    const drain = Math.max(0, Math.min(options.graceMs, budgetLeft()));
+    if (drain > 0 && connection.fatal === undefined) await new Promise((resolve) => setTimeout(resolve, drain));
+    const judged = run.judge(results);
+    const failed = judged.some((result) => result.status === 'fail');
+    const ranRequests = judged.some((result) => REQUEST_CHECKS.has(result.id) && result.status !== 'skip');
     return {
       ...base,
-      revision: session.revision,
+      revision: opened.negotiation.negotiated,
       startedOk: true,
-      checks,
+      ...(plan === undefined
+        ? {}
+        : {
+            plan: {
+              tool: plan.longTool?.name ?? null,
+              why: plan.longTool?.why ?? plan.noLongTool ?? '',
+              mutation: plan.mutation?.name ?? null,
+            },
+          }),
+      checks: judged,
       observations: observations(connection),
+      ...(failed || ranRequests ? {} : { nothingRan: `no request in flight was checked: ${whyNothingRan(judged)}` }),
       ...stderrOf(connection),
     };
   } finally {
@@ -110,9 +175,147 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
   }
 }
 
-async function withBudget<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+/** The checks of one probe, run in turn: each within the budget left, each owning what its requests bring, even late. */
+class CheckRun {
+  readonly #watches = new Map<string, { watch: Watch; seen: number }>();
+  readonly #measured: ProbeContext['measured'] = {};
+  /** The defect that ended the connection has been reported as a check's failure. */
+  fatalReported = false;
+
+  constructor(
+    readonly session: ProbeSession,
+    readonly log: WireLog,
+    readonly clock: () => number,
+    readonly options: ProbeOptions,
+    readonly revision: SpecVersion,
+  ) {}
+
+  /** Runs one check, or says why it cannot run (`plan` is then that reason). */
+  async check(check: ProbeCheck, plan: ProbePlan | string): Promise<CheckResult> {
+    const connection = this.session.connection;
+    const from = this.log.entries.length;
+    const checkStart = this.clock();
+    const left = this.options.maxTimeMs - checkStart;
+    connection.owner = check.id;
+    let result: CheckOutcome;
+    if (typeof plan === 'string') result = outcome('skip', plan);
+    else if (left <= 0) result = outcome('skip', `not run: the probe's budget of ${this.options.maxTimeMs} ms is spent`);
+    else if (connection.fatal !== undefined)
+      result = this.fatalReported
+        ? outcome('skip', `not run: ${connection.fatal}`)
+        : outcome('fail', connection.fatal, [`the connection ended during ${connection.fatalOwner}, before this check could begin`]);
+    else {
+      const context: ProbeContext = {
+        session: this.session,
+        log: this.log,
+        plan,
+        revision: this.revision,
+        clock: this.clock,
+        owner: check.id,
+        measured: this.#measured,
+      };
+      result =
+        (await within(check.run(context), left)) ??
+        outcome('fail', `did not finish within the probe's remaining budget of ${Math.round(left)} ms`);
+    }
+    // The defect that ended the connection is one failure, of the check that met it; later checks are skipped with it.
+    if (connection.fatal !== undefined && !this.fatalReported) {
+      this.fatalReported = true;
+      if (result.status !== 'fail')
+        result = outcome(
+          'fail',
+          connection.fatal,
+          [`before that, the check had found: ${result.summary}`, ...result.details],
+          result.watch,
+        );
+      else if (!result.summary.includes(connection.fatal)) result = { ...result, details: [...result.details, connection.fatal] };
+    }
+    if (result.watch !== undefined) this.#watches.set(check.id, { watch: result.watch, seen: lateCount(result.watch) });
+    return {
+      id: check.id,
+      title: check.title,
+      basis: check.basis,
+      ...without(result),
+      transcript: this.log.entries.slice(from),
+      durationMs: Math.round(this.clock() - checkStart),
+    };
+  }
+
+  /** The results with what came late judged where it belongs, and the wire check, which needs everything seen. */
+  judge(results: readonly CheckResult[]): CheckResult[] {
+    const connection = this.session.connection;
+    const judged = results.map((result) => judgeLate(result, this.#watches.get(result.id)));
+    const failedOwners = new Set(judged.filter((result) => result.status === 'fail').map((result) => result.id));
+    const calls = connection.allCalls().map((call) => ({
+      id: call.id,
+      owner: call.owner,
+      repeated: call.inbox.repeatedResponses,
+      mistyped: call.inbox.mistypedIds,
+      failedOwner: failedOwners.has(call.owner),
+    }));
+    const wire = wireHygiene(connection, calls, this.fatalReported ? undefined : connection.fatal);
+    judged.push({ ...FRAMING_CHECKS.wire, ...without(wire), transcript: [], durationMs: 0 });
+    return judged;
+  }
+}
+
+function revisionResult(negotiation: Negotiation, log: WireLog): CheckResult {
+  const details = [`negotiated ${negotiation.negotiated} (${negotiation.how})`];
+  if (negotiation.serverProtocolVersion !== undefined)
+    details.push(
+      `the server answered initialize with protocolVersion ${negotiation.serverProtocolVersion}; the probe applies the facts of ${negotiation.negotiated}`,
+    );
+  let result: CheckOutcome;
+  if (negotiation.requested !== undefined && negotiation.requested !== negotiation.negotiated) {
+    result = outcome(
+      'fail',
+      `asked for ${negotiation.requested}, but ${negotiation.refused ?? 'the server did not take it'}; probed ${negotiation.negotiated} instead`,
+      details,
+    );
+  } else {
+    if (negotiation.refused !== undefined) details.push(`${negotiation.refused}; probed ${negotiation.negotiated}`);
+    result = outcome('pass', `the server speaks ${negotiation.negotiated}`, details);
+  }
+  return { ...FRAMING_CHECKS.revision, ...without(result), transcript: log.entries.slice(0, 40), durationMs: 0 };
+}
+
+/** Late messages about a check's cancelled requests, or answers to its notifications, fail it after the fact. */
+function judgeLate(result: CheckResult, watched: { watch: Watch; seen: number } | undefined): CheckResult {
+  if (watched === undefined || lateCount(watched.watch) === watched.seen) return result;
+  const late: string[] = [];
+  for (const call of watched.watch.calls) {
+    const after = call.inbox.afterSilence.map((received) => describeMessage(call, received));
+    if (after.length > 0) late.push(`after the check ended, the server sent ${after.join(', ')} for the cancelled request ${call.id}`);
+  }
+  for (const notification of watched.watch.notifications) {
+    if (notification.answer !== undefined)
+      late.push(
+        `after the check ended, the server answered its ${notification.method} (a notification gets no response): ${notification.answer.text}`,
+      );
+  }
+  if (result.status === 'fail') return { ...result, details: [...result.details, ...late] };
+  return {
+    ...result,
+    status: 'fail',
+    summary: late[0] ?? 'the server sent something after the check ended',
+    details: [...late.slice(1), ...result.details],
+  };
+}
+
+function lateCount(watch: Watch): number {
+  return (
+    watch.calls.reduce((sum, call) => sum + call.inbox.afterSilenceCount + call.inbox.onOtherStreams.length, 0) +
+    watch.notifications.filter((notification) => notification.answer !== undefined).length
+  );
+}
+
+function without(result: CheckOutcome): { status: CheckOutcome['status']; summary: string; details: readonly string[] } {
+  return { status: result.status, summary: result.summary, details: result.details };
+}
+
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, ms))));
   try {
     return await Promise.race([promise, timeout]);
   } finally {
@@ -123,10 +326,7 @@ async function withBudget<T>(promise: Promise<T>, ms: number): Promise<T | undef
 /** What the connection saw of the server as a whole. */
 function observations(connection: Connection): string[] {
   const seen: string[] = [];
-  const garbage = connection.other.garbage;
-  if (garbage.count > 0)
-    seen.push(`the server wrote ${garbage.count} line(s) that are not JSON-RPC messages, e.g. ${JSON.stringify(garbage.samples[0])}`);
-  if (connection.broken !== undefined) seen.push(connection.broken);
+  if (connection.fatal !== undefined) seen.push(connection.fatal);
   return seen;
 }
 

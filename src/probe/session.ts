@@ -1,16 +1,37 @@
 import { factsOf } from '../spec/revision-facts.js';
-import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS } from '../spec/revisions.js';
-import type { CallHandle, Connection, PostOutcome, ProbeRevision } from './connection.js';
+import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
+import type { Call, Connection, ProbeRevision, SentNotification } from './connection.js';
 import { HttpConnection } from './http-connection.js';
-import type { Received } from './message-stream.js';
+import type { StdioConnection } from './stdio-connection.js';
 import type { WireLog } from './wire-log.js';
 
 declare const MCPRELY_VERSION: string;
 const CLIENT_INFO = { name: 'mcprely-probe', version: typeof MCPRELY_VERSION === 'string' ? MCPRELY_VERSION : 'dev' };
 
-/** The probe's MCP client: the handshake of the revision, requests with ids and progress tokens, and cancellation by the transport's signal. */
+/** How the revision was settled: asked for, negotiated, and a refusal if the server would not speak the one asked for. */
+export interface Negotiation {
+  readonly requested?: SpecVersion;
+  readonly negotiated: SpecVersion;
+  readonly how: string;
+  /** The server refused the revision asked for (or the one the probe tried first). */
+  readonly refused?: string;
+  /** The protocol version the server answered initialize with, when it differs from the one asked. */
+  readonly serverProtocolVersion?: string;
+}
+
+export type Opened = { readonly ok: true; readonly negotiation: Negotiation } | { readonly ok: false; readonly reason: string };
+
+/** The revision that starts with server/discover (the stateless one), if mcprely knows one. */
+const DISCOVERING = SPEC_VERSIONS.filter((revision) => factsOf(revision).handshake.value === 'server/discover').at(-1);
+
+/**
+ * The probe's MCP client: the handshake of the revision, requests with fresh ids and their own progress
+ * tokens, cancellation by the transport's signal, and the round trip it measures (for the allowance it gives
+ * messages already in flight when it cancels).
+ */
 export class ProbeSession {
   #nextId = 1;
+  readonly #roundTrips: number[] = [];
 
   constructor(
     readonly connection: Connection,
@@ -21,72 +42,153 @@ export class ProbeSession {
     return this.connection.revision;
   }
 
-  /** Decides the revision (given, or asked of an HTTP server with server/discover) and performs its handshake. */
-  async open(revision: ProbeRevision | undefined, timeoutMs: number): Promise<{ ok: true } | { ok: false; reason: string }> {
-    const discovering = SPEC_VERSIONS.filter((candidate) => factsOf(candidate).handshake.value === 'server/discover').at(-1);
-    if (revision === undefined && this.connection instanceof HttpConnection && discovering !== undefined) {
-      this.connection.revision = discovering;
-      // A server of an older revision may ignore the unknown method: ask briefly.
-      const discovered = await this.request('server/discover', {}, Math.min(timeoutMs, 3000));
-      const versions = (discovered?.message['result'] as { supportedVersions?: unknown } | undefined)?.supportedVersions;
-      const modern = Array.isArray(versions) && versions.includes(discovering);
-      this.log.note(
-        modern
-          ? `the server offers ${discovering} (server/discover): probing that revision`
-          : `no ${discovering} in reply to server/discover: probing ${MOST_DEPLOYED_REVISION}`,
-      );
-      if (modern) return { ok: true };
-      this.connection.revision = MOST_DEPLOYED_REVISION;
-    } else {
-      this.connection.revision = revision ?? MOST_DEPLOYED_REVISION;
+  /**
+   * How long after a cancellation is written a message may still arrive because it was already on the wire:
+   * twice the slowest round trip of tools/list measured after the handshake, at least 250 ms (a server notices a
+   * cancellation only at its next checkpoint), at most 1 s.
+   * (The handshake's own round trip is not one: it includes the server starting.)
+   */
+  get inFlightMs(): number {
+    const slowest = Math.max(0, ...this.#roundTrips);
+    return Math.min(1000, Math.max(250, Math.round(2 * slowest)));
+  }
+
+  /** Decides the revision (asked for, or asked of an HTTP server with server/discover) and performs its handshake. */
+  async open(requested: SpecVersion | undefined, timeoutMs: number): Promise<Opened> {
+    let refused: string | undefined;
+    const tryDiscover =
+      DISCOVERING !== undefined && (requested === DISCOVERING || (requested === undefined && this.connection instanceof HttpConnection));
+    if (tryDiscover) {
+      this.connection.revision = DISCOVERING;
+      const discovered = await this.#timed('server/discover', {}, requested === undefined ? Math.min(timeoutMs, 3000) : timeoutMs);
+      const result = discovered?.inbox.response?.message['result'] as { supportedVersions?: unknown } | undefined;
+      const versions = result?.supportedVersions;
+      if (Array.isArray(versions) && versions.includes(DISCOVERING)) {
+        return {
+          ok: true,
+          negotiation: {
+            ...(requested === undefined ? {} : { requested }),
+            negotiated: DISCOVERING,
+            how: `server/discover lists ${DISCOVERING}`,
+          },
+        };
+      }
+      const error = discovered?.inbox.response?.message['error'] as { code?: unknown; message?: unknown } | undefined;
+      const because =
+        error !== undefined
+          ? `the server refused server/discover (${String(error.code)} ${String(error.message ?? '')})`.replace(/ \)$/, ')')
+          : result !== undefined
+            ? `server/discover does not list ${DISCOVERING} (it lists ${JSON.stringify(versions ?? null)})`
+            : `no answer to server/discover${discovered?.inbox.why === undefined ? '' : ` (${discovered.inbox.why})`}`;
+      // Nothing to fall back to when the server cannot be reached at all.
+      const unreachable =
+        this.connection.fatal ?? (discovered.inbox.failure?.startsWith('the POST failed') ? discovered.inbox.failure : undefined);
+      if (unreachable !== undefined) return { ok: false, reason: unreachable };
+      refused = `${because}: it does not speak ${DISCOVERING}`;
+      this.log.note(`${refused}; trying ${MOST_DEPLOYED_REVISION}`);
     }
-    if (factsOf(this.connection.revision).handshake.value === 'server/discover') {
-      const discovered = await this.request('server/discover', {}, timeoutMs);
-      if (discovered === undefined) return { ok: false, reason: `no answer to server/discover within ${timeoutMs} ms${this.#why()}` };
-      return { ok: true };
-    }
-    const initialized = await this.request(
+    const revision = requested !== undefined && requested !== DISCOVERING ? requested : MOST_DEPLOYED_REVISION;
+    this.connection.revision = revision;
+    const initialized = await this.#timed(
       'initialize',
-      { protocolVersion: this.connection.revision, capabilities: {}, clientInfo: CLIENT_INFO },
+      { protocolVersion: revision, capabilities: {}, clientInfo: CLIENT_INFO },
       timeoutMs,
     );
-    if (initialized === undefined) return { ok: false, reason: `no answer to initialize within ${timeoutMs} ms${this.#why()}` };
-    if (initialized.message['error'] !== undefined)
-      return { ok: false, reason: `initialize was refused: ${JSON.stringify(initialized.message['error'])}` };
-    await this.notify('notifications/initialized', {});
-    return { ok: true };
+    const answer = initialized.inbox.response?.message;
+    if (answer === undefined)
+      return {
+        ok: false,
+        reason: this.connection.fatal ?? `initialize was not answered: ${initialized.inbox.why ?? `no response within ${timeoutMs} ms`}`,
+      };
+    if (answer['error'] !== undefined) return { ok: false, reason: `initialize was refused: ${JSON.stringify(answer['error'])}` };
+    await this.notify('notifications/initialized', {}, 'session');
+    const serverVersion = (answer['result'] as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    return {
+      ok: true,
+      negotiation: {
+        ...(requested === undefined ? {} : { requested }),
+        negotiated: revision,
+        how: `initialize with protocolVersion ${revision}`,
+        ...(refused === undefined ? {} : { refused }),
+        ...(typeof serverVersion === 'string' && serverVersion !== revision ? { serverProtocolVersion: serverVersion } : {}),
+      },
+    };
   }
 
-  /** A request whose answer is awaited (up to `timeoutMs`); undefined when none came. */
-  async request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<Received | undefined> {
-    const handle = await this.call(method, params, false);
-    return handle.messages.next(
-      (message) => message['id'] === handle.id && (message['result'] !== undefined || message['error'] !== undefined),
-      timeoutMs,
-    );
+  /** A round trip after the handshake, measured too; the server's tools, or why it did not list them. */
+  async listTools(timeoutMs: number): Promise<{ tools: unknown[] } | { failed: string }> {
+    const call = await this.#timed('tools/list', {}, timeoutMs);
+    const answer = call.inbox.response?.message;
+    if (answer === undefined) return { failed: `tools/list was not answered: ${call.inbox.why ?? `no response within ${timeoutMs} ms`}` };
+    if (answer['error'] !== undefined) return { failed: `tools/list failed: ${JSON.stringify(answer['error'])}` };
+    const tools = (answer['result'] as { tools?: unknown } | undefined)?.tools;
+    return { tools: Array.isArray(tools) ? tools : [] };
   }
 
-  /** Starts a request; with `progress`, it carries a progress token of its own. */
-  async call(method: string, params: Record<string, unknown>, progress: boolean): Promise<CallHandle> {
+  /** A request whose answer is awaited (up to `timeoutMs`, then given up on); the call carries it, or why it did not come. */
+  async request(method: string, params: Record<string, unknown>, timeoutMs: number, owner: string): Promise<Call> {
+    const call = await this.call(method, params, false, owner);
+    if ((await call.inbox.waitForResponse(timeoutMs)) === undefined) await this.giveUp(call, `no response within ${timeoutMs} ms`, owner);
+    return call;
+  }
+
+  /**
+   * The probe stops waiting for a request: it keeps the rule it checks and cancels it with the transport's
+   * signal, unless it was answered, the connection is gone, or it is initialize (which must not be cancelled).
+   * Returns the signal used, or undefined when none was due.
+   */
+  async giveUp(call: Call, reason: string, owner: string): Promise<'close-stream' | 'notification' | undefined> {
+    if (call.inbox.response !== undefined || call.cancelledAt !== undefined || call.method === 'initialize') return undefined;
+    if (this.connection.fatal !== undefined) return undefined;
+    this.log.note(`the probe gives up on request ${call.id} (${reason}) and cancels it`);
+    return (await this.cancel(call, `mcprely probe: ${reason}`, owner)).signal;
+  }
+
+  /** Starts a request with a fresh id; with `progress`, it carries a progress token of its own. */
+  async call(method: string, params: Record<string, unknown>, progress: boolean, owner: string): Promise<Call> {
     const id = this.#nextId++;
     const meta: Record<string, unknown> = { ...(progress ? { progressToken: `mcprely-${id}` } : {}), ...this.#envelope() };
     const message = { jsonrpc: '2.0', id, method, params: Object.keys(meta).length === 0 ? params : { ...params, _meta: meta } };
-    return this.connection.call(message);
+    return this.connection.send(message, owner);
   }
 
-  async notify(method: string, params: Record<string, unknown>): Promise<PostOutcome> {
+  async notify(method: string, params: Record<string, unknown>, owner: string): Promise<SentNotification> {
     const meta = this.#envelope();
-    return this.connection.notify({ jsonrpc: '2.0', method, params: Object.keys(meta).length === 0 ? params : { ...params, _meta: meta } });
+    return this.connection.notify(
+      { jsonrpc: '2.0', method, params: Object.keys(meta).length === 0 ? params : { ...params, _meta: meta } },
+      owner,
+    );
   }
 
-  /** Cancels with the transport's signal: the notification on stdio, and on HTTP what the revision defines (a POSTed notification, or closing the stream). */
-  async cancel(handle: CallHandle, reason: string): Promise<'close-stream' | 'notification'> {
+  /**
+   * Cancels with the transport's signal: notifications/cancelled on stdio, and on Streamable HTTP what the
+   * revision defines (a POSTed notification, or closing the stream). From then on, after the in-flight
+   * allowance, the request must be silent. Returns the signal, and the notification when one was sent.
+   */
+  async cancel(
+    call: Call,
+    reason: string,
+    owner: string,
+  ): Promise<{ signal: 'close-stream' | 'notification'; notification?: SentNotification }> {
+    call.cancelledAt = this.connection.now();
+    call.inbox.cancelledAt = call.cancelledAt;
+    call.inbox.silentFrom = call.cancelledAt + this.inFlightMs;
     if (this.connection.transport === 'streamable-http' && factsOf(this.revision)['http-cancel-signal'].value === 'close-stream') {
-      handle.closeStream();
-      return 'close-stream';
+      call.closeStream();
+      return { signal: 'close-stream' };
     }
-    await this.notify('notifications/cancelled', { requestId: handle.id, reason });
-    return 'notification';
+    const notification = await this.notify('notifications/cancelled', { requestId: call.id, reason }, owner);
+    return { signal: 'notification', notification };
+  }
+
+  /** A handshake-phase request whose round trip is measured. */
+  async #timed(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<Call> {
+    const call = await this.call(method, params, false, 'session');
+    const answer = await call.inbox.waitForResponse(timeoutMs);
+    if (answer === undefined) await this.giveUp(call, `no response within ${timeoutMs} ms`, 'session');
+    if (answer !== undefined && method === 'tools/list') this.#roundTrips.push(answer.at - call.sentAt);
+    if (this.connection.transport === 'stdio' && answer !== undefined) (this.connection as StdioConnection).handshakeAnswered = true;
+    return call;
   }
 
   /** The per-request envelope of a stateless revision (protocol version, client information and capabilities in every request). */
@@ -97,10 +199,5 @@ export class ProbeSession {
       'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
       'io.modelcontextprotocol/clientCapabilities': {},
     };
-  }
-
-  #why(): string {
-    const broken = this.connection.broken;
-    return broken === undefined ? '' : ` (${broken})`;
   }
 }

@@ -1,5 +1,7 @@
-import { outcome, watchAfterCancel, type ProbeCheck } from '../probe-types.js';
-import { describeMessage, isProgress, isResponse, observe } from './observe.js';
+import { outcome, type ProbeCheck, since, watchAfterCancel } from '../probe-types.js';
+import { isProgress, isResponse } from '../received.js';
+import { pause } from './observe.js';
+import { violations } from './cancel-before-completion.js';
 
 /**
  * The probe as a client that keeps both clocks: progress resets the idle timeout, nothing extends the maximum.
@@ -13,56 +15,65 @@ export const clientTimeouts: ProbeCheck = {
     'progress MAY reset the clock but a maximum SHOULD always be enforced',
   async run(context) {
     const tool = context.plan.longTool;
-    if (tool === undefined) return outcome('skip', 'no long-running tool: name one with --operation (and --arguments) or in the manifest');
+    if (tool === undefined) return outcome('skip', `no long-running tool: ${context.plan.noLongTool}`);
+    if (context.measured.longToolBroken !== undefined) return outcome('skip', `not run: ${context.measured.longToolBroken}`);
     const { idleMs, maxMs, source } = context.plan.timeouts;
-    const handle = await context.session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true);
-    const started = context.clock();
+    const call = await context.session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner);
+    const started = call.sentAt;
     let idleFrom = started;
     let progressCount = 0;
+    const clocks = `timeouts from ${source}: idle ${idleMs} ms, maximum ${maxMs} ms`;
     for (;;) {
       const now = context.clock();
       const maxLeft = started + maxMs - now;
       const idleLeft = idleFrom + idleMs - now;
       if (maxLeft <= 0 || idleLeft <= 0) {
         const reason = maxLeft <= 0 ? 'maximum timeout' : 'idle timeout';
-        const signal = await context.session.cancel(handle, `mcprely probe: ${reason}`);
-        const after = (await observe(handle, watchAfterCancel(context, now - started))).filter(
-          (received) => isResponse(received.message) || isProgress(received.message),
-        );
+        const firedAt = Math.round(now - started);
+        const { signal, notification } = await context.session.cancel(call, `mcprely probe: ${reason}`, context.owner);
+        const watched = await pause(context, watchAfterCancel(context, firedAt));
         const details = [
-          `timeouts from ${source}: idle ${idleMs} ms, maximum ${maxMs} ms`,
+          clocks,
           `${progressCount} progress notification(s) reset the idle clock`,
+          `watched ${watched} ms after the cancellation`,
         ];
-        if (after.length > 0)
+        const problems = violations(call, notification?.answer?.text);
+        const watch = { calls: [call], notifications: notification === undefined ? [] : [notification] };
+        const how = signal === 'close-stream' ? 'the closing of the stream' : 'notifications/cancelled';
+        if (problems.length > 0)
           return outcome(
             'fail',
-            `the ${reason} fired at ${Math.round(now - started)} ms and the probe cancelled with ${signal}, ` +
-              `but the server then sent ${after.map(describeMessage).join(', ')}`,
-            details,
+            `the ${reason} fired ${firedAt} ms after the request and the probe cancelled with ${how}, but ${problems[0]}`,
+            [...problems.slice(1), ...details],
+            watch,
           );
         return outcome(
           'pass',
-          `the ${reason} fired at ${Math.round(now - started)} ms; the probe cancelled with ` +
-            `${signal === 'close-stream' ? 'the closing of the stream' : 'notifications/cancelled'} and nothing followed`,
+          `the ${reason} fired ${firedAt} ms after the request; the probe cancelled with ${how} and nothing followed`,
           details,
+          watch,
         );
       }
-      const next = await handle.messages.next(() => true, Math.min(maxLeft, idleLeft));
+      const next = await call.inbox.next(() => true, Math.min(maxLeft, idleLeft));
       if (next === undefined) {
-        if (handle.messages.closed !== undefined && context.clock() < started + Math.min(maxMs, idleMs))
-          return outcome('fail', `the request ended without an answer: ${handle.messages.closed}`);
+        const why = call.inbox.why;
+        if (why !== undefined) {
+          await context.session.giveUp(call, why, context.owner);
+          return outcome('fail', `the request ended without an answer: ${why}`, [clocks]);
+        }
         continue;
       }
-      if (isResponse(next.message))
+      if (isResponse(next.message)) {
         return outcome(
           'pass',
-          `${tool.name} answered after ${Math.round(next.at - started)} ms, ` +
+          `${tool.name} answered ${since(call, next)} ms after the request, ` +
             `within idle ${idleMs} ms and maximum ${maxMs} ms (${source}); no timeout had to fire`,
           [`${progressCount} progress notification(s) reset the idle clock`],
         );
+      }
       if (isProgress(next.message)) {
         progressCount++;
-        idleFrom = context.clock();
+        idleFrom = next.at;
       }
     }
   },

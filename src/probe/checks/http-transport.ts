@@ -1,5 +1,5 @@
-import { factsOf } from '../../spec/revision-facts.js';
 import { missingSseHeaders, sseHeaders as requiredSseHeaders } from '../../reference/recovery.js';
+import { factsOf } from '../../spec/revision-facts.js';
 import { HttpConnection } from '../http-connection.js';
 import { outcome, type ProbeCheck } from '../probe-types.js';
 
@@ -10,22 +10,25 @@ export const sseHeaders: ProbeCheck = {
   basis:
     'the current Streamable HTTP transport: the server SHOULD send X-Accel-Buffering: no; the lesson: Content-Type text/event-stream, Cache-Control no-cache',
   async run(context) {
-    const connection = context.session.connection;
-    if (!(connection instanceof HttpConnection)) return outcome('skip', 'stdio has no HTTP headers');
-    const tool = context.plan.longTool;
-    const handle =
+    if (!(context.session.connection instanceof HttpConnection)) return outcome('skip', 'stdio has no HTTP headers');
+    const tool = context.measured.longToolBroken === undefined ? context.plan.longTool : undefined;
+    const call =
       tool === undefined
-        ? await context.session.call('tools/list', {}, false)
-        : await context.session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true);
-    const headers = handle.headers ?? {};
-    handle.closeStream();
+        ? await context.session.call('tools/list', {}, false, context.owner)
+        : await context.session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner);
+    const headers = call.headers ?? {};
+    // Only the headers were wanted: the probe stops reading and cancels the work with the revision's signal.
+    call.closeStream();
+    await context.session.giveUp(call, 'only the response headers were needed', context.owner);
+    if (call.headers === undefined) return outcome('fail', `the request got no response: ${call.inbox.why ?? 'no headers'}`);
     const type = headers['content-type'] ?? '';
-    if (!type.startsWith('text/event-stream'))
+    if (!type.startsWith('text/event-stream')) {
       return outcome(
         'skip',
         `the server answered ${tool === undefined ? 'tools/list' : tool.name} with ${type || 'no content type'}, not an SSE stream: nothing to check`,
         [tool === undefined ? 'name a long-running tool (--operation) so the server streams' : 'the server chose a JSON response'],
       );
+    }
     const missing = missingSseHeaders(headers);
     const shown = Object.keys(requiredSseHeaders())
       .map((name) => `${name}: ${headers[name.toLowerCase()] ?? '(absent)'}`)
@@ -43,10 +46,10 @@ export const getNotAllowed: ProbeCheck = {
   async run(context) {
     const connection = context.session.connection;
     if (!(connection instanceof HttpConnection)) return outcome('skip', 'stdio has no HTTP endpoint');
-    const answer = await connection.get();
-    if (answer === undefined) return outcome('fail', 'the GET got no answer');
     if (factsOf(context.revision)['http-get'].value !== 'method-not-allowed')
-      return outcome('skip', `on ${context.revision} a GET may open a stream or answer 405; it answered ${answer.status}`);
+      return outcome('skip', `on ${context.revision} a GET may open a stream or answer 405: nothing to check`);
+    const answer = await connection.get();
+    if ('failed' in answer) return outcome('fail', answer.failed);
     return answer.status === 405
       ? outcome('pass', 'GET answered 405')
       : outcome('fail', `GET answered ${answer.status}, not 405`, [`content-type: ${answer.headers['content-type'] ?? '(absent)'}`]);

@@ -1,5 +1,6 @@
 import { canonicalJson } from '../../json/canonical-json.js';
 import { outcome, type ProbeCheck } from '../probe-types.js';
+import { toolFailed } from './observe.js';
 
 /** Only with --allow-mutations: the same key and arguments twice give one result; the same key with changed arguments is refused. */
 export const idempotentReplay: ProbeCheck = {
@@ -11,30 +12,32 @@ export const idempotentReplay: ProbeCheck = {
     if (mutation === undefined)
       return outcome('skip', 'mutating calls need --allow-mutations and a manifest operation that names its idempotency key argument');
     const key = `mcprely-probe-${process.pid}-${Date.now()}`;
-    const call = async (args: Record<string, unknown>) =>
-      context.session.request(
+    const call = async (args: Record<string, unknown>) => {
+      const sent = await context.session.request(
         'tools/call',
         { name: mutation.name, arguments: { ...args, [mutation.keyArgument]: key } },
         context.plan.requestTimeoutMs,
+        context.owner,
       );
+      return sent.inbox.response?.message ?? { failed: sent.inbox.why ?? `no answer within ${context.plan.requestTimeoutMs} ms` };
+    };
     const first = await call(mutation.arguments);
     const second = await call(mutation.arguments);
-    if (first === undefined || second === undefined)
-      return outcome('fail', `${mutation.name} was not answered within ${context.plan.requestTimeoutMs} ms`);
+    const unanswered = 'failed' in first ? first : 'failed' in second ? second : undefined;
+    if (unanswered !== undefined) return outcome('fail', `${mutation.name} was not answered: ${String(unanswered['failed'])}`);
     const details = [`key ${key}`];
     const resultOf = (message: Record<string, unknown>) => canonicalJson(stripMeta(message['result'] ?? message['error']));
-    if (first.message['error'] !== undefined || (first.message['result'] as { isError?: boolean })?.isError)
-      return outcome('fail', `the first call failed: ${resultOf(first.message)}`, details);
+    const failed = toolFailed(first);
+    if (failed !== undefined) return outcome('fail', `the first call failed with ${failed}`, details);
     const changed = changeArguments(mutation.arguments, mutation.fingerprint);
     const third = await call(changed);
-    const refused =
-      third !== undefined && (third.message['error'] !== undefined || (third.message['result'] as { isError?: boolean })?.isError === true);
+    const refused = !('failed' in third) && toolFailed(third) !== undefined;
     const problems: string[] = [];
-    if (resultOf(first.message) !== resultOf(second.message))
-      problems.push(`the same key and arguments gave two different results: ${resultOf(first.message)} then ${resultOf(second.message)}`);
+    if (resultOf(first) !== resultOf(second))
+      problems.push(`the same key and arguments gave two different results: ${resultOf(first)} then ${resultOf(second)}`);
     if (!refused)
       problems.push(
-        `the same key with changed arguments (${canonicalJson(changed)}) was accepted: ${third === undefined ? 'no answer' : resultOf(third.message)}`,
+        `the same key with changed arguments (${canonicalJson(changed)}) was accepted: ${'failed' in third ? String(third['failed']) : resultOf(third)}`,
       );
     details.push(`changed arguments: ${canonicalJson(changed)}`);
     return problems.length === 0

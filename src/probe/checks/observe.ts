@@ -1,41 +1,45 @@
-import type { CallHandle } from '../connection.js';
-import type { Received } from '../message-stream.js';
-import type { ProbeContext } from '../probe-types.js';
+import type { Call } from '../connection.js';
+import { type ProbeContext, since } from '../probe-types.js';
+import { isProgress, progressValue, type Received } from '../received.js';
 
-/** Everything that arrives for a call within `ms` (bounded by the stream's own limit). */
-export async function observe(handle: CallHandle, ms: number): Promise<Received[]> {
-  const until = Date.now() + ms;
-  const seen: Received[] = [];
-  for (let left = ms; left > 0; left = until - Date.now()) {
-    const next = await handle.messages.next(() => true, left);
-    if (next === undefined) break;
-    seen.push(next);
+/** Waits `ms`, or less if the connection ends for good; returns how long it actually waited. */
+export async function pause(context: ProbeContext, ms: number): Promise<number> {
+  const started = Date.now();
+  const connection = context.session.connection;
+  for (let left = ms; left > 0 && connection.fatal === undefined; left = ms - (Date.now() - started)) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(left, 50)));
   }
-  return seen;
+  return Date.now() - started;
 }
-
-export const isResponse = (message: Record<string, unknown>) => message['result'] !== undefined || message['error'] !== undefined;
-export const isProgress = (message: Record<string, unknown>) => message['method'] === 'notifications/progress';
 
 /** The server still answers an ordinary request: it survived whatever the check did. */
 export async function healthy(context: ProbeContext): Promise<string | undefined> {
-  const answer = await context.session.request('tools/list', {}, context.plan.requestTimeoutMs);
-  const garbage = context.session.connection.other.garbage;
-  const wrote =
-    garbage.count > 0 ? `; it wrote ${garbage.count} line(s) that are not JSON-RPC, e.g. ${JSON.stringify(garbage.samples[0])}` : '';
-  if (answer === undefined) {
-    const broken = context.session.connection.broken;
-    return `the server no longer answers tools/list within ${context.plan.requestTimeoutMs} ms${broken ? ` (${broken})` : ''}${wrote}`;
-  }
-  if (answer.message['error'] !== undefined) return `tools/list now fails: ${JSON.stringify(answer.message['error'])}`;
+  const call = await context.session.request('tools/list', {}, context.plan.requestTimeoutMs, context.owner);
+  const answer = call.inbox.response?.message;
+  if (answer === undefined) return `the server no longer answers tools/list: ${unanswered(call, context.plan.requestTimeoutMs)}`;
+  if (answer['error'] !== undefined) return `tools/list now fails: ${JSON.stringify(answer['error'])}`;
   return undefined;
 }
 
-export function describeMessage(received: Received): string {
+/** Why a request got no answer: the transport's reason when there is one, else the time waited. */
+export function unanswered(call: Call, waitedMs: number): string {
+  return call.inbox.why ?? `no response within ${waitedMs} ms`;
+}
+
+/** A message in words, its time counted from the request it belongs to. */
+export function describeMessage(call: Call, received: Received): string {
   const message = received.message;
-  if (isProgress(message))
-    return `progress ${JSON.stringify((message['params'] as { progress?: unknown })?.progress)} at ${Math.round(received.at)} ms`;
-  if (message['error'] !== undefined) return `an error response at ${Math.round(received.at)} ms`;
-  if (message['result'] !== undefined) return `a response at ${Math.round(received.at)} ms`;
-  return `${String(message['method'] ?? 'a message')} at ${Math.round(received.at)} ms`;
+  const at = `${since(call, received)} ms after request ${call.id}`;
+  if (isProgress(message)) return `progress ${JSON.stringify(progressValue(message))} ${at}`;
+  if (message['error'] !== undefined) return `an error response ${at}`;
+  if (message['result'] !== undefined) return `a response ${at}`;
+  return `${String(message['method'] ?? 'a message')} ${at}`;
+}
+
+/** The tool result is a failure the tool reported (a JSON-RPC error, or a result with isError). */
+export function toolFailed(message: Record<string, unknown>): string | undefined {
+  if (message['error'] !== undefined) return `an error: ${JSON.stringify(message['error'])}`;
+  const result = message['result'] as { isError?: unknown; content?: unknown } | undefined;
+  if (result?.isError === true) return `a tool error: ${JSON.stringify(result.content ?? result).slice(0, 200)}`;
+  return undefined;
 }

@@ -1,0 +1,159 @@
+import { describeId } from './json-rpc-id.js';
+import { isProgress, isResponse, progressValue, type Received } from './received.js';
+
+const SAMPLES = 8;
+
+/**
+ * Everything the server sent about one request, kept within bounds whatever it sends. The probe keeps the
+ * flow-control rules it checks: progress is counted and checked as it arrives, the queue a check reads from
+ * is bounded and drops the oldest progress when full, and a final response is never dropped.
+ */
+export class CallInbox {
+  readonly #queue: Received[] = [];
+  readonly #waiters = new Set<() => void>();
+  /** The first response (result or error); later ones are counted as repeats. */
+  response: Received | undefined;
+  repeatedResponses = 0;
+  progressCount = 0;
+  readonly progressValues: unknown[] = [];
+  /** Where progress did not increase, in the words of the report (the first few). */
+  readonly notIncreasing: string[] = [];
+  #lastProgress: unknown;
+  /** Progress that came after the response. */
+  progressAfterResponse = 0;
+  /** When the probe cancelled the request (probe clock). */
+  cancelledAt: number | undefined;
+  /** From this time on (probe clock) the request must be silent: it was cancelled, plus the in-flight allowance. */
+  silentFrom: number | undefined;
+  /** Responses and progress that arrived after the cancellation but within the allowance: they crossed it on the wire. */
+  crossedCancellation = 0;
+  readonly afterSilence: Received[] = [];
+  afterSilenceCount = 0;
+  /** Messages about this request that arrived on another request's response stream (Streamable HTTP). */
+  readonly onOtherStreams: Received[] = [];
+  /** Responses whose id matched this request's in value but not in type. */
+  readonly mistypedIds: string[] = [];
+  /** Progress dropped from the read queue to keep it bounded (counted, never silently lost). */
+  coalesced = 0;
+  /** Why nothing more will come (the stream ended, the process exited, the transport failed). */
+  closed: string | undefined;
+  /** A transport failure of this request: an HTTP status, a body that is not JSON, a bound exceeded. */
+  failure: string | undefined;
+
+  constructor(private readonly capacity = 256) {}
+
+  push(received: Received): void {
+    const message = received.message;
+    if (this.cancelledAt !== undefined && received.at >= this.cancelledAt && (isResponse(message) || isProgress(message))) {
+      if (this.silentFrom !== undefined && received.at >= this.silentFrom) {
+        this.afterSilenceCount++;
+        if (this.afterSilence.length < SAMPLES) this.afterSilence.push(received);
+      } else this.crossedCancellation++;
+    }
+    if (isResponse(message)) {
+      // One response per request: a repeat is counted, never queued, so repeats cannot grow memory.
+      if (this.response !== undefined) {
+        this.repeatedResponses++;
+        return;
+      }
+      this.response = received;
+    } else if (isProgress(message)) this.#progress(received);
+    this.#enqueue(received);
+  }
+
+  /** A message about this request seen on the stream of another. */
+  crossedStreams(received: Received): void {
+    if (this.onOtherStreams.length < SAMPLES) this.onOtherStreams.push(received);
+    this.push(received);
+  }
+
+  /** A response that names this request's id in another JSON type: it is not the answer. */
+  mistyped(received: Received, expected: unknown): void {
+    if (this.mistypedIds.length < SAMPLES)
+      this.mistypedIds.push(`a response with the id ${describeId(received.message['id'])} to request ${describeId(expected)}`);
+    this.#wake();
+  }
+
+  fail(reason: string): void {
+    this.failure ??= reason;
+    this.close(reason);
+  }
+
+  close(reason: string): void {
+    this.closed ??= reason;
+    this.#wake();
+  }
+
+  /**
+   * Waits until a matching message arrives (returned, removed from the read queue), the request cannot get
+   * one any more (closed, failed, answered with a mistyped id), or `timeoutMs` passes (undefined).
+   */
+  async next(matches: (message: Record<string, unknown>) => boolean, timeoutMs: number): Promise<Received | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.#queue.findIndex((queued) => matches(queued.message));
+      if (index !== -1) return this.#queue.splice(index, 1)[0];
+      if (this.closed !== undefined || this.mistypedIds.length > 0) return undefined;
+      const left = deadline - Date.now();
+      if (left <= 0) return undefined;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, left);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.#waiters.add(done);
+      });
+    }
+  }
+
+  /** Waits for the response; undefined when it did not come (see `closed`, `failure`, `mistypedIds`). */
+  waitForResponse(timeoutMs: number): Promise<Received | undefined> {
+    return this.response !== undefined ? Promise.resolve(this.response) : this.next(isResponse, timeoutMs);
+  }
+
+  /** Waits `ms` (or until the stream closes), for messages that must not come. */
+  async watch(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    for (let left = ms; left > 0 && this.closed === undefined; left = until - Date.now()) await this.next(() => false, left);
+  }
+
+  /** Why the request got no answer, in one sentence, when something other than silence explains it. */
+  get why(): string | undefined {
+    if (this.mistypedIds.length > 0) return `the server sent ${this.mistypedIds[0]}: ids must match in type and value`;
+    return this.failure ?? this.closed;
+  }
+
+  #progress(received: Received): void {
+    const value = progressValue(received.message);
+    this.progressCount++;
+    if (this.progressValues.length < 64) this.progressValues.push(value);
+    if (this.response !== undefined) this.progressAfterResponse++;
+    if (
+      this.#lastProgress !== undefined &&
+      !(typeof value === 'number' && typeof this.#lastProgress === 'number' && value > this.#lastProgress)
+    ) {
+      if (this.notIncreasing.length < SAMPLES)
+        this.notIncreasing.push(`progress ${JSON.stringify(value)} follows ${JSON.stringify(this.#lastProgress)}`);
+    }
+    this.#lastProgress = value;
+  }
+
+  #enqueue(received: Received): void {
+    if (this.#queue.length >= this.capacity) {
+      const oldest = this.#queue.findIndex((queued) => isProgress(queued.message));
+      if (oldest !== -1 || !isResponse(received.message)) {
+        this.#queue.splice(oldest === -1 ? 0 : oldest, 1);
+        this.coalesced++;
+      }
+    }
+    this.#queue.push(received);
+    this.#wake();
+  }
+
+  #wake(): void {
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
+    for (const wake of waiters) wake();
+  }
+}

@@ -1,0 +1,180 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { check, EVERYTHING, failing, freePort, probe, SERVERS, startHttp, statuses, stopServers } from './probe-harness.js';
+
+afterAll(stopServers);
+
+describe.concurrent('probe: well-behaved servers built with the official SDKs', () => {
+  it('SDK 1.x over stdio: every check passes, the key replays and changed arguments are refused', async () => {
+    const { status, report } = await probe([
+      '--stdio',
+      `node ${SERVERS}/sdk-v1-server.mjs stdio`,
+      '--manifest',
+      `${SERVERS}/well-behaved.yaml`,
+      '--allow-mutations',
+      '--grace',
+      '300',
+    ]);
+    expect(report.revision).toBe('2025-11-25');
+    expect(report.plan).toMatchObject({ tool: 'slow_job', mutation: 'charge' });
+    expect(report.plan?.why).toMatch(/the manifest/);
+    expect(statuses(report)).toEqual({
+      revision: 'pass',
+      tools: 'pass',
+      progress: 'pass',
+      'cancel-before-completion': 'pass',
+      'client-timeouts': 'pass',
+      'ignored-cancellations': 'pass',
+      'sse-headers': 'skip',
+      'get-405': 'skip',
+      'idempotent-replay': 'pass',
+      wire: 'pass',
+    });
+    expect(status).toBe(0);
+    expect(check(report, 'client-timeouts').summary).toMatch(
+      /^the maximum timeout fired 7\d\d ms after the request; the probe cancelled with notifications\/cancelled and nothing followed$/,
+    );
+    // Times count from the request, not from the probe's start.
+    const answered = /a response (\d+) ms after request \d+/.exec(check(report, 'progress').details.join(' '));
+    expect(Number(answered?.[1])).toBeGreaterThanOrEqual(1150);
+    expect(Number(answered?.[1])).toBeLessThan(check(report, 'progress').durationMs + 1);
+  });
+
+  it('SDK 1.x over Streamable HTTP (2025-11-25): the cancellation is POSTed, SSE headers are right', async () => {
+    const server = await startHttp([`${SERVERS}/sdk-v1-server.mjs`, 'http', '0']);
+    const { status, report } = await probe([
+      '--url',
+      `http://127.0.0.1:${server.port}/mcp`,
+      '--manifest',
+      `${SERVERS}/well-behaved.yaml`,
+      '--allow-mutations',
+      '--grace',
+      '300',
+    ]);
+    expect(failing(report)).toEqual({});
+    expect(statuses(report)).toMatchObject({
+      progress: 'pass',
+      'cancel-before-completion': 'pass',
+      'sse-headers': 'pass',
+      'idempotent-replay': 'pass',
+    });
+    expect(status).toBe(0);
+    expect(
+      check(report, 'cancel-before-completion').transcript.some((entry) =>
+        entry.text.startsWith('POST {"jsonrpc":"2.0","method":"notifications/cancelled"'),
+      ),
+    ).toBe(true);
+  });
+
+  it('SDK 2.x over Streamable HTTP (2026-07-28, asked with server/discover): closing the stream cancels, GET gets 405', async () => {
+    const server = await startHttp([`${SERVERS}/sdk-v2-server.mjs`, '0']);
+    const { status, report } = await probe([
+      '--url',
+      `http://127.0.0.1:${server.port}/mcp`,
+      '--operation',
+      'slow_job',
+      '--arguments',
+      '{"steps":6,"stepMs":200}',
+      '--max-timeout',
+      '700',
+      '--grace',
+      '300',
+    ]);
+    expect(report.revision).toBe('2026-07-28');
+    expect(failing(report)).toEqual({});
+    expect(statuses(report)).toMatchObject({
+      progress: 'pass',
+      'cancel-before-completion': 'pass',
+      'client-timeouts': 'pass',
+      'get-405': 'pass',
+    });
+    expect(status).toBe(0);
+    const cancel = check(report, 'cancel-before-completion');
+    expect(cancel.transcript.some((entry) => /^\[closes the response stream of request \d+\]$/.test(entry.text))).toBe(true);
+    expect(cancel.transcript.some((entry) => entry.text.includes('notifications/cancelled'))).toBe(false);
+  });
+});
+
+describe.concurrent('probe: the earlier deliberately broken servers still get the right verdict', () => {
+  // Its tool has no annotations: the probe may call it only when told it may.
+  const args = ['--operation', 'slow_job', '--allow-mutations', '--max-timeout', '400', '--grace', '300'];
+  it.each([
+    [
+      'response-after-cancel',
+      { 'cancel-before-completion': /^the server sent a response \d+ ms after request \d+ after the cancellation$/ },
+    ],
+    [
+      'progress-after-cancel',
+      { 'cancel-before-completion': /^the server sent progress [2-4] \d+ ms after request \d+.* after the cancellation$/ },
+    ],
+    ['non-monotonic-progress', { progress: /^progress 2 follows 3: not strictly increasing$/ }],
+    [
+      'error-to-cancellation',
+      {
+        'cancel-before-completion': /^the server answered the cancellation .*an error response with id null/,
+        // Its maximum timeout (400 ms) fires first, and that cancellation is answered too: each check owns its own.
+        'client-timeouts': /^the maximum timeout fired \d+ ms after the request .*but the server answered the cancellation/,
+        'ignored-cancellations': /^a cancellation of a request that already completed: answered with an error response with id null/,
+      },
+    ],
+    ['stall', { progress: /^no response within 5000 ms: the server stalls$/ }],
+    ['early-exit', { progress: /^the server process exited \(code 3\)$/ }],
+    [
+      'garbage',
+      { tools: /^tools\/list was not answered: no response within 10000 ms$/, wire: /not JSON-RPC on stdout .*"this is not JSON"$/ },
+    ],
+    [
+      'flood',
+      { tools: /^tools\/list was not answered: the server flooded the probe with over 100000 messages$/, wire: /unknown token "x"/ },
+    ],
+  ])('%s', { timeout: 60_000 }, async (defect, fails) => {
+    const { status, report } = await probe(['--stdio', `node ${SERVERS}/broken-server.mjs ${defect}`, ...args]);
+    const failed = failing(report);
+    expect(Object.keys(failed).sort(), JSON.stringify(failed, null, 1)).toEqual(Object.keys(fails).sort());
+    for (const [id, reason] of Object.entries(fails)) expect(failed[id]).toMatch(reason);
+    expect(status).toBe(1);
+  });
+
+  it('missing SSE headers over HTTP: sse-headers fails, naming what is absent; cancellation still passes', async () => {
+    const server = await startHttp([`${SERVERS}/broken-server.mjs`, 'missing-sse-headers', '0']);
+    const { status, report } = await probe(['--url', `http://127.0.0.1:${server.port}/mcp`, ...args]);
+    expect(failing(report)).toEqual({ 'sse-headers': 'the SSE response lacks Cache-Control: no-cache, X-Accel-Buffering: no' });
+    expect(check(report, 'cancel-before-completion').status).toBe('pass');
+    expect(status).toBe(1);
+  });
+});
+
+/**
+ * The published reference server. Its trigger-long-running-operation tool is annotated read-only, so the probe
+ * may call it on its own; the tool ignores the abort signal: after a cancellation the SDK suppresses its
+ * response, but the tool keeps sending progress until it would have finished (a real defect: the receiver
+ * SHOULD stop, and progress must only reference active requests).
+ */
+describe.concurrent('probe: @modelcontextprotocol/server-everything', () => {
+  const args = ['--arguments', '{"duration":1.2,"steps":4}', '--max-timeout', '600', '--grace', '300'];
+
+  it('over stdio: chooses its read-only long tool; it keeps sending progress after a cancellation', { timeout: 60_000 }, async () => {
+    const { report, status } = await probe(['--stdio', `node ${EVERYTHING} stdio`, ...args]);
+    expect(report.revision).toBe('2025-11-25');
+    expect(report.plan?.tool).toBe('trigger-long-running-operation');
+    expect(report.plan?.why).toMatch(/read-only by its annotations/);
+    expect(Object.keys(failing(report)).sort()).toEqual(['cancel-before-completion', 'client-timeouts']);
+    expect(check(report, 'cancel-before-completion').summary).toMatch(/^the server sent progress \d.* after the cancellation$/);
+    expect(check(report, 'cancel-before-completion').summary).not.toMatch(/response/);
+    expect(check(report, 'client-timeouts').summary).toMatch(
+      /^the maximum timeout fired \d+ ms after the request .* but the server sent progress/,
+    );
+    expect(statuses(report)).toMatchObject({ progress: 'pass', 'ignored-cancellations': 'pass', wire: 'pass' });
+    expect(status).toBe(1);
+  });
+
+  it('over Streamable HTTP: the same, with the right SSE headers and its priming events not taken for garbage', {
+    timeout: 60_000,
+  }, async () => {
+    const port = await freePort();
+    await startHttp([EVERYTHING, 'streamableHttp'], { PORT: String(port) });
+    const { report } = await probe(['--url', `http://127.0.0.1:${port}/mcp`, ...args]);
+    expect(report.revision).toBe('2025-11-25');
+    expect(Object.keys(failing(report)).sort()).toEqual(['cancel-before-completion', 'client-timeouts']);
+    expect(statuses(report)).toMatchObject({ progress: 'pass', 'ignored-cancellations': 'pass', 'sse-headers': 'pass', wire: 'pass' });
+  });
+});
