@@ -25,6 +25,10 @@ export class CallInbox {
   cancelledAt: number | undefined;
   /** From this time on (probe clock) the request must be silent: it was cancelled, plus the in-flight allowance. */
   silentFrom: number | undefined;
+  /** How long the probe itself was held up when it cancelled (see `LagMeter`). */
+  #lagAtCancel = 0;
+  /** The most the probe was held up after the cancellation, added to the allowance for each message it read. */
+  heldUpMs = 0;
   /** Responses and progress that arrived after the cancellation but within the allowance: they crossed it on the wire. */
   crossedCancellation = 0;
   readonly afterSilence: Received[] = [];
@@ -40,12 +44,28 @@ export class CallInbox {
   /** A transport failure of this request: an HTTP status, a body that is not JSON, a bound exceeded. */
   failure: string | undefined;
 
-  constructor(private readonly capacity = 256) {}
+  constructor(
+    private readonly capacity = 256,
+    private readonly lag: () => number = () => 0,
+  ) {}
+
+  /**
+   * The request was cancelled at `at`: what arrives before `silentFrom` — later by however long the probe
+   * itself was held up meanwhile, since a message read late was not necessarily sent late — crossed the
+   * cancellation on the wire; anything after breaks the silence.
+   */
+  cancel(at: number, silentFrom: number): void {
+    this.cancelledAt = at;
+    this.silentFrom = silentFrom;
+    this.#lagAtCancel = this.lag();
+  }
 
   push(received: Received): void {
     const message = received.message;
     if (this.cancelledAt !== undefined && received.at >= this.cancelledAt && (isResponse(message) || isProgress(message))) {
-      if (this.silentFrom !== undefined && received.at >= this.silentFrom) {
+      const heldUp = this.lag() - this.#lagAtCancel;
+      this.heldUpMs = Math.max(this.heldUpMs, Math.round(heldUp));
+      if (this.silentFrom !== undefined && received.at >= this.silentFrom + heldUp) {
         this.afterSilenceCount++;
         if (this.afterSilence.length < SAMPLES) this.afterSilence.push(received);
       } else this.crossedCancellation++;

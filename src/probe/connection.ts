@@ -2,6 +2,7 @@ import { MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
 import type { Transport } from '../spec/transports.js';
 import { CallInbox } from './call-inbox.js';
 import { describeId, idKey, looseKey } from './json-rpc-id.js';
+import { LagMeter } from './lag-meter.js';
 import { isProgress, isResponse, type Received } from './received.js';
 import type { WireLog } from './wire-log.js';
 
@@ -64,12 +65,16 @@ export abstract class Connection {
   #fatal: string | undefined;
   /** The check that was running when the connection ended. */
   fatalOwner: string | undefined;
+  /** How long the probe itself is held up (for the in-flight allowance). */
+  readonly lag: LagMeter;
 
   constructor(
     readonly transport: Transport,
     protected readonly log: WireLog,
     protected readonly clock: () => number,
-  ) {}
+  ) {
+    this.lag = new LagMeter(clock);
+  }
 
   get fatal(): string | undefined {
     return this.#fatal;
@@ -100,7 +105,7 @@ export abstract class Connection {
       ...(token === undefined ? {} : { progressToken: token }),
       owner,
       sentAt: this.clock(),
-      inbox: new CallInbox(),
+      inbox: new CallInbox(256, () => this.lag.total()),
       closeStream,
     };
     this.calls.set(idKey(id), call);

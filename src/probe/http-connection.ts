@@ -122,6 +122,7 @@ export class HttpConnection extends Connection {
   }
 
   async close(): Promise<void> {
+    this.lag.stop();
     for (const abort of this.#aborts) abort.abort();
     this.#aborts.clear();
   }

@@ -171,8 +171,7 @@ export class ProbeSession {
     owner: string,
   ): Promise<{ signal: 'close-stream' | 'notification'; notification?: SentNotification }> {
     call.cancelledAt = this.connection.now();
-    call.inbox.cancelledAt = call.cancelledAt;
-    call.inbox.silentFrom = call.cancelledAt + this.inFlightMs;
+    call.inbox.cancel(call.cancelledAt, call.cancelledAt + this.inFlightMs);
     if (this.connection.transport === 'streamable-http' && factsOf(this.revision)['http-cancel-signal'].value === 'close-stream') {
       call.closeStream();
       return { signal: 'close-stream' };

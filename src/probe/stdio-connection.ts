@@ -79,6 +79,7 @@ export class StdioConnection extends Connection {
   }
 
   async close(): Promise<void> {
+    this.lag.stop();
     if (this.ended !== undefined || this.spawnError !== undefined) return;
     this.#child.stdin.end();
     const timer = setTimeout(() => this.#child.kill('SIGKILL'), 1000);

@@ -15,7 +15,8 @@ function block(output: string, id: string): string {
 describe('mcprely verify on the examples', () => {
   it('the complete example passes every fixture', () => {
     const run = runCli(['verify', 'fixtures/examples/billing.yaml']);
-    expect(run.status, run.stdout.slice(-2000)).toBe(0);
+    const failed = run.stdout.split('\n\n').filter((part) => /^FAIL {2}/m.test(part));
+    expect(run.status, `${failed.join('\n\n').slice(0, 4000)}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/^Summary: 39 fixtures run, 39 passed, 0 failed$/m);
     expect(run.stderr).toBe('');
   });

@@ -53,6 +53,7 @@ export const cancelBeforeCompletion: ProbeCheck = {
     );
     details.push(
       `in-flight allowance: ${session.inFlightMs} ms after the cancellation (twice the slowest round trip measured, within 250 ms to 1 s); ` +
+        `${call.inbox.heldUpMs === 0 ? '' : `plus ${call.inbox.heldUpMs} ms the probe itself was held up; `}` +
         `${call.inbox.crossedCancellation} message(s) crossed it on the wire`,
     );
     const problems = violations(call, notification?.answer?.text);
