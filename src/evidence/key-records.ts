@@ -8,6 +8,7 @@ import { isKeyedMutation } from '../policy/predicates.js';
 import { IdempotencyKeyMismatchError } from '../reference/errors.js';
 import { MutationLedger } from '../reference/mutation-ledger.js';
 import { fixtureOperation } from '../simulator/fixture-operation.js';
+import { SIMULATED_LEDGER } from '../simulator/race.js';
 
 /** Each keyed mutation committed once on a fresh reference ledger, its record read back by key, and a mismatch attempted. */
 export function keyRecords(manifest: LoadedManifest): unknown[] {
@@ -18,7 +19,7 @@ export function keyRecords(manifest: LoadedManifest): unknown[] {
       .map((operation) => {
         const parameters = fixtureParameters(manifest.manifest, operation);
         const context = { manifest: manifest.manifest, operation, parameters, transports: [] };
-        const ledger = MutationLedger.open(join(directory, `${operation.index}.sqlite`));
+        const ledger = MutationLedger.open(join(directory, `${operation.index}.sqlite`), SIMULATED_LEDGER);
         const business = fixtureOperation(operation.spec.name, parameters.fingerprint);
         const args = businessArguments(context);
         ledger.execute(business, args, { idempotencyKey: 'checkout-7' });

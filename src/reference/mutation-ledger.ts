@@ -7,6 +7,12 @@ import { requireInteger, requireJson, requireNonEmptyString } from './validate-a
 export interface LedgerOptions {
   /** How long a writer waits for another connection's lock before failing (default 5000 ms). */
   readonly busyTimeoutMs?: number;
+  /**
+   * `full` (the default) syncs every commit to disk: a receipt survives a power loss. `normal` syncs at
+   * checkpoints only: a receipt survives the process being killed but not the machine losing power — enough
+   * for a throwaway ledger (the simulator's), and no commit waits for the disk.
+   */
+  readonly synchronous?: 'full' | 'normal';
 }
 
 export interface Execution<Result> {
@@ -67,7 +73,7 @@ export class MutationLedger {
     try {
       db = new Database(path, { timeout: busyTimeoutMs });
       db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
+      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
       db.exec(SCHEMA);
       return new MutationLedger(path, db);
     } catch (error) {

@@ -3,7 +3,7 @@ import type { FixtureParameters } from '../fixtures/fixture-types.js';
 import { IdempotencyKeyMismatchError } from '../reference/errors.js';
 import { MutationLedger } from '../reference/mutation-ledger.js';
 import { fixtureOperation } from './fixture-operation.js';
-import { raceConnections } from './race.js';
+import { raceConnections, SIMULATED_LEDGER } from './race.js';
 import type { Transcript } from './transcript.js';
 
 export type ChargeOutcome = { readonly result: unknown; readonly replayed: boolean } | { readonly rejected: string };
@@ -149,7 +149,7 @@ export class PolicyLedgers {
   #open(at: number, connection: string): MutationLedger {
     let ledger = this.#connections.get(connection);
     if (ledger === undefined) {
-      ledger = MutationLedger.open(this.pathOf(connection));
+      ledger = MutationLedger.open(this.pathOf(connection), SIMULATED_LEDGER);
       this.#connections.set(connection, ledger);
       this.transcript.note(at, 'ledger', `${this.describe(connection)}: opened`);
     }

@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { IdempotencyKeyMismatchError } from '../reference/errors.js';
 import { MutationLedger } from '../reference/mutation-ledger.js';
 import { fixtureOperation } from './fixture-operation.js';
-import { BARRIER_DEADLINE_MS, type RaceJob, type RaceOutcome } from './race.js';
+import { BARRIER_DEADLINE_MS, type RaceJob, type RaceOutcome, SIMULATED_LEDGER } from './race.js';
 
 // One racer of the two-connections fixture, on its own thread with its own SQLite connection: it opens
 // the ledger, waits at the barrier until every racer is ready, then executes once.
@@ -12,7 +12,7 @@ const describe = (error: unknown) =>
 let outcome: RaceOutcome | undefined;
 let ledger: MutationLedger | undefined;
 try {
-  ledger = MutationLedger.open(job.path);
+  ledger = MutationLedger.open(job.path, SIMULATED_LEDGER);
 } catch (error) {
   outcome = { connection: job.connection, error: `the ledger did not open: ${describe(error)}` };
 }

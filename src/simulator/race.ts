@@ -17,10 +17,16 @@ export type RaceOutcome =
   | { readonly connection: string; readonly result: unknown; readonly replayed: boolean }
   | { readonly connection: string; readonly error: string };
 
+/**
+ * How the simulator opens its throwaway ledgers: a racer waits up to 30 s for the other's lock (a loaded disk
+ * must not fail a fixture), and commits are not synced to disk (killing the process still loses nothing).
+ */
+export const SIMULATED_LEDGER = { busyTimeoutMs: 30_000, synchronous: 'normal' } as const;
+
 /** How long a racer waits at the barrier for the others before it goes alone. */
 export const BARRIER_DEADLINE_MS = 10_000;
 /** How long the whole race may take before its threads are stopped. */
-const RACE_DEADLINE_MS = 30_000;
+const RACE_DEADLINE_MS = 60_000;
 
 /** The worker script: beside the bundle's chunks in dist/, or dist/ from the source tree (tests). */
 function workerScript(): URL {

@@ -4,6 +4,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 
+/** What a failed run left to read: its output and the FAIL lines of every transcript in the bundle. */
+function whyFailed(run: { stdout: string; stderr: string }, dir: string): string {
+  const transcripts = existsSync(join(dir, 'transcripts')) ? files(dir, 'transcripts') : [];
+  const failing = transcripts.flatMap((file) =>
+    readFileSync(join(dir, file), 'utf8')
+      .split('\n')
+      .filter((line) => /FAIL/.test(line))
+      .map((line) => `${file}: ${line}`),
+  );
+  return [run.stdout, run.stderr, ...failing].join('\n').slice(0, 4000);
+}
+
 function files(dir: string, prefix = ''): string[] {
   return readdirSync(join(dir, prefix), { withFileTypes: true })
     .flatMap((entry) => (entry.isDirectory() ? files(dir, join(prefix, entry.name)) : [join(prefix, entry.name)]))
@@ -16,7 +28,7 @@ describe('mcprely evidence', () => {
   const run = runCli(['evidence', 'fixtures/examples/billing.yaml', '-o', first]);
 
   it('writes the bundle with an index of every required artifact, each present or passing', () => {
-    expect(run.status, run.stderr).toBe(0);
+    expect(run.status, whyFailed(run, first)).toBe(0);
     const index = JSON.parse(readFileSync(join(first, 'index.json'), 'utf8'));
     expect(index).toMatchObject({
       mcprelyEvidence: 1,
@@ -58,11 +70,13 @@ describe('mcprely evidence', () => {
 
   it('produces byte-identical files when run again', () => {
     const second = join(parent, 'second');
-    expect(runCli(['evidence', 'fixtures/examples/billing.yaml', '-o', second]).status).toBe(0);
+    const again = runCli(['evidence', 'fixtures/examples/billing.yaml', '-o', second]);
+    expect(again.status, whyFailed(again, second)).toBe(0);
     expect(files(second)).toEqual(files(first));
     for (const file of files(first)) expect(readFileSync(join(second, file)), file).toEqual(readFileSync(join(first, file)));
     // Into the same folder, an earlier bundle is replaced.
-    expect(runCli(['evidence', 'fixtures/examples/billing.yaml', '-o', second]).status).toBe(0);
+    const replaced = runCli(['evidence', 'fixtures/examples/billing.yaml', '-o', second]);
+    expect(replaced.status, whyFailed(replaced, second)).toBe(0);
     for (const file of files(first)) expect(readFileSync(join(second, file)), file).toEqual(readFileSync(join(first, file)));
   });
 
