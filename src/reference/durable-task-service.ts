@@ -3,6 +3,7 @@ import { LedgerError, ProtocolStateError, TaskError } from './errors.js';
 import { fact } from '../spec/revision-facts.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { requireNonEmptyString, requireOneOf } from './validate-arguments.js';
+import { whileBusy } from './while-busy.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -37,10 +38,19 @@ export class DurableTaskService {
     const specVersion = requireOneOf('specVersion', options?.specVersion, SPEC_VERSIONS);
     const path = options.path === undefined ? ':memory:' : requireNonEmptyString('path', options.path);
     try {
-      const db = new Database(path, { timeout: 5000 });
-      if (path !== ':memory:') db.pragma('journal_mode = WAL');
-      db.exec('CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, status TEXT NOT NULL, cancel_requested INTEGER NOT NULL DEFAULT 0)');
-      return new DurableTaskService(db, specVersion);
+      return whileBusy(5000, () => {
+        const db = new Database(path, { timeout: 5000 });
+        try {
+          if (path !== ':memory:') db.pragma('journal_mode = WAL');
+          db.exec(
+            'CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, status TEXT NOT NULL, cancel_requested INTEGER NOT NULL DEFAULT 0)',
+          );
+          return new DurableTaskService(db, specVersion);
+        } catch (error) {
+          db.close();
+          throw error;
+        }
+      });
     } catch (error) {
       throw new LedgerError(`${path}: ${(error as Error).message}`, (error as { code?: string }).code);
     }

@@ -3,6 +3,7 @@ import { InvalidArgumentError, IdempotencyKeyMismatchError, LedgerError } from '
 import { fingerprint } from './fingerprint.js';
 import type { LedgerOperation } from './ledger-operations.js';
 import { requireInteger, requireJson, requireNonEmptyString } from './validate-arguments.js';
+import { whileBusy } from './while-busy.js';
 
 export interface LedgerOptions {
   /** How long a writer waits for another connection's lock before failing (default 5000 ms). */
@@ -69,15 +70,20 @@ export class MutationLedger {
   static open(path: string, options: LedgerOptions = {}): MutationLedger {
     requireNonEmptyString('path', path);
     const busyTimeoutMs = requireInteger('busyTimeoutMs', options.busyTimeoutMs ?? 5000, 0);
-    let db: Database.Database | undefined;
     try {
-      db = new Database(path, { timeout: busyTimeoutMs });
-      db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-      db.exec(SCHEMA);
-      return new MutationLedger(path, db);
+      return whileBusy(busyTimeoutMs, () => {
+        const db = new Database(path, { timeout: busyTimeoutMs });
+        try {
+          db.pragma('journal_mode = WAL');
+          db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+          db.exec(SCHEMA);
+          return new MutationLedger(path, db);
+        } catch (error) {
+          db.close();
+          throw error;
+        }
+      });
     } catch (error) {
-      db?.close();
       throw ledgerError(error, path);
     }
   }

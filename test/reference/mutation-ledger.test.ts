@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -218,5 +219,46 @@ describe('separate processes racing on one key', () => {
     const ledger = MutationLedger.open(path);
     expect(ledger.executionCount()).toBe(1);
     ledger.close();
+  });
+});
+
+describe('separate processes opening a new ledger file at the same moment', () => {
+  it('every one opens it: SQLite finding the file busy while another switches it to WAL is waited out', { timeout: 60_000 }, async () => {
+    const opener = new URL('./ledger-opener.mjs', import.meta.url).pathname;
+    const failures: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const path = ledgerPath();
+      const at = String(Date.now() + 600);
+      const outputs = Array.from(
+        { length: 6 },
+        () =>
+          new Promise<string>((resolve) => {
+            const child = spawn(process.execPath, [opener, path, at], { stdio: ['ignore', 'pipe', 'inherit'] });
+            let text = '';
+            child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+            child.on('close', () => resolve(text.trim()));
+          }),
+      );
+      for (const output of await Promise.all(outputs)) if (output !== 'opened') failures.push(output);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('threads lined up within microseconds, 100 rounds: every open succeeds', { timeout: 60_000 }, async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'mcprely-ledger-open-'));
+    const barrier = new SharedArrayBuffer(4);
+    const script = new URL('./ledger-open-worker.mjs', import.meta.url);
+    const errors = await Promise.all(
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<string[]>((resolve, reject) => {
+            const worker = new Worker(script, { workerData: { directory, rounds: 100, racers: 4, barrier } });
+            worker.once('message', resolve);
+            worker.once('error', reject);
+          }),
+      ),
+    );
+    expect(errors.flat()).toEqual([]);
   });
 });
