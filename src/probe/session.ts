@@ -44,13 +44,13 @@ export class ProbeSession {
 
   /**
    * How long after a cancellation is written a message may still arrive because it was already on the wire:
-   * twice the slowest round trip of tools/list measured after the handshake, at least 250 ms (a server notices a
-   * cancellation only at its next checkpoint), at most 1 s.
+   * twice the slowest round trip of tools/list measured after the handshake, at least 100 ms (a server notices a
+   * cancellation only at its next checkpoint), at most 1 s. The inbox adds however long the probe itself was held up.
    * (The handshake's own round trip is not one: it includes the server starting.)
    */
   get inFlightMs(): number {
     const slowest = Math.max(0, ...this.#roundTrips);
-    return Math.min(1000, Math.max(250, Math.round(2 * slowest)));
+    return Math.min(1000, Math.max(100, Math.round(2 * slowest)));
   }
 
   /** Decides the revision (asked for, or asked of an HTTP server with server/discover) and performs its handshake. */

@@ -81,6 +81,12 @@ const CASES: Readonly<Record<string, Case>> = {
     exit: 1,
     fails: { 'cancel-before-completion': /^the server sent .*a response \d+ ms after request \d+.* after the cancellation$/ },
   },
+  'response-after-cancel over HTTP (2025-11-25): one response, 200 ms after the cancellation': {
+    defect: 'response-after-cancel',
+    on: H25,
+    exit: 1,
+    fails: { 'cancel-before-completion': /^the server sent a response \d+ ms after request \d+ after the cancellation$/ },
+  },
   'progress-after-cancel over stdio (2026-07-28)': {
     defect: 'progress-after-cancel',
     on: S26,

@@ -52,7 +52,7 @@ export const cancelBeforeCompletion: ProbeCheck = {
         `${witness === undefined ? '' : `, with request ${witness.id} open beside it`}`,
     );
     details.push(
-      `in-flight allowance: ${session.inFlightMs} ms after the cancellation (twice the slowest round trip measured, within 250 ms to 1 s); ` +
+      `in-flight allowance: ${session.inFlightMs} ms after the cancellation (twice the slowest round trip measured, within 100 ms to 1 s); ` +
         `${call.inbox.heldUpMs === 0 ? '' : `plus ${call.inbox.heldUpMs} ms the probe itself was held up; `}` +
         `${call.inbox.crossedCancellation} message(s) crossed it on the wire`,
     );
