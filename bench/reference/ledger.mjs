@@ -40,7 +40,7 @@ function bare(path) {
 }
 
 function ours(path) {
-  const ledger = MutationLedger.open(path);
+  const ledger = MutationLedger.open(path, { create: true });
   let start = process.hrtime.bigint();
   for (let i = 0; i < N; i++) ledger.execute(chargeAccount, { account: `acct-${i}`, cents: i + 1 }, { idempotencyKey: `key-${i}` });
   const commitMs = Number(process.hrtime.bigint() - start) / 1e6;

@@ -11,7 +11,7 @@ const PROCESSES = Number(process.env.PROCESSES ?? 8);
 const CHARGES = Number(process.env.CHARGES ?? 2000);
 const KEYS = Number(process.env.KEYS ?? 500);
 const path = join(mkdtempSync(join(tmpdir(), 'mcprely-storm-')), 'ledger.sqlite');
-MutationLedger.open(path).close();
+MutationLedger.open(path, { create: true }).close();
 
 const worker = fileURLToPath(new URL('./storm-worker.mjs', import.meta.url));
 const children = Array.from({ length: PROCESSES }, (_, index) =>

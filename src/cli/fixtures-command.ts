@@ -1,23 +1,25 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { fixtureSegments } from '../evidence/bundle.js';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import type { Fixture } from '../fixtures/fixture-types.js';
 import { toSlashes } from './load-settings.js';
 import { readManifestInput } from './manifest-input.js';
+import { displayText } from '../text/display-text.js';
+import { ensureFolder, writeOutputFile } from './output-files.js';
 
-/** The file a fixture is written to, under the output folder: <operation>/<kind>.json. */
+/** The file a fixture is written to, under the output folder: <operation>/<kind>.json, each name one encoded segment. */
 export function fixtureFile(directory: string, fixture: Fixture): string {
-  return `${join(directory, ...fixture.id.split('/'))}.json`;
+  return `${join(directory, ...fixtureSegments(fixture))}.json`;
 }
 
 /** Writes fixtures as files, each naming its manifest relative to itself; returns the paths, in order. */
 export function writeFixtures(fixtures: readonly Fixture[], directory: string, manifestPath: string): string[] {
   return fixtures.map((fixture) => {
     const file = fixtureFile(directory, fixture);
-    mkdirSync(dirname(file), { recursive: true });
+    ensureFolder(dirname(file));
     const withManifest = { ...fixture, manifest: toSlashes(relative(dirname(file), manifestPath)) };
     const { mcprelyFixture, ...rest } = withManifest;
-    writeFileSync(file, `${JSON.stringify({ mcprelyFixture, ...rest }, null, 2)}\n`);
+    writeOutputFile(file, `${JSON.stringify({ mcprelyFixture, ...rest }, null, 2)}\n`, 'a fixture');
     return file;
   });
 }
@@ -31,7 +33,7 @@ export function runFixtures(path: string, options: { output: string }): number {
   }
   const fixtures = generateFixtures(input.manifest);
   const files = writeFixtures(fixtures, options.output, path);
-  for (const file of files) process.stdout.write(`${toSlashes(file)}\n`);
+  for (const file of files) process.stdout.write(`${displayText(toSlashes(file))}\n`);
   process.stdout.write(
     `${files.length} fixtures for ${input.manifest.operations.length} operations written to ${toSlashes(options.output)}\n`,
   );

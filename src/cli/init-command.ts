@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { scaffoldManifest, type ListedTool } from '../init/scaffold-manifest.js';
 import type { Connection, ProbeRevision } from '../probe/connection.js';
 import { HttpConnection } from '../probe/http-connection.js';
@@ -6,12 +5,14 @@ import { ProbeSession } from '../probe/session.js';
 import { StdioConnection } from '../probe/stdio-connection.js';
 import { WireLog } from '../probe/wire-log.js';
 import { probeTarget } from './probe-target.js';
+import { displayText } from '../text/display-text.js';
+import { writeOutputFile } from './output-files.js';
 
 /** `mcprely init --from-stdio cmd | --from-url url`: a starting manifest from the server's tools/list. */
 export async function runInit(options: { stdio?: string; url?: string; specVersion?: ProbeRevision; output?: string }): Promise<number> {
   const target = probeTarget(options.stdio, options.url, { stdio: '--from-stdio', url: '--from-url' });
   if ('problem' in target) {
-    process.stderr.write(`error: ${target.problem}\n`);
+    process.stderr.write(`error: ${displayText(target.problem)}\n`);
     return 2;
   }
   const started = performance.now();
@@ -23,7 +24,7 @@ export async function runInit(options: { stdio?: string; url?: string; specVersi
     const session = new ProbeSession(connection, log);
     const opened = await session.open(options.specVersion, 10_000);
     if (!opened.ok) {
-      process.stderr.write(`error: could not talk to the server: ${opened.reason}\n`);
+      process.stderr.write(`error: could not talk to the server: ${displayText(opened.reason)}\n`);
       return 2;
     }
     const tools: ListedTool[] = [];
@@ -57,7 +58,7 @@ export async function runInit(options: { stdio?: string; url?: string; specVersi
     });
     if (options.output === undefined) process.stdout.write(text);
     else {
-      writeFileSync(options.output, text);
+      writeOutputFile(options.output, text, 'the manifest');
       process.stderr.write(
         `wrote ${options.output}: ${tools.length} operations; run mcprely lint ${options.output} for what is left to decide\n`,
       );

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Severity } from '../findings/finding.js';
 import { applyBaseline, createBaseline, type Baseline } from '../lint/baseline.js';
@@ -12,6 +11,7 @@ import { useColor } from './color.js';
 import { loadBaseline, loadSeverities, SettingsError, toSlashes } from './load-settings.js';
 import type { OutputSpec } from './output-spec.js';
 import { readManifestFile } from './read-manifest-file.js';
+import { writeOutputFile } from './output-files.js';
 
 export interface LintOptions {
   readonly outputs: readonly OutputSpec[];
@@ -46,7 +46,7 @@ export function runLint(paths: readonly string[], options: LintOptions, toolVers
   const normalise = (file: string) => toSlashes(relative(cwd, resolve(cwd, file)));
   if (options.writeBaseline !== undefined) {
     const written = createBaseline(reports, normalise);
-    writeFileSync(options.writeBaseline, `${JSON.stringify(written, null, 2)}\n`);
+    writeOutputFile(options.writeBaseline, `${JSON.stringify(written, null, 2)}\n`, 'the baseline');
     reports = applyBaseline(reports, written, normalise, options.writeBaseline);
   } else if (baseline !== undefined) {
     reports = applyBaseline(reports, baseline, normalise, options.baseline!);
@@ -60,7 +60,7 @@ export function runLint(paths: readonly string[], options: LintOptions, toolVers
     const color = output.file === undefined && useColor(process.stdout);
     const text = FORMATTERS[output.format](result, { toolVersion, rules, color });
     if (output.file === undefined) process.stdout.write(text);
-    else writeFileSync(output.file, text);
+    else writeOutputFile(output.file, text);
   }
   return exitCodeOf(result, {
     failSeverity: options.failSeverity,

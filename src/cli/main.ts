@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { reportInternalError } from './internal-error.js';
 import { OutputSpecs } from './output-spec.js';
+import { displayText } from '../text/display-text.js';
 
 declare const MCPRELY_VERSION: string;
 
@@ -225,7 +226,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       return;
     }
     if (error instanceof Error && error.name === 'UsageError') {
-      process.stderr.write(`error: ${error.message}\n`);
+      process.stderr.write(`error: ${displayText(error.message)}\n`);
       process.exitCode = 2;
       return;
     }

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { ProbeRevision } from '../probe/connection.js';
 import { probeAsLintResult, renderProbeText } from '../probe/render-probe.js';
@@ -9,6 +8,8 @@ import { readManifestInput } from './manifest-input.js';
 import type { OutputSpec } from './output-spec.js';
 import { probeTarget } from './probe-target.js';
 import { Progress } from './progress.js';
+import { displayText } from '../text/display-text.js';
+import { writeOutputFile } from './output-files.js';
 
 export interface ProbeCommandOptions {
   readonly stdio?: string;
@@ -32,7 +33,7 @@ export interface ProbeCommandOptions {
 export async function runProbeCommand(options: ProbeCommandOptions, toolVersion: string): Promise<number> {
   const target = probeTarget(options.stdio, options.url, { stdio: '--stdio', url: '--url' });
   if ('problem' in target) {
-    process.stderr.write(`error: ${target.problem}\n`);
+    process.stderr.write(`error: ${displayText(target.problem)}\n`);
     return 2;
   }
   let manifest: LoadedManifest | undefined;
@@ -60,7 +61,7 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
   });
   progress.done();
   if ('usage' in report) {
-    process.stderr.write(`error: ${report.usage}\n`);
+    process.stderr.write(`error: ${displayText(report.usage)}\n`);
     return 2;
   }
   for (const output of options.outputs) {
@@ -72,7 +73,7 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
       text = FORMATTERS[output.format](result, { toolVersion, rules, color: output.file === undefined && useColor(process.stdout) });
     }
     if (output.file === undefined) process.stdout.write(text);
-    else writeFileSync(output.file, text);
+    else writeOutputFile(output.file, text);
   }
   if (!report.startedOk) return 2;
   return report.checks.some((check) => check.status === 'fail') || report.nothingRan !== undefined ? 1 : 0;

@@ -1,9 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import { buildReview } from '../review/build-review.js';
 import { renderReviewMarkdown } from '../review/render-review-markdown.js';
 import { readLintedManifest } from './manifest-input.js';
 import { runFixturesWithProgress } from './run-fixtures-with-progress.js';
+import { writeOutputFile } from './output-files.js';
 
 export interface ReviewOptions {
   readonly format: 'markdown' | 'json';
@@ -19,9 +19,9 @@ export async function runReview(path: string, options: ReviewOptions): Promise<n
     return 2;
   }
   // The verdict rests on the evidence: the lint findings and every fixture run on the reference implementation.
-  const review = buildReview(input.manifest, input.findings, await runFixturesWithProgress(generateFixtures(input.manifest)));
+  const review = buildReview(input.manifest, input.findings, await runFixturesWithProgress(generateFixtures(input.manifest), true));
   const text = options.format === 'json' ? `${JSON.stringify(review, null, 2)}\n` : renderReviewMarkdown(review);
   if (options.output === undefined) process.stdout.write(text);
-  else writeFileSync(options.output, text);
+  else writeOutputFile(options.output, text, 'the review');
   return review.productionReady ? 0 : 1;
 }

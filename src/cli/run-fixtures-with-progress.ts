@@ -3,13 +3,17 @@ import type { FixtureRun } from '../simulator/fixture-run.js';
 import { runFixture } from '../simulator/run-fixture.js';
 import { Progress } from './progress.js';
 
-/** Runs fixtures on the reference implementation one after another, with a counter on a terminal. */
-export async function runFixturesWithProgress(fixtures: readonly Fixture[]): Promise<FixtureRun[]> {
+/**
+ * Runs fixtures on the reference implementation one after another, with a counter on a terminal. With
+ * `outcomesOnly` the transcripts are dropped as each run ends (a review shows outcomes; memory stays small).
+ */
+export async function runFixturesWithProgress(fixtures: readonly Fixture[], outcomesOnly = false): Promise<FixtureRun[]> {
   const progress = new Progress(process.stderr, fixtures.length);
   const runs: FixtureRun[] = [];
   for (const [index, fixture] of fixtures.entries()) {
     progress.update(index, fixture.id);
-    runs.push(await runFixture(fixture));
+    const run = await runFixture(fixture);
+    runs.push(outcomesOnly ? { ...run, transcript: [] } : run);
   }
   progress.done();
   return runs;

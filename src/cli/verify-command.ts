@@ -15,6 +15,7 @@ import { runFixture } from '../simulator/run-fixture.js';
 import { errorReport } from './error-report.js';
 import { readManifestFile } from './read-manifest-file.js';
 import { Progress } from './progress.js';
+import { displayText } from '../text/display-text.js';
 
 /** A fixture ready to run, with what is needed to place an error found while running it. */
 interface Runnable {
@@ -125,7 +126,8 @@ export async function runVerify(paths: readonly string[]): Promise<number> {
     `Summary: ${runs.length} fixtures run, ${runs.length - failed.length} passed, ${failed.length} failed` +
       `${errors.length > 0 ? `; ${errors.length} file(s) could not be used` : ''}\n`,
   );
-  for (const run of runs) process.stdout.write(`  ${run.passed ? 'PASS' : 'FAIL'}  ${run.fixture.id}  [${run.fixture.transport}]\n`);
+  for (const run of runs)
+    process.stdout.write(`  ${run.passed ? 'PASS' : 'FAIL'}  ${displayText(run.fixture.id)}  [${run.fixture.transport}]\n`);
   if (errors.length > 0) process.stderr.write(errorReport(errors.flat()));
   if (errors.length > 0) return 2;
   return failed.length > 0 ? 1 : 0;

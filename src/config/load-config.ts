@@ -7,6 +7,7 @@ import { schemaLookup, type SchemaNode } from '../document/schema-lookup.js';
 import { locate, type SourceNode } from '../document/source-map.js';
 import { validateAgainst } from '../document/validate-against.js';
 import type { Config } from './config.js';
+import { expandBraces, GlobError } from './glob.js';
 
 const configLookup = schemaLookup(configSchema as SchemaNode, 'the configuration');
 
@@ -23,12 +24,40 @@ export function loadConfig(file: string, bytes: Uint8Array, knownRules: Readonly
   if (schemaProblems.length > 0) return { ok: false, text: parsed.text, problems: schemaProblems };
   const config = value as Config;
   const problems = [
+    ...badGlobs(config, source),
     ...unknownRules(config.rules, ['rules'], source, knownRules),
     ...(config.overrides ?? []).flatMap((override, index) =>
       unknownRules(override.rules, ['overrides', index, 'rules'], source, knownRules),
     ),
   ];
   return problems.length > 0 ? { ok: false, text: parsed.text, problems } : { ok: true, config };
+}
+
+/** Globs the matcher refuses (too long, or braces that stand for too many patterns), at their place. */
+function badGlobs(config: Config, source: SourceNode): DocumentProblem[] {
+  return (config.overrides ?? []).flatMap((override, index) =>
+    (override.files as readonly string[]).flatMap((glob, position) => {
+      try {
+        expandBraces(glob);
+        return [];
+      } catch (error) {
+        if (!(error instanceof GlobError)) throw error;
+        const path = ['overrides', index, 'files', position];
+        const place = locate(source, path, 'value');
+        return [
+          makeProblem('schema', {
+            messageId: 'bad-glob',
+            template: 'The glob cannot be used: {reason}',
+            data: { reason: error.message },
+            fix: 'write a shorter glob, or split it into several',
+            path,
+            start: place.start,
+            end: place.end,
+          }),
+        ];
+      }
+    }),
+  );
 }
 
 function unknownRules(

@@ -1,8 +1,8 @@
-import picomatch from 'picomatch';
 import type { Severity } from '../findings/finding.js';
 import type { RuleDefinition } from '../rules/rule-types.js';
 import type { RuleSeverities } from '../rules/run-rules.js';
 import type { Config, Preset, RuleSetting } from './config.js';
+import { globMatcher } from './glob.js';
 
 const RAISED: Record<Severity, Severity> = { error: 'error', warn: 'error', info: 'warn' };
 
@@ -17,7 +17,7 @@ export function severityResolver(config: Config, rules: readonly RuleDefinition[
   for (const preset of config.extends ?? ['recommended']) for (const rule of rules) base.set(rule.id, presetSetting(preset, rule));
   for (const [id, setting] of Object.entries(config.rules ?? {})) base.set(id, setting);
   const overrides = (config.overrides ?? []).map((override) => ({
-    matches: picomatch(override.files as string[], { dot: true }),
+    matches: globMatcher(override.files as string[]),
     rules: override.rules,
   }));
   const cache = new Map<string, RuleSeverities>();

@@ -1,3 +1,4 @@
+import { truncated } from '../text/display-text.js';
 import { closestMatch } from './did-you-mean.js';
 import { makeProblem, type DocumentProblem } from './problem.js';
 import { allowedKeys, allowedValues, type SchemaLookup } from './schema-lookup.js';
@@ -20,7 +21,7 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
       return problem(
         'unknown-field',
         'Unknown field "{key}" in {parent}{hint}',
-        { key, parent: field, hint: suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)` },
+        { key: truncated(key, 80), parent: field, hint: suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)` },
         suggestion === undefined ? `remove it; allowed here: ${allowed.join(', ')}` : `rename it to ${suggestion}`,
         at([...path, key], 'key'),
       );
@@ -32,7 +33,7 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
       return problem(
         'missing-field',
         '{parent} is missing the required field "{key}"',
-        { key, parent: capitalise(field) },
+        { key: truncated(key, 80), parent: capitalise(field) },
         fix,
         at(path, 'key'),
       );
@@ -46,7 +47,7 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
         '{field} is {actual}, which is not one of {allowed}{hint}',
         {
           field: capitalise(field),
-          actual: JSON.stringify(actual) ?? 'undefined',
+          actual: shownValue(actual),
           allowed: values.join(', '),
           hint: suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`,
         },
@@ -61,7 +62,7 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
         {
           field: capitalise(field),
           expected: JSON.stringify(params['allowedValue']),
-          actual: JSON.stringify(valueAt(value, path)) ?? 'undefined',
+          actual: shownValue(valueAt(value, path)),
         },
         `set it to ${JSON.stringify(params['allowedValue'])}`,
         at(path, 'value'),
@@ -99,7 +100,7 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
       return problem(
         'duplicate-item',
         '{field} lists {item} twice (items {first} and {second})',
-        { field: capitalise(field), item: JSON.stringify(valueAt(value, [...path, later])), first: Number(params['j']), second: later },
+        { field: capitalise(field), item: shownValue(valueAt(value, [...path, later])), first: Number(params['j']), second: later },
         'remove the repeated entry',
         at([...path, later], 'value'),
       );
@@ -108,7 +109,7 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
       return problem(
         'bad-format',
         '{field} is {actual}, which does not match {pattern}',
-        { field: capitalise(field), actual: JSON.stringify(valueAt(value, path)), pattern: String(params['pattern']) },
+        { field: capitalise(field), actual: shownValue(valueAt(value, path)), pattern: String(params['pattern']) },
         'use only the characters the pattern allows',
         at(path, 'value'),
       );
@@ -158,7 +159,7 @@ export function displayPath(path: readonly PathSegment[], documentName = 'the ma
     const key = String(segment);
     if (/^\d+$/.test(key)) text += `[${key}]`;
     else if (/^[A-Za-z_$][\w$-]*$/.test(key)) text += text === '' ? key : `.${key}`;
-    else text += `[${JSON.stringify(key)}]`;
+    else text += `[${JSON.stringify(truncated(String(key), 80))}]`;
   }
   return text;
 }
@@ -174,6 +175,11 @@ function valueAt(value: unknown, path: readonly PathSegment[]): unknown {
     current = (current as Record<string, unknown>)[String(segment)];
   }
   return current;
+}
+
+/** A value as the message quotes it: JSON, at most 200 characters of it (a long value is never echoed whole). */
+function shownValue(value: unknown): string {
+  return truncated(JSON.stringify(value) ?? 'undefined', 200);
 }
 
 function describeValue(value: unknown): string {

@@ -1,5 +1,7 @@
 /** The closest candidate to a misspelt word, if one is close enough to be what was meant. */
 export function closestMatch(word: string, candidates: Iterable<string>): string | undefined {
+  // A word this long is no misspelling of a field name, and comparing it would cost its length times theirs.
+  if (word.length > 64) return undefined;
   const lower = word.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;

@@ -4,3 +4,5 @@ export const MAX_MANIFEST_BYTES = 2 * 1024 * 1024;
 export const MAX_NESTING_DEPTH = 64;
 /** Nodes that YAML aliases may add by expansion, summed over the file (a billion-laughs file adds 10^9). */
 export const MAX_ALIAS_EXPANSION = 50_000;
+/** Characters of scalar text that YAML aliases may add by expansion, summed over the file (twice the largest file). */
+export const MAX_ALIAS_CHARACTERS = 2 * MAX_MANIFEST_BYTES;

@@ -1,5 +1,7 @@
+import { truncated } from '../text/display-text.js';
 import { setOwn } from './own-property.js';
 import { LineIndex } from './line-index.js';
+import { numberProblem } from './number-fidelity.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
 import { duplicateKeyError, syntaxError, SyntaxProblem, tooDeepError } from './problem.js';
 import type { ParseResult } from './parse-yaml.js';
@@ -73,7 +75,11 @@ class JsonParser {
     const number = NUMBER.exec(this.text);
     if (number !== null) {
       this.at += number[0].length;
-      return { value: Number(number[0]), source: { kind: 'scalar', start, end: this.at } };
+      const value = Number(number[0]);
+      const problem = numberProblem(number[0], value);
+      if (problem !== undefined)
+        throw syntaxError({ messageId: 'number-out-of-range', ...problem, data: { text: truncated(number[0], 40) }, start, end: this.at });
+      return { value, source: { kind: 'scalar', start, end: this.at } };
     }
     throw this.unexpected(char === undefined ? 'the file ends where a value should be' : 'a value cannot start here');
   }

@@ -1,10 +1,12 @@
+import { truncated } from '../text/display-text.js';
 import { setOwn } from './own-property.js';
 import { EVENT_ID, getScalarValue, parseEvents, type Event, type ScalarEvent } from 'js-yaml';
 import { LineIndex } from './line-index.js';
-import { MAX_ALIAS_EXPANSION, MAX_NESTING_DEPTH } from './limits.js';
+import { MAX_ALIAS_CHARACTERS, MAX_ALIAS_EXPANSION, MAX_NESTING_DEPTH } from './limits.js';
 import { duplicateKeyError, syntaxError, SyntaxProblem, tooDeepError, type DocumentProblem } from './problem.js';
 import type { MappingSource, SequenceSource, SourceEntry, SourceNode } from './source-map.js';
 import { findUnclosedOpener } from './yaml-error-hint.js';
+import { numberProblem } from './number-fidelity.js';
 import { resolvePlainScalar, resolveTaggedScalar } from './yaml-scalar.js';
 
 export interface ParsedDocument {
@@ -20,7 +22,10 @@ export type ParseResult =
 interface Anchored {
   readonly value: unknown;
   readonly source: SourceNode;
+  /** Nodes in the value. */
   readonly size: number;
+  /** Characters of scalar text in the value: an alias of a long string copies every one of them. */
+  readonly characters: number;
 }
 
 /**
@@ -71,6 +76,7 @@ function problemFromYamlException(text: string, error: unknown): DocumentProblem
 class EventReader {
   #index = 0;
   #aliasExpansion = 0;
+  #aliasCharacters = 0;
   readonly #anchors = new Map<string, Anchored>();
 
   constructor(
@@ -89,7 +95,7 @@ class EventReader {
     return root;
   }
 
-  #readNode(depth: number): { value: unknown; source: SourceNode; size: number } {
+  #readNode(depth: number): Anchored {
     const event = this.events[this.#index++]!;
     switch (event.type) {
       case EVENT_ID.SCALAR:
@@ -149,13 +155,19 @@ class EventReader {
     } else {
       value = event.style === 1 ? resolvePlainScalar(raw) : raw;
     }
-    return { value, source: { kind: 'scalar', start, end }, size: 1 };
+    if (typeof value === 'number') {
+      const problem = numberProblem(raw, value);
+      if (problem !== undefined)
+        throw syntaxError({ messageId: 'number-out-of-range', ...problem, data: { text: truncated(raw, 40) }, start, end });
+    }
+    return { value, source: { kind: 'scalar', start, end }, size: 1, characters: raw.length };
   }
 
   #readMapping(start: number, depth: number): Anchored {
     const value: Record<string, unknown> = {};
     const entries = new Map<string, SourceEntry>();
     let size = 1;
+    let characters = 0;
     let end = start + 1;
     const events = this.events;
     while (events[this.#index]!.type !== EVENT_ID.POP) {
@@ -181,28 +193,31 @@ class EventReader {
       setOwn(value, key, child.value);
       entries.set(key, { keyStart, keyEnd, value: child.source });
       size += child.size;
+      characters += key.length + child.characters;
       end = child.source.end;
     }
     this.#index++;
     const source: MappingSource = { kind: 'mapping', start, end, entries };
-    return { value, source, size };
+    return { value, source, size, characters };
   }
 
   #readSequence(start: number, depth: number): Anchored {
     const value: unknown[] = [];
     const items: SourceNode[] = [];
     let size = 1;
+    let characters = 0;
     let end = start + 1;
     while (this.events[this.#index]!.type !== EVENT_ID.POP) {
       const child = this.#readNode(depth + 1);
       value.push(child.value);
       items.push(child.source);
       size += child.size;
+      characters += child.characters;
       end = child.source.end;
     }
     this.#index++;
     const source: SequenceSource = { kind: 'sequence', start, end, items };
-    return { value, source, size };
+    return { value, source, size, characters };
   }
 
   #readAlias(anchorStart: number, anchorEnd: number): Anchored {
@@ -219,6 +234,16 @@ class EventReader {
       });
     }
     this.#aliasExpansion += target.size;
+    this.#aliasCharacters += target.characters;
+    if (this.#aliasCharacters > MAX_ALIAS_CHARACTERS) {
+      throw syntaxError({
+        messageId: 'alias-bomb',
+        template: 'YAML aliases here copy more than {limit} characters of text (an alias bomb?)',
+        data: { limit: MAX_ALIAS_CHARACTERS },
+        fix: 'write the values out or use fewer aliases of long text',
+        ...span,
+      });
+    }
     if (this.#aliasExpansion > MAX_ALIAS_EXPANSION) {
       throw syntaxError({
         messageId: 'alias-bomb',

@@ -9,6 +9,8 @@ export interface SchemaNode {
   readonly description?: string;
   readonly properties?: Readonly<Record<string, SchemaNode>>;
   readonly additionalProperties?: SchemaNode | boolean;
+  readonly unevaluatedProperties?: SchemaNode | boolean;
+  readonly patternProperties?: Readonly<Record<string, SchemaNode>>;
   readonly items?: SchemaNode;
   readonly $defs?: Readonly<Record<string, SchemaNode>>;
 }
@@ -39,7 +41,8 @@ export function schemaLookup(root: SchemaNode, documentName: string): SchemaLook
           .map((facet) =>
             isIndex
               ? facet.items
-              : (facet.properties?.[segment] ?? (typeof facet.additionalProperties === 'object' ? facet.additionalProperties : undefined)),
+              : ((facet.properties !== undefined && Object.hasOwn(facet.properties, segment) ? facet.properties[segment] : undefined) ??
+                (typeof facet.additionalProperties === 'object' ? facet.additionalProperties : undefined)),
           )
           .find((facet) => facet !== undefined);
         facets = withReferences(next);

@@ -35,7 +35,9 @@ export function buildEvidence(
   bundle.set('idempotency-key-records.json', jsonFile(keyRecords(manifest)));
   bundle.set('sse-headers-and-idle-policy.md', sseAndIdle(manifest));
   bundle.set('reconnect-plans.json', jsonFile(reconnectPlans(manifest)));
-  const index = evidenceIndex(manifest, review, runs);
+  // The index lists every file of the bundle: the next run into the same folder replaces exactly these, and no other.
+  const files = [...bundle.keys(), 'index.json', 'index.md'].sort();
+  const index = { ...evidenceIndex(manifest, review, runs), files };
   bundle.set('index.json', jsonFile(index));
   bundle.set('index.md', renderIndex(index));
   return bundle;

@@ -4,6 +4,7 @@ import { isKeyedMutation, isMutation } from '../policy/predicates.js';
 import type { Review } from '../review/review-types.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { transcriptPath } from './bundle.js';
+import { displayText, markdownText } from '../text/display-text.js';
 
 export interface EvidenceIndex {
   readonly mcprelyEvidence: 1;
@@ -127,7 +128,7 @@ export function renderIndex(index: EvidenceIndex): string {
   const mark = { pass: '✅ pass', fail: '❌ fail', present: '📄 present', 'not applicable': '— not applicable' } as const;
   const verdict = index.productionReady ? '✅ production-ready' : '❌ not production-ready';
   const lines = [
-    `# Evidence: ${index.server}`,
+    `# Evidence: ${markdownText(index.server)}`,
     '',
     `Manifest \`${index.manifest}\` · MCP ${index.specVersion} · verdict: ${verdict} · fixtures: ${index.fixtures.passed} of ${index.fixtures.total} passed`,
     '',
@@ -138,5 +139,5 @@ export function renderIndex(index: EvidenceIndex): string {
       return `| ${artifact.name} | ${mark[artifact.status]} | ${files} | ${artifact.note} |`;
     }),
   ];
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(displayText).join('\n')}\n`;
 }

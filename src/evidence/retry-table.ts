@@ -1,5 +1,6 @@
 import type { LoadedManifest } from '../manifest/load.js';
 import { retryClassOf } from '../policy/predicates.js';
+import { displayText } from '../text/display-text.js';
 
 /** Every operation's retry classification, with its key and its declared retry and backoff. */
 export function retryTable(manifest: LoadedManifest): string {
@@ -24,7 +25,7 @@ export function retryTable(manifest: LoadedManifest): string {
       spec.retry?.automatic ?? 'not declared',
       shownBackoff,
     ];
-    lines.push(`| ${cells.join(' | ')} |`);
+    lines.push(`| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`);
   }
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(displayText).join('\n')}\n`;
 }

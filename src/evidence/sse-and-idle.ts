@@ -1,5 +1,6 @@
 import type { LoadedManifest } from '../manifest/load.js';
 import { missingSseHeaders, sseHeaders } from '../reference/recovery.js';
+import { displayText } from '../text/display-text.js';
 
 /** The SSE headers against the required ones, keep-alive against the proxy's idle timeout, and each operation's clocks. */
 export function sseAndIdle(manifest: LoadedManifest): string {
@@ -47,5 +48,5 @@ export function sseAndIdle(manifest: LoadedManifest): string {
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   }
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(displayText).join('\n')}\n`;
 }

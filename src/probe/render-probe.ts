@@ -4,6 +4,7 @@ import { fileReport } from '../lint/file-report.js';
 import { type LintResult, lintResult } from '../lint/lint-result.js';
 import type { ProbeReport } from './probe-types.js';
 import { FRAMING_CHECKS, PROBE_CHECKS } from './run-probe.js';
+import { displayText } from '../text/display-text.js';
 
 /** The probe report as text: what it called and why, each check's status, what it found, and its wire transcript. */
 export function renderProbeText(report: ProbeReport): string {
@@ -34,7 +35,8 @@ export function renderProbeText(report: ProbeReport): string {
     const shown = report.stderr.trimEnd().split('\n').slice(0, 20);
     lines.push('', 'The server wrote to stderr (first 16 KiB):', ...shown.map((line) => `  | ${line}`));
   }
-  return `${lines.join('\n')}\n`;
+  // One element, one line: what the server sent (names, errors, stderr) cannot break out of it or colour the screen.
+  return `${lines.map(displayText).join('\n')}\n`;
 }
 
 /** Failed checks as findings, with what the probe called as a note, so the lint formats (sarif, github, junit, markdown) can carry a probe. */

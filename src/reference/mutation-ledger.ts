@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { InvalidArgumentError, IdempotencyKeyMismatchError, LedgerError } from './errors.js';
 import { fingerprint } from './fingerprint.js';
@@ -14,6 +15,12 @@ export interface LedgerOptions {
    * for a throwaway ledger (the simulator's), and no commit waits for the disk.
    */
   readonly synchronous?: 'full' | 'normal';
+  /**
+   * Start a new, empty ledger when none exists at the path. Without it (the default) a missing or
+   * zero-length file is refused: a ledger that was deleted, truncated or never created must not be
+   * recreated silently, or every key would execute again.
+   */
+  readonly create?: boolean;
 }
 
 export interface Execution<Result> {
@@ -67,16 +74,29 @@ export class MutationLedger {
     this.#statements = prepare(db);
   }
 
+  /**
+   * Opens the ledger at `path`: an existing ledger, or a new one with `{ create: true }`. Refused: a missing
+   * or empty file without `create`, a file that is not a ledger, and a file reached under more than one name
+   * (a hard link): SQLite keeps a write-ahead log per name, so two names would be two ledgers over one file
+   * and the same key could execute under each.
+   */
   static open(path: string, options: LedgerOptions = {}): MutationLedger {
     requireNonEmptyString('path', path);
     const busyTimeoutMs = requireInteger('busyTimeoutMs', options.busyTimeoutMs ?? 5000, 0);
+    const create = options.create === true;
+    if (path !== ':memory:') requireOneName(path, create);
     try {
       return whileBusy(busyTimeoutMs, () => {
-        const db = new Database(path, { timeout: busyTimeoutMs });
+        const db = new Database(path, { timeout: busyTimeoutMs, fileMustExist: !create && path !== ':memory:' });
         try {
           db.pragma('journal_mode = WAL');
           db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-          db.exec(SCHEMA);
+          if (create || path === ':memory:') db.exec(SCHEMA);
+          else if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_records'").get() === undefined)
+            throw new LedgerError(
+              `${path} is a SQLite database but not a ledger (no idempotency records); give the ledger its own file`,
+              'NOT_A_LEDGER',
+            );
           return new MutationLedger(path, db);
         } catch (error) {
           db.close();
@@ -84,6 +104,7 @@ export class MutationLedger {
         }
       });
     } catch (error) {
+      if (error instanceof LedgerError) throw error;
       throw ledgerError(error, path);
     }
   }
@@ -177,6 +198,35 @@ function requireKey(key: unknown): string {
   const text = requireNonEmptyString('idempotencyKey', key);
   if (text.length > 255) throw new InvalidArgumentError('idempotencyKey', `must be at most 255 characters, not ${text.length}`);
   return text;
+}
+
+/** The path names one existing file, or nothing when a ledger may be created there. */
+function requireOneName(path: string, create: boolean): void {
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && create) return;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new LedgerError(
+        `${path}: no ledger exists here (deleted, moved, or never created); ` +
+          'open it with { create: true } only to start a new, empty one — every key would execute again',
+        'ENOENT',
+      );
+    throw ledgerError(error, path);
+  }
+  if (stat.isFile() && stat.nlink > 1)
+    throw new LedgerError(
+      `${path} is reached under ${stat.nlink} names (hard links); SQLite keeps a write-ahead log per name, ` +
+        'so each name would be a ledger of its own: give the ledger one name',
+      'HARD_LINKED',
+    );
+  if (stat.isFile() && stat.size === 0 && !create)
+    throw new LedgerError(
+      `${path} is empty (0 bytes): not a ledger, perhaps truncated; ` +
+        'open it with { create: true } only to start a new, empty one — every key would execute again',
+      'EMPTY',
+    );
 }
 
 function ledgerError(error: unknown, path: string): LedgerError {

@@ -1,5 +1,6 @@
 import type { Severity } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
+import { displayText } from '../text/display-text.js';
 
 const COMMAND: Record<Severity, string> = { error: 'error', warn: 'warning', info: 'notice' };
 
@@ -8,7 +9,7 @@ export function formatGithub(result: LintResult): string {
   const lines: string[] = [];
   for (const report of result.files) {
     for (const finding of activeFindings(report)) {
-      const properties: [string, string | number][] = [['file', finding.file]];
+      const properties: [string, string | number][] = [['file', displayText(finding.file)]];
       if (finding.range !== undefined) {
         properties.push(
           ['line', finding.range.start.line],
@@ -17,8 +18,9 @@ export function formatGithub(result: LintResult): string {
           ['endColumn', finding.range.end.column],
         );
       }
-      properties.push(['title', `mcprely ${finding.ruleId}`]);
-      const text = finding.fix === undefined ? finding.message : `${finding.message}. ${finding.fix}`;
+      properties.push(['title', `mcprely ${displayText(finding.ruleId)}`]);
+      // Control characters are escaped visibly first, so no text can end the command or start another.
+      const text = displayText(finding.fix === undefined ? finding.message : `${finding.message}. ${finding.fix}`);
       lines.push(
         `::${COMMAND[finding.severity]} ${properties.map(([name, value]) => `${name}=${escapeProperty(String(value))}`).join(',')}::${escapeData(text)}`,
       );

@@ -28,9 +28,13 @@ export function formatJunit(result: LintResult): string {
 }
 
 export function escapeXml(text: string): string {
-  // Characters XML 1.0 cannot carry at all are dropped; the five specials are escaped.
+  // Characters XML 1.0 cannot carry at all (most controls, lone surrogates) are written as visible escapes;
+  // the five specials are escaped; the rest stays exact.
   return text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(
+      /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu,
+      (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    )
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -1,5 +1,6 @@
 import type { Severity } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
+import { displayText, markdownText } from '../text/display-text.js';
 import { plural } from './plural.js';
 import { ruleDocsUrl } from './report-context.js';
 
@@ -21,8 +22,8 @@ export function formatMarkdown(result: LintResult): string {
         const where =
           finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
         const rule = finding.ruleId.startsWith('manifest-')
-          ? `\`${finding.ruleId}\``
-          : `[\`${finding.ruleId}\`](${ruleDocsUrl(finding.ruleId)})`;
+          ? code(finding.ruleId)
+          : `[${code(finding.ruleId)}](${ruleDocsUrl(finding.ruleId)})`;
         const text = finding.fix === undefined ? finding.message : `${finding.message}. *Fix:* ${finding.fix}`;
         lines.push(`| ${BADGE[finding.severity]} | ${code(where)} | ${rule} | ${cell(text)} |`);
       }
@@ -31,11 +32,12 @@ export function formatMarkdown(result: LintResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Table cells cannot hold a pipe or a newline. */
+/** A table cell: no pipe, newline, HTML or control character from the input survives as structure. */
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+  return markdownText(text);
 }
 
+/** A code span: control characters escaped, no backtick to end it early, no pipe to end the cell. */
 function code(text: string): string {
-  return `\`${text.replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
+  return `\`${displayText(text).replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
 }

@@ -1,5 +1,6 @@
 import type { Finding } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
+import { displayText } from '../text/display-text.js';
 import { plural } from './plural.js';
 import type { ReportContext } from './report-context.js';
 
@@ -24,11 +25,13 @@ export function formatStylish(result: LintResult, context: Pick<ReportContext, '
   return `${lines.join('\n')}\n`;
 }
 
+/** Everything from the input (file name, message, fix) is shown with its control characters escaped: one finding, one line. */
 function findingLine(finding: Finding, paint: (code: string, text: string) => string): string {
-  const place = finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
+  const file = displayText(finding.file);
+  const place = finding.range === undefined ? file : `${file}:${finding.range.start.line}:${finding.range.start.column}`;
   const fix = finding.fix === undefined ? '' : `. Fix: ${finding.fix.charAt(0).toUpperCase()}${finding.fix.slice(1).replace(/\.$/, '')}`;
   const severity = paint(SEVERITY_COLOUR[finding.severity], finding.severity);
-  return `${paint(ANSI.bold, place)}: ${severity}: ${finding.message}${fix} ${paint(ANSI.dim, `[${finding.ruleId}]`)}`;
+  return `${paint(ANSI.bold, place)}: ${severity}: ${displayText(`${finding.message}${fix}`)} ${paint(ANSI.dim, `[${displayText(finding.ruleId)}]`)}`;
 }
 
 function summaryLine(result: LintResult, paint: (code: string, text: string) => string): string {

@@ -28,11 +28,12 @@ export function buildReview(manifest: LoadedManifest, findings: readonly Finding
   const { specVersion, server } = manifest.manifest;
   const replicas = server.replicas ?? 1;
   const facts = factsOf(specVersion);
+  // Findings and runs grouped once by operation: linear in their number, whatever the number of operations.
+  const findingsOf = groupBy(findings, (finding) => /^\/operations\/(\d+)(?:\/|$)/.exec(finding.path)?.[1]);
+  const runsOf = groupBy(runs, (run) => run.fixture.operation);
   const operations = manifest.operations.map((resolved): OperationReview => {
     const spec = resolved.spec;
-    const own = findings.filter(
-      (finding) => finding.path.startsWith(`/operations/${resolved.index}/`) || finding.path === `/operations/${resolved.index}`,
-    );
+    const own = findingsOf.get(String(resolved.index)) ?? [];
     const context: ReviewContext = {
       operation: spec,
       server,
@@ -53,7 +54,7 @@ export function buildReview(manifest: LoadedManifest, findings: readonly Finding
       tasks: tasks(context),
     };
     const tables = raceTables(context, parameters);
-    const fixtures = runs.filter((run) => run.fixture.operation === spec.name).map(fixtureOutcome);
+    const fixtures = (runsOf.get(spec.name) ?? []).map(fixtureOutcome);
     const lines = [
       ...wire.map((row) => ({ section: 'cancellation wire', line: row })),
       ...Object.entries(SECTION_TITLES).flatMap(([key, title]) =>
@@ -116,4 +117,16 @@ function fixtureOutcome(run: FixtureRun): FixtureOutcome {
       .filter((result) => !result.passed)
       .map((result) => `${describeExpectation(result.expectation)}: ${result.detail}`),
   };
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key === undefined) continue;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [item]);
+    else group.push(item);
+  }
+  return groups;
 }

@@ -16,23 +16,25 @@ export function sequenceDiagram(entries: readonly TranscriptEntry[]): string {
 function label(text: string): string {
   const json = text.startsWith('POST ') ? text.slice(5) : text;
   let short = text;
-  try {
-    const message = JSON.parse(json) as {
-      method?: string;
-      id?: unknown;
-      result?: unknown;
-      error?: { message?: string };
-      params?: { requestId?: unknown };
-    };
-    const prefix = text.startsWith('POST ') ? 'POST ' : '';
-    if (message.method !== undefined) {
-      const requestId = message.params?.requestId;
-      const which = message.id !== undefined ? ` (id ${String(message.id)})` : requestId !== undefined ? ` (${String(requestId)})` : '';
-      short = `${prefix}${message.method}${which}`;
-    } else if (message.error !== undefined) short = `error: ${message.error.message ?? ''}`;
-    else if (message.result !== undefined) short = `response (id ${String(message.id)})`;
-  } catch {
-    // not JSON: a sentence
-  }
+  // Only a JSON-RPC message is summarised; notes are shown as written (parsing them would throw, slowly, for each).
+  if (json.startsWith('{'))
+    try {
+      const message = JSON.parse(json) as {
+        method?: string;
+        id?: unknown;
+        result?: unknown;
+        error?: { message?: string };
+        params?: { requestId?: unknown };
+      };
+      const prefix = text.startsWith('POST ') ? 'POST ' : '';
+      if (message.method !== undefined) {
+        const requestId = message.params?.requestId;
+        const which = message.id !== undefined ? ` (id ${String(message.id)})` : requestId !== undefined ? ` (${String(requestId)})` : '';
+        short = `${prefix}${message.method}${which}`;
+      } else if (message.error !== undefined) short = `error: ${message.error.message ?? ''}`;
+      else if (message.result !== undefined) short = `response (id ${String(message.id)})`;
+    } catch {
+      // not JSON: a sentence
+    }
   return short.replace(/[;#]/g, ',').replace(/"/g, "'").replace(/[<>]/g, '').slice(0, 90);
 }

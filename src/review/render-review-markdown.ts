@@ -1,4 +1,5 @@
 import type { Finding } from '../findings/finding.js';
+import { displayText, markdownText } from '../text/display-text.js';
 import { SECTION_TITLES } from './build-review.js';
 import type { ChecklistLine, Mark, OperationReview, Review, Section } from './review-types.js';
 
@@ -10,9 +11,9 @@ const NO = MARK.fail;
 export function renderReviewMarkdown(review: Review): string {
   const { fixtures } = review;
   const lines: string[] = [
-    `# Reliability review: ${review.server}`,
+    `# Reliability review: ${markdownText(review.server)}`,
     '',
-    `Manifest \`${review.file}\` · MCP ${review.specVersion} · ${review.replicas} replica${review.replicas === 1 ? '' : 's'} · ` +
+    `Manifest \`${review.file.replace(/`/g, "'")}\` · MCP ${review.specVersion} · ${review.replicas} replica${review.replicas === 1 ? '' : 's'} · ` +
       `${review.operations.length} operations · fixtures: ${fixtures.passed} of ${fixtures.total} passed on the reference implementation`,
     '',
     `**Verdict: ${review.productionReady ? `${YES} production-ready` : `${NO} not production-ready`}**`,
@@ -27,12 +28,13 @@ export function renderReviewMarkdown(review: Review): string {
   for (const refusal of review.refusals) lines.push('', `${NO} **${refusal.condition}**: ${refusal.detail}`);
   if (review.otherFindings.length > 0) lines.push('', '## Server and manifest findings', '', ...findingLines(review.otherFindings));
   for (const operation of review.operations) lines.push('', ...operationSection(operation));
-  return `${lines.join('\n')}\n`;
+  // Each element is one line: whatever the manifest put in it (a newline, an escape sequence, a bidi override) stays on it, visibly.
+  return `${lines.map(displayText).join('\n')}\n`;
 }
 
 function operationSection(operation: OperationReview): string[] {
   const lines = [`## ${operation.name}`, ''];
-  if (operation.description !== undefined) lines.push(operation.description, '');
+  if (operation.description !== undefined) lines.push(`> ${markdownText(operation.description)}`, '');
   lines.push(`\`${operation.method}\` · side effect: ${operation.sideEffect} · transports: ${operation.transports.join(', ')}`, '');
   lines.push('### Verdict', '', operation.verdict.productionReady ? `${YES} production-ready` : `${NO} not production-ready:`);
   for (const refusal of operation.verdict.refusals) lines.push(`- **${refusal.condition}**: ${refusal.detail}`);
@@ -59,7 +61,7 @@ function operationSection(operation: OperationReview): string[] {
         `<details><summary>${row.order} (${table.transport})</summary>`,
         '',
         '```mermaid',
-        row.mermaid,
+        ...row.mermaid.split('\n'),
         '```',
         '',
         '</details>',
@@ -111,12 +113,12 @@ function findingLines(findings: readonly Finding[]): string[] {
   return findings.map(
     (finding) =>
       `- ${finding.suppression === undefined ? finding.severity : `suppressed (${finding.suppression.justification})`} ` +
-      `\`${finding.ruleId}\` line ${finding.range?.start.line ?? '?'}: ${finding.message}`,
+      `\`${finding.ruleId}\` line ${finding.range?.start.line ?? '?'}: ${cell(finding.message)}`,
   );
 }
 
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return text.replace(/\|/g, '\\|');
 }
 
 /** GitHub's heading anchor: lower case, spaces to hyphens, punctuation other than - and _ dropped. */

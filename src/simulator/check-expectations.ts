@@ -1,3 +1,4 @@
+import { simulatedCapacity } from '../fixtures/limits.js';
 import type { Expectation, Fixture } from '../fixtures/fixture-types.js';
 import type { ExpectationResult } from './fixture-run.js';
 import type { HerdOutcome } from './policy-backoff.js';
@@ -101,11 +102,15 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       return [false, `step ${expectation.step} was not rejected${returned}`];
     }
     case 'buffer-bounded': {
-      const capacity = observed.fixture.parameters.bufferCapacity;
+      const declared = observed.fixture.parameters.bufferCapacity;
+      const capacity = simulatedCapacity(declared);
       if (capacity === null) return [false, `no capacity is declared: the queue grew to ${buffer.maxSize} events`];
       if (capacity < 2) return [false, `a capacity of ${capacity} cannot hold a progress event and the final response`];
-      return [buffer.maxSize <= capacity, `at most ${buffer.maxSize} events were buffered (capacity ${capacity})`];
+      const shown = capacity === declared ? `capacity ${capacity}` : `capacity ${declared}, simulated as ${capacity}`;
+      return [buffer.maxSize <= capacity, `at most ${buffer.maxSize} events were buffered (${shown})`];
     }
+    case 'within-limits':
+      return [false, expectation.reason];
     case 'finals-preserved': {
       const missing = buffer.pushedFinals.filter((id) => !buffer.deliveredFinals.includes(id));
       return [

@@ -11,6 +11,10 @@ export interface HerdOutcome {
   readonly lastWindow: { readonly from: number; readonly to: number };
 }
 
+/** A herd's waits depend only on the backoff and its size: computed once per process for each (the same defaults recur in every operation). */
+const herds = new Map<string, { notes: string[]; outcome: HerdOutcome }>();
+const MAX_REMEMBERED_HERDS = 64;
+
 /**
  * A herd of clients that failed together, each waiting as the policy's backoff says before attempt after
  * attempt. The reference backoffDelay computes every wait with the declared base, cap and jitter; where the
@@ -25,6 +29,13 @@ export function runHerd(
   transcript: Transcript,
   what: string,
 ): HerdOutcome {
+  const key = JSON.stringify([backoff, clients, attempts]);
+  let herd = herds.get(key);
+  if (herd === undefined) {
+    herd = computeHerd(backoff, clients, attempts);
+    if (herds.size >= MAX_REMEMBERED_HERDS) herds.delete(herds.keys().next().value!);
+    herds.set(key, herd);
+  }
   const baseMs = backoff?.baseMs ?? 250;
   const jitter = backoff?.jitter ?? 'none';
   const capMs = backoff?.capMs ?? null;
@@ -35,27 +46,40 @@ export function runHerd(
       ? `${clients} clients ${what}; no backoff is declared: each comes back at once`
       : `${clients} clients ${what}; backoff base ${baseMs} ms, cap ${capMs ?? 'none'}, jitter ${jitter}`,
   );
+  for (const note of herd.notes) transcript.note(at, 'client', note);
+  return herd.outcome;
+}
+
+function computeHerd(backoff: BackoffParameters | null, clients: number, attempts: number): { notes: string[]; outcome: HerdOutcome } {
+  const baseMs = backoff?.baseMs ?? 250;
+  const jitter = backoff?.jitter ?? 'none';
+  const capMs = backoff?.capMs ?? null;
+  const notes: string[] = [];
   const ceilings: number[] = [];
   let largestGroup = clients;
   let lastWindow = { from: 0, to: 0 };
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const delays: number[] = [];
+    const counts = new Map<number, number>();
+    let from = Number.POSITIVE_INFINITY;
+    let to = 0;
     for (let client = 0; client < clients; client++) {
-      if (backoff === null || baseMs === 0) delays.push(0);
-      else delays.push(backoffDelay(`client-${client}`, attempt, { baseMs, capMs: capMs ?? Number.MAX_SAFE_INTEGER, jitter }).delayMs);
+      const delay =
+        backoff === null || baseMs === 0
+          ? 0
+          : backoffDelay(`client-${client}`, attempt, { baseMs, capMs: capMs ?? Number.MAX_SAFE_INTEGER, jitter }).delayMs;
+      counts.set(delay, (counts.get(delay) ?? 0) + 1);
+      from = Math.min(from, delay);
+      to = Math.max(to, delay);
     }
     const ceiling = backoff === null || baseMs === 0 ? 0 : Math.min(capMs ?? Number.MAX_SAFE_INTEGER, baseMs * 2 ** Math.min(attempt, 60));
     ceilings.push(ceiling);
-    const counts = new Map<number, number>();
-    for (const delay of delays) counts.set(delay, (counts.get(delay) ?? 0) + 1);
-    largestGroup = Math.max(...counts.values());
-    lastWindow = { from: Math.min(...delays), to: Math.max(...delays) };
-    transcript.note(
-      at,
-      'client',
+    largestGroup = 0;
+    for (const count of counts.values()) largestGroup = Math.max(largestGroup, count);
+    lastWindow = { from: clients === 0 ? 0 : from, to };
+    notes.push(
       `attempt ${attempt + 1}: waits up to ${ceiling} ms; the herd comes back between ${lastWindow.from} and ${lastWindow.to} ms, ` +
         `at most ${largestGroup} in the same millisecond`,
     );
   }
-  return { clients, ceilings, largestGroup, lastWindow };
+  return { notes, outcome: { clients, ceilings, largestGroup, lastWindow } };
 }

@@ -2,6 +2,7 @@ import type { FixtureParameters } from '../fixtures/fixture-types.js';
 import { BoundedSseBuffer, type SseEvent } from '../reference/bounded-sse-buffer.js';
 import { BufferFullError } from '../reference/errors.js';
 import type { Transcript } from './transcript.js';
+import { simulatedCapacity } from '../fixtures/limits.js';
 
 /**
  * The stream buffer the operation's policy describes. A policy that matches the lesson (a capacity of at
@@ -22,18 +23,26 @@ export class PolicyBuffer {
     private readonly parameters: FixtureParameters,
     private readonly transcript: Transcript,
   ) {
-    const { bufferCapacity, overflow, preserveFinal } = parameters;
+    const { overflow, preserveFinal } = parameters;
+    const bufferCapacity = this.#capacity;
     const lessonPolicy =
       bufferCapacity !== null && bufferCapacity >= 2 && (overflow === 'coalesce-then-drop-oldest' || overflow === null) && preserveFinal;
     this.#reference = lessonPolicy ? new BoundedSseBuffer(bufferCapacity) : undefined;
   }
 
+  /** The capacity simulated: the declared one, bounded (a larger buffer fills the same way, only later). */
+  get #capacity(): number | null {
+    return simulatedCapacity(this.parameters.bufferCapacity);
+  }
+
   describe(): string {
-    const { bufferCapacity, overflow, preserveFinal } = this.parameters;
+    const { overflow, preserveFinal } = this.parameters;
+    const declared = this.parameters.bufferCapacity;
+    const capacity = declared === this.#capacity ? `${declared}` : `${declared} (simulated as ${this.#capacity})`;
     if (this.#reference !== undefined)
-      return `reference BoundedSseBuffer, capacity ${bufferCapacity}: coalesce, then evict the oldest progress; finals never dropped`;
+      return `reference BoundedSseBuffer, capacity ${capacity}: coalesce, then evict the oldest progress; finals never dropped`;
     return (
-      `the policy's queue: capacity ${bufferCapacity ?? 'none (unbounded)'}, overflow ${overflow ?? 'not declared'}, ` +
+      `the policy's queue: capacity ${declared === null ? 'none (unbounded)' : capacity}, overflow ${overflow ?? 'not declared'}, ` +
       `finals ${preserveFinal ? 'preserved' : 'not protected'}`
     );
   }
@@ -79,7 +88,8 @@ export class PolicyBuffer {
   }
 
   #simulate(at: number, event: SseEvent): void {
-    const { bufferCapacity, overflow, preserveFinal } = this.parameters;
+    const { overflow, preserveFinal } = this.parameters;
+    const bufferCapacity = this.#capacity;
     const queue = this.#queue;
     if (this.#blocked) return;
     const newest = queue.at(-1);

@@ -22,7 +22,8 @@ export class PolicyLedgers {
   #executions = 0;
 
   constructor(
-    private readonly workDir: string,
+    /** The folder for ledger files, created on first use (most fixtures need none). */
+    private readonly workDir: () => string,
     private readonly operationName: string,
     private readonly parameters: FixtureParameters,
     private readonly transcript: Transcript,
@@ -38,7 +39,7 @@ export class PolicyLedgers {
   pathOf(connection: string): string {
     if (!this.parameters.ledger.durable) return ':memory:';
     const separate = this.parameters.replicas > 1 && !this.parameters.ledger.sharedAcrossReplicas;
-    return join(this.workDir, separate ? `ledger-replica-${connection}.sqlite` : 'ledger.sqlite');
+    return join(this.workDir(), separate ? `ledger-replica-${connection}.sqlite` : 'ledger.sqlite');
   }
 
   describe(connection: string): string {

@@ -21,7 +21,7 @@ export type RaceOutcome =
  * How the simulator opens its throwaway ledgers: a racer waits up to 30 s for the other's lock (a loaded disk
  * must not fail a fixture), and commits are not synced to disk (killing the process still loses nothing).
  */
-export const SIMULATED_LEDGER = { busyTimeoutMs: 30_000, synchronous: 'normal' } as const;
+export const SIMULATED_LEDGER = { busyTimeoutMs: 30_000, synchronous: 'normal', create: true } as const;
 
 /** How long a racer waits at the barrier for the others before it goes alone. */
 export const BARRIER_DEADLINE_MS = 10_000;

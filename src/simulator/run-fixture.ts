@@ -20,10 +20,15 @@ import { Transcript } from './transcript.js';
  * reruns produce the same transcript byte for byte.
  */
 export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
+  // A fixture the limits refused is not run at all: it fails with its reason.
+  const refused = fixture.expect.find((expectation) => expectation.check === 'within-limits');
+  if (refused !== undefined)
+    return { fixture, transcript: [], results: [{ expectation: refused, passed: false, detail: refused.reason }], passed: false };
   const transcript = new Transcript();
-  const workDir = mkdtempSync(join(tmpdir(), 'mcprely-fixture-'));
+  let workDir: string | undefined;
+  const folder = () => (workDir ??= mkdtempSync(join(tmpdir(), 'mcprely-fixture-')));
   const requests = new RequestWorld(fixture, transcript);
-  const ledgers = new PolicyLedgers(workDir, fixture.operation, fixture.parameters, transcript);
+  const ledgers = new PolicyLedgers(folder, fixture.operation, fixture.parameters, transcript);
   const buffer = new PolicyBuffer(fixture.parameters, transcript);
   const tasks = new TaskWorld(fixture, transcript);
   const charges = new Map<string, { outcome: ChargeOutcome; snapshot: string | undefined }>();
@@ -54,7 +59,7 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
   } finally {
     ledgers.close();
     tasks.close();
-    rmSync(workDir, { recursive: true, force: true });
+    if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
   }
 
   async function runStep(step: Step, path: readonly (string | number)[]): Promise<void> {

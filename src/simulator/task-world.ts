@@ -13,14 +13,18 @@ interface ClientTaskView {
 
 /** The durable task side of a fixture: the reference DurableTaskService and a client that cancels and polls as its policy says. */
 export class TaskWorld {
-  readonly service: DurableTaskService;
+  #service: DurableTaskService | undefined;
   readonly client = new Map<string, ClientTaskView>();
 
   constructor(
     private readonly fixture: Fixture,
     private readonly transcript: Transcript,
-  ) {
-    this.service = DurableTaskService.open({ specVersion: fixture.specVersion });
+  ) {}
+
+  /** The reference task service, opened on first use (most fixtures have no task). */
+  get service(): DurableTaskService {
+    this.#service ??= DurableTaskService.open({ specVersion: this.fixture.specVersion });
+    return this.#service;
   }
 
   status(task: string): TaskStatus | undefined {
@@ -108,7 +112,7 @@ export class TaskWorld {
   }
 
   close(): void {
-    this.service.close();
+    this.#service?.close();
   }
 
   #view(task: string, path: readonly (string | number)[]): ClientTaskView {

@@ -14,7 +14,7 @@ for (let round = 0; round < rounds; round++) {
   for (let seen = Atomics.load(arrived, 0); seen < racers * (round + 1); seen = Atomics.load(arrived, 0))
     Atomics.wait(arrived, 0, seen, 20);
   try {
-    MutationLedger.open(join(directory, `${round}.sqlite`)).close();
+    MutationLedger.open(join(directory, `${round}.sqlite`), { create: true }).close();
   } catch (error) {
     errors.push(`${error.name}: ${error.message}`);
   }

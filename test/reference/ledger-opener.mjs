@@ -6,7 +6,7 @@ import { MutationLedger } from '../../dist/reference.js';
 const [path, at] = process.argv.slice(2);
 while (Date.now() < Number(at));
 try {
-  MutationLedger.open(path).close();
+  MutationLedger.open(path, { create: true }).close();
   process.stdout.write('opened\n');
 } catch (error) {
   process.stdout.write(`${error.name}: ${error.message}\n`);

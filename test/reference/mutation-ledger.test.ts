@@ -14,7 +14,7 @@ const ledgerPath = () => join(mkdtempSync(join(tmpdir(), 'mcprely-ledger-')), 'l
 
 describe('MutationLedger', () => {
   it('executes a new JSON-RPC id without a key every time: ids are not idempotency', () => {
-    const ledger = MutationLedger.open(ledgerPath());
+    const ledger = MutationLedger.open(ledgerPath(), { create: true });
     const first = ledger.execute(chargeAccount, { account: 'acct-7', cents: 1200 });
     const second = ledger.execute(chargeAccount, { account: 'acct-7', cents: 1200 });
     expect([first.result.receipt, second.result.receipt]).toEqual(['charge-001', 'charge-002']);
@@ -23,7 +23,7 @@ describe('MutationLedger', () => {
   });
 
   it('replays one key with identical arguments, and rejects it with other arguments without executing', () => {
-    const ledger = MutationLedger.open(ledgerPath());
+    const ledger = MutationLedger.open(ledgerPath(), { create: true });
     const first = ledger.execute(chargeAccount, { account: 'acct-7', cents: 1200 }, { idempotencyKey: 'checkout-7' });
     expect(first).toEqual({ result: { receipt: 'charge-001', account: 'acct-7', cents: 1200, status: 'charged' }, replayed: false });
     expect(ledger.execute(chargeAccount, { cents: 1200, account: 'acct-7' }, { idempotencyKey: 'checkout-7' })).toEqual({
@@ -42,7 +42,7 @@ describe('MutationLedger', () => {
 
   it('keeps record and counter across close and reopen', () => {
     const path = ledgerPath();
-    const ledger = MutationLedger.open(path);
+    const ledger = MutationLedger.open(path, { create: true });
     const first = ledger.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'k' });
     ledger.execute(chargeAccount, { account: 'b', cents: 6 });
     ledger.close();
@@ -57,7 +57,7 @@ describe('MutationLedger', () => {
   });
 
   it('returns defensive copies: mutating a result never changes a replay', () => {
-    const ledger = MutationLedger.open(ledgerPath());
+    const ledger = MutationLedger.open(ledgerPath(), { create: true });
     const first = ledger.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'k' });
     (first.result as { cents: number }).cents = 1_000_000;
     (first.result as unknown as Record<string, unknown>)['refunded'] = true;
@@ -69,7 +69,7 @@ describe('MutationLedger', () => {
 
   it('runs reserve_inventory on the same mechanism, the operation name bound into the key (the practice lab)', () => {
     const path = ledgerPath();
-    const ledger = MutationLedger.open(path);
+    const ledger = MutationLedger.open(path, { create: true });
     const args = { tenant: 't1', sku: 'sku-9', quantity: 3 };
     const first = ledger.execute(reserveInventory, args, { idempotencyKey: 'order-1' });
     expect(first.result).toEqual({ reservation: 'reservation-001', tenant: 't1', sku: 'sku-9', quantity: 3 });
@@ -110,7 +110,7 @@ describe('MutationLedger', () => {
     ['arguments that are not JSON', () => chargeAccount, { account: 'a', cents: 5, at: new Date(0) }, 'arguments'],
     ['a bigint', () => chargeAccount, { account: 'a', cents: 5n as unknown as number }, 'arguments'],
   ])('rejects %s with a typed error and executes nothing', (_, operation, args, argument) => {
-    const ledger = MutationLedger.open(ledgerPath());
+    const ledger = MutationLedger.open(ledgerPath(), { create: true });
     let thrown: unknown;
     try {
       ledger.execute(operation() as typeof chargeAccount, args as never, { idempotencyKey: 'k' });
@@ -125,7 +125,7 @@ describe('MutationLedger', () => {
   });
 
   it('rejects bad keys and options by name', () => {
-    const ledger = MutationLedger.open(ledgerPath());
+    const ledger = MutationLedger.open(ledgerPath(), { create: true });
     expect(() => ledger.execute(chargeAccount, { account: 'a', cents: 1 }, { idempotencyKey: '' })).toThrow(
       expect.objectContaining({ argument: 'idempotencyKey' }),
     );
@@ -143,7 +143,7 @@ describe('MutationLedger', () => {
 
   it('fails clearly when another connection holds the lock past the busy timeout, and loses no committed record', () => {
     const path = ledgerPath();
-    const ledger = MutationLedger.open(path, { busyTimeoutMs: 100 });
+    const ledger = MutationLedger.open(path, { busyTimeoutMs: 100, create: true });
     const committed = ledger.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'kept' });
     const other = new Database(path);
     other.exec('BEGIN EXCLUSIVE');
@@ -187,7 +187,7 @@ async function race(
 describe('separate processes racing on one key', () => {
   it.each([2, 8])('%i processes, identical arguments: exactly one execution, equal results', async (count) => {
     const path = ledgerPath();
-    MutationLedger.open(path).close();
+    MutationLedger.open(path, { create: true }).close();
     const outcomes = (await race(count, path, () => ['checkout-7', 'acct-7', 1200])) as {
       result: unknown;
       replayed: boolean;
@@ -203,7 +203,7 @@ describe('separate processes racing on one key', () => {
 
   it('8 processes, one key, two argument sets: one execution, the others replay or are rejected', async () => {
     const path = ledgerPath();
-    MutationLedger.open(path).close();
+    MutationLedger.open(path, { create: true }).close();
     const outcomes = (await race(8, path, (index) => ['k', 'acct', index % 2 === 0 ? 100 : 200])) as {
       result?: { cents: number };
       replayed?: boolean;

@@ -1,0 +1,89 @@
+import { closeSync, constants, lstatSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
+import { displayText } from '../text/display-text.js';
+import { UsageError } from './output-spec.js';
+
+/**
+ * Writing what the user asked for, where they asked: every failure a user can cause (a missing folder, a
+ * folder where a file was meant, no permission, a full disk, a pipe nobody reads) is a usage error with the
+ * place and what to do (exit 2), never an internal error.
+ */
+export function writeOutputFile(path: string, content: string, what = 'the output'): void {
+  requirePath(path, what);
+  const existing = statOrUndefined(path);
+  if (existing?.isDirectory()) throw new UsageError(`${shown(path)}: is a folder; give ${what} a file name`);
+  if (existing?.isFIFO()) requireReader(path);
+  try {
+    writeFileSync(path, content);
+  } catch (error) {
+    throw ioError(error, path, `write ${what}`);
+  }
+}
+
+/** Makes sure `path` is a folder (creating it and its parents), or says why it cannot be one. */
+export function ensureFolder(path: string, what = 'the output folder'): void {
+  requirePath(path, what);
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (error) {
+    throw ioError(error, path, `create ${what}`);
+  }
+  if (!statSync(path).isDirectory()) throw new UsageError(`${shown(path)}: is not a folder; give ${what} a folder name`);
+}
+
+/** An empty path would mean the working folder by accident. */
+export function requirePath(path: string, what: string): void {
+  if (path.trim() === '') throw new UsageError(`${what} is an empty path; give a file or folder name`);
+}
+
+/** A failed file-system call in words: what could not be done, where, why, and what to do. */
+export function ioError(error: unknown, path: string, action: string): UsageError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why =
+    {
+      ENOENT: 'a folder on the path does not exist; create it first',
+      ENOTDIR: 'a part of the path is a file, not a folder',
+      EISDIR: 'it is a folder; give a file name',
+      EEXIST: 'something else already exists there',
+      EACCES: 'permission denied; choose a place the current user can write',
+      EPERM: 'the operation is not permitted there',
+      EROFS: 'the file system is read-only',
+      ENOSPC: 'no space is left on the device',
+      EDQUOT: 'the disk quota is exhausted',
+      ENAMETOOLONG: 'a name on the path is too long',
+      ELOOP: 'the path has too many symbolic links',
+      EBUSY: 'it is busy (in use by another program)',
+      ENXIO: 'no process is reading the pipe',
+      EMFILE: 'too many files are open',
+    }[code ?? ''] ?? `${code ?? (error as Error).message}`;
+  return new UsageError(`${shown(path)}: cannot ${action}: ${why}`);
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writing to a pipe nobody reads would wait for ever: open it without blocking first, which fails at once if so. */
+function requireReader(path: string): void {
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch (error) {
+    throw ioError(error, path, 'write to the pipe');
+  }
+}
+
+/** Whether a path is a symbolic link (not followed). */
+export function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function shown(path: string): string {
+  return displayText(path);
+}
