@@ -5,7 +5,7 @@ import type { Fixture } from '../fixtures/fixture-types.js';
 import { toSlashes } from './load-settings.js';
 import { readManifestInput } from './manifest-input.js';
 import { displayText } from '../text/display-text.js';
-import { ensureFolder, writeOutputFile } from './output-files.js';
+import { ensureFolder, requirePath, writeOutputFile } from './output-files.js';
 
 /** The file a fixture is written to, under the output folder: <operation>/<kind>.json, each name one encoded segment. */
 export function fixtureFile(directory: string, fixture: Fixture): string {
@@ -31,6 +31,7 @@ export function runFixtures(path: string, options: { output: string }): number {
     process.stderr.write(input.report);
     return 2;
   }
+  requirePath(options.output, 'the fixtures folder (-o)');
   const fixtures = generateFixtures(input.manifest);
   const files = writeFixtures(fixtures, options.output, path);
   for (const file of files) process.stdout.write(`${displayText(toSlashes(file))}\n`);

@@ -14,7 +14,7 @@ export type Matcher = (path: string) => boolean;
 export function globMatcher(patterns: readonly string[]): Matcher {
   const compiled = patterns.flatMap((pattern) => expandBraces(pattern).map(segmentsOf));
   return (path) => {
-    const names = path.split('/').filter((name, index, all) => name !== '' || index === all.length - 1);
+    const names = path.split('/');
     return compiled.some((segments) => matchSegments(segments, names));
   };
 }

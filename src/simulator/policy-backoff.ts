@@ -54,6 +54,8 @@ function computeHerd(backoff: BackoffParameters | null, clients: number, attempt
   const baseMs = backoff?.baseMs ?? 250;
   const jitter = backoff?.jitter ?? 'none';
   const capMs = backoff?.capMs ?? null;
+  // A base or a cap of 0 ms: every wait is 0, each client comes back at once (the reference backoff takes neither).
+  const immediate = backoff === null || baseMs === 0 || capMs === 0;
   const notes: string[] = [];
   const ceilings: number[] = [];
   let largestGroup = clients;
@@ -63,15 +65,14 @@ function computeHerd(backoff: BackoffParameters | null, clients: number, attempt
     let from = Number.POSITIVE_INFINITY;
     let to = 0;
     for (let client = 0; client < clients; client++) {
-      const delay =
-        backoff === null || baseMs === 0
-          ? 0
-          : backoffDelay(`client-${client}`, attempt, { baseMs, capMs: capMs ?? Number.MAX_SAFE_INTEGER, jitter }).delayMs;
+      const delay = immediate
+        ? 0
+        : backoffDelay(`client-${client}`, attempt, { baseMs, capMs: capMs ?? Number.MAX_SAFE_INTEGER, jitter }).delayMs;
       counts.set(delay, (counts.get(delay) ?? 0) + 1);
       from = Math.min(from, delay);
       to = Math.max(to, delay);
     }
-    const ceiling = backoff === null || baseMs === 0 ? 0 : Math.min(capMs ?? Number.MAX_SAFE_INTEGER, baseMs * 2 ** Math.min(attempt, 60));
+    const ceiling = immediate ? 0 : Math.min(capMs ?? Number.MAX_SAFE_INTEGER, baseMs * 2 ** Math.min(attempt, 60));
     ceilings.push(ceiling);
     largestGroup = 0;
     for (const count of counts.values()) largestGroup = Math.max(largestGroup, count);

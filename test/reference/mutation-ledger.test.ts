@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -260,5 +260,64 @@ describe('separate processes opening a new ledger file at the same moment', () =
       ),
     );
     expect(errors.flat()).toEqual([]);
+  });
+});
+
+describe('the ledger knows which file it is', () => {
+  it('refuses a file reached under two names (a hard link): each name would keep its own write-ahead log', () => {
+    const path = ledgerPath();
+    MutationLedger.open(path, { create: true }).close();
+    linkSync(path, `${path}.second-name`);
+    expect(() => MutationLedger.open(path)).toThrow(/reached under 2 names \(hard links\)/);
+    expect(() => MutationLedger.open(`${path}.second-name`)).toThrow(expect.objectContaining({ code: 'HARD_LINKED' }));
+  });
+
+  it('refuses to recreate a deleted ledger silently: every key would execute again', () => {
+    const path = ledgerPath();
+    const ledger = MutationLedger.open(path, { create: true });
+    ledger.execute(chargeAccount, { account: 'a', cents: 1 }, { idempotencyKey: 'paid' });
+    ledger.close();
+    rmSync(path);
+    rmSync(`${path}-wal`, { force: true });
+    rmSync(`${path}-shm`, { force: true });
+    expect(() => MutationLedger.open(path)).toThrow(/no ledger exists here/);
+    expect(existsSync(path)).toBe(false);
+    const fresh = MutationLedger.open(path, { create: true });
+    expect(fresh.executionCount()).toBe(0);
+    fresh.close();
+  });
+
+  it('refuses a zero-length file, and a SQLite database that is not a ledger', () => {
+    const empty = ledgerPath();
+    writeFileSync(empty, '');
+    expect(() => MutationLedger.open(empty)).toThrow(/is empty \(0 bytes\)/);
+    const other = ledgerPath();
+    const db = new Database(other);
+    db.exec('CREATE TABLE notes (text TEXT)');
+    db.close();
+    expect(() => MutationLedger.open(other)).toThrow(/not a ledger/);
+  });
+
+  it('with create, an existing ledger is opened as it is: its records stay', () => {
+    const path = ledgerPath();
+    const ledger = MutationLedger.open(path, { create: true });
+    const first = ledger.execute(chargeAccount, { account: 'a', cents: 1 }, { idempotencyKey: 'kept' });
+    ledger.close();
+    const again = MutationLedger.open(path, { create: true });
+    expect(again.execute(chargeAccount, { account: 'a', cents: 1 }, { idempotencyKey: 'kept' })).toEqual({ ...first, replayed: true });
+    again.close();
+  });
+});
+
+describe('the ledger under SIGKILL', () => {
+  it('processes killed at random moments for 4 s, then every key replayed: exact', { timeout: 120_000 }, async () => {
+    const run = spawn(process.execPath, ['scripts/ledger-kill-test.mjs', '--seconds', '4', '--keys', '2000'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    run.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const status = await new Promise<number | null>((resolve) => run.on('close', resolve));
+    expect(output).toMatch(/kill test: 4 s, 4 processes, [1-9]\d* SIGKILLs, 2000 keys; .*; exact$/m);
+    expect(status, output).toBe(0);
   });
 });

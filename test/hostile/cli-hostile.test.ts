@@ -1,0 +1,211 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, REPO_ROOT, runCliAsync, showsStackTrace } from '../helpers/run-cli.js';
+import { hostileInputs, RAW_CONTROL } from './hostile-inputs.js';
+
+const root = mkdtempSync(join(tmpdir(), 'mcprely-hostile-cli-'));
+
+/** One input of each class that reaches each stage, and the worst of each. */
+const CHOSEN = [
+  'buffer capacity 9007199254740991',
+  'buffer capacity 9007199254740993',
+  'buffer capacity 0',
+  'idle 1 ms under a maximum of 100000000 ms',
+  'keep-alive 1 ms behind a proxy idle of 10^15 ms',
+  'backoff cap 0',
+  'backoff base 1e300',
+  'a forged finding line in the unknown key',
+  'escape sequences in the server name',
+  'right-to-left override in the operation description',
+  'C1 control in the refetch entry',
+  'a Markdown table row in the ignore reason',
+  'toString in an operation',
+  'a 900 KB string aliased 200 times',
+  '1000 operations',
+  'a 5000-character operation name',
+  'operation named "../../escaped"',
+  'operation named "/abs"',
+  'only ---',
+  'a file over the size limit',
+  'invalid UTF-8',
+];
+const inputs = hostileInputs().filter((input) => CHOSEN.includes(input.name));
+
+/** Every command on the input, as a user runs it, with a heap of 384 MB: a run over that bound dies and fails the test. */
+function commands(file: string, out: string): Record<string, string[]> {
+  return {
+    lint: ['lint', file],
+    review: ['review', file],
+    fixtures: ['fixtures', file, '-o', join(out, 'fixtures')],
+    verify: ['verify', file],
+    evidence: ['evidence', file, '-o', join(out, 'evidence')],
+  };
+}
+
+describe.concurrent('hostile inputs on the command line: exit 0, 1 or 2, no internal error, nothing raw, in bounds', () => {
+  it('covers every chosen input', () => expect(inputs.map((input) => input.name).sort()).toEqual([...CHOSEN].sort()));
+
+  it.each(inputs.map((input) => [input.name, input] as const))('%s', { timeout: 120_000 }, async (_name, input) => {
+    const out = mkdtempSync(join(root, 'run-'));
+    const file = join(out, 'manifest.yaml');
+    writeFileSync(file, input.bytes);
+    for (const [command, args] of Object.entries(commands(file, out))) {
+      const run = await runCliAsync(args, { nodeOptions: ['--max-old-space-size=384'], timeoutMs: 60_000 });
+      const all = run.stdout + run.stderr;
+      expect([0, 1, 2], `${command}: exit ${run.status}\n${run.stderr.slice(0, 400)}`).toContain(run.status);
+      expect(all, command).not.toMatch(/internal error/);
+      expect(showsStackTrace(all), command).toBe(false);
+      const raw = all.split('\n').find((line) => RAW_CONTROL.test(line));
+      expect(raw === undefined ? undefined : JSON.stringify(raw.slice(0, 200)), command).toBeUndefined();
+      expect(run.ms, command).toBeLessThan(30_000);
+    }
+    // Whatever the operations are called, every file stays inside the output folder.
+    for (const folder of ['fixtures', 'evidence'])
+      for (const entry of listAll(join(out, folder))) expect(entry.startsWith(join(out, folder)), entry).toBe(true);
+    expect(readdirSync(out).sort()).toEqual(expect.arrayContaining(['manifest.yaml']));
+    expect(readdirSync(out).every((name) => ['manifest.yaml', 'fixtures', 'evidence'].includes(name))).toBe(true);
+  });
+});
+
+function listAll(folder: string): string[] {
+  try {
+    return readdirSync(folder, { recursive: true, withFileTypes: true }).map((entry) => join(entry.parentPath, entry.name));
+  } catch {
+    return [];
+  }
+}
+
+describe('outputs a user can get wrong: a clear message and exit 2, never an internal error, nothing of theirs lost', () => {
+  const example = 'fixtures/examples/billing.yaml';
+
+  it.each([
+    [
+      'a folder where a file was meant',
+      (dir: string) => ['lint', example, '-f', 'sarif', '-o', dir],
+      /is a folder; give the output a file name/,
+    ],
+    [
+      'a missing folder',
+      (dir: string) => ['review', example, '-o', join(dir, 'no', 'such', 'review.md')],
+      /a folder on the path does not exist/,
+    ],
+    [
+      'a file as a folder on the path',
+      (dir: string) => ['review', example, '-o', join(dir, 'file.txt', 'review.md')],
+      /a part of the path is a file/,
+    ],
+    ['a full disk', () => ['lint', example, '-f', 'json', '-o', '/dev/full'], /no space is left on the device/],
+    [
+      'a folder for --write-baseline',
+      (dir: string) => ['lint', example, '--write-baseline', dir],
+      /is a folder; give the baseline a file name/,
+    ],
+    ['an empty evidence folder name', () => ['evidence', example, '-o', ''], /the evidence folder \(-o\) is an empty path/],
+    ['an empty fixtures folder name', () => ['fixtures', example, '-o', ''], /the fixtures folder \(-o\) is an empty path/],
+    ['a file as the evidence folder', (dir: string) => ['evidence', example, '-o', join(dir, 'file.txt')], /is not a folder/],
+    ['/dev/null as the evidence folder', () => ['evidence', example, '-o', '/dev/null'], /is not a folder/],
+    [
+      'a file as the fixtures folder',
+      (dir: string) => ['fixtures', example, '-o', join(dir, 'file.txt')],
+      /cannot create the output folder|is not a folder/,
+    ],
+  ])('%s', async (_name, args, message) => {
+    const dir = mkdtempSync(join(root, 'out-'));
+    writeFileSync(join(dir, 'file.txt'), 'mine');
+    const run = await runCliAsync(args(dir));
+    expect(run.stderr, run.stdout).toMatch(message);
+    expect(run.status).toBe(2);
+    expect(run.stderr).not.toMatch(/internal error/);
+    expect(showsStackTrace(run.stderr)).toBe(false);
+    expect(readFileSync(join(dir, 'file.txt'), 'utf8')).toBe('mine');
+  });
+
+  it('a pipe nobody reads is refused at once instead of waiting for ever', async () => {
+    const dir = mkdtempSync(join(root, 'fifo-'));
+    const fifo = join(dir, 'pipe');
+    await new Promise((resolve) => spawn('mkfifo', [fifo]).on('close', resolve));
+    const run = await runCliAsync(['lint', example, '-f', 'json', '-o', fifo], { timeoutMs: 20_000 });
+    expect(run.stderr).toMatch(/no process is reading the pipe/);
+    expect(run.status).toBe(2);
+  });
+
+  it('a reader that goes away (| head) ends the run quietly, with the exit code it earned', async () => {
+    const many = join(mkdtempSync(join(root, 'epipe-')), 'many.yaml');
+    let text = 'mcprely: 1\nspecVersion: "2026-07-28"\nserver: { name: s, transports: [stdio] }\noperations:\n';
+    for (let index = 0; index < 3000; index++) text += `  - { name: op${index}, method: tools/call }\n`;
+    writeFileSync(many, text);
+    const child = spawn(process.execPath, [CLI, 'lint', many], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(status).toBe(1);
+  });
+});
+
+describe('evidence -o: replaces only its own files, atomically, one run at a time', () => {
+  const example = 'fixtures/examples/billing.yaml';
+
+  it('keeps files a user added beside an earlier bundle, and replaces the bundle', async () => {
+    const dir = join(mkdtempSync(join(root, 'ev-')), 'bundle');
+    expect((await runCliAsync(['evidence', example, '-o', dir])).status).toBe(0);
+    writeFileSync(join(dir, 'my-notes.md'), 'mine');
+    mkdirSync(join(dir, 'transcripts', 'mine'));
+    writeFileSync(join(dir, 'transcripts', 'mine', 'keep.txt'), 'mine too');
+    const again = await runCliAsync(['evidence', example, '-o', dir]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'my-notes.md'), 'utf8')).toBe('mine');
+    expect(readFileSync(join(dir, 'transcripts', 'mine', 'keep.txt'), 'utf8')).toBe('mine too');
+    const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { files: string[] };
+    for (const file of index.files) expect(readFileSync(join(dir, file)).length, file).toBeGreaterThan(0);
+  });
+
+  it('refuses a forged index.json (no list of its files) beside the user files, and deletes nothing', async () => {
+    const dir = mkdtempSync(join(root, 'forged-'));
+    writeFileSync(join(dir, 'index.json'), '{"mcprelyEvidence":1}');
+    writeFileSync(join(dir, 'thesis.tex'), 'years of work');
+    const run = await runCliAsync(['evidence', example, '-o', dir]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/holds no earlier mcprely evidence bundle/);
+    expect(readFileSync(join(dir, 'thesis.tex'), 'utf8')).toBe('years of work');
+  });
+
+  it('refuses an index.json whose file list reaches outside the folder', async () => {
+    const dir = mkdtempSync(join(root, 'outside-'));
+    writeFileSync(join(dir, 'index.json'), JSON.stringify({ mcprelyEvidence: 1, files: ['../victim.txt', 'index.json'] }));
+    writeFileSync(join(root, 'victim.txt'), 'safe');
+    const run = await runCliAsync(['evidence', example, '-o', dir]);
+    expect(run.status).toBe(2);
+    expect(readFileSync(join(root, 'victim.txt'), 'utf8')).toBe('safe');
+  });
+
+  it('refuses a symbolic link as the folder', async () => {
+    const dir = mkdtempSync(join(root, 'link-'));
+    mkdirSync(join(dir, 'real'));
+    symlinkSync(join(dir, 'real'), join(dir, 'link'));
+    const run = await runCliAsync(['evidence', example, '-o', join(dir, 'link')]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/is a symbolic link/);
+  });
+
+  it('an index.json of 2 MiB is not read whole: the folder is refused', async () => {
+    const dir = mkdtempSync(join(root, 'big-index-'));
+    writeFileSync(join(dir, 'index.json'), `{"mcprelyEvidence":1,"files":[${'"x",'.repeat(500_000)}"index.json"]}`);
+    const run = await runCliAsync(['evidence', example, '-o', dir]);
+    expect(run.status).toBe(2);
+  });
+
+  it('two runs into one folder at once: both succeed in turn and the bundle is whole', { timeout: 60_000 }, async () => {
+    const dir = join(mkdtempSync(join(root, 'twice-')), 'bundle');
+    const runs = await Promise.all([runCliAsync(['evidence', example, '-o', dir]), runCliAsync(['evidence', example, '-o', dir])]);
+    for (const run of runs) expect(run.status, run.stderr).toBe(0);
+    const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { files: string[] };
+    expect(index.files.length).toBeGreaterThan(40);
+    for (const file of index.files) expect(readFileSync(join(dir, file)).length, file).toBeGreaterThan(0);
+    expect(readdirSync(join(dir, '..')).filter((name) => name.includes('mcprely'))).toEqual([]);
+  });
+});
