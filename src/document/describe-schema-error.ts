@@ -95,6 +95,32 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
       );
     case 'minLength':
       return problem('empty-text', '{field} must not be empty', { field: capitalise(field) }, 'write a value', at(path, 'value'));
+    case 'maximum':
+      return problem(
+        'too-large',
+        '{field} must be at most {limit}, not {actual}',
+        { field: capitalise(field), limit: Number(params['limit']), actual: shownValue(valueAt(value, path)) },
+        `use a value of ${String(params['limit'])} or less`,
+        at(path, 'value'),
+      );
+    case 'maxItems': {
+      const items = valueAt(value, path);
+      return problem(
+        'too-many',
+        '{field} lists {count} items; at most {limit} are allowed',
+        { field: capitalise(field), count: Array.isArray(items) ? items.length : '?', limit: Number(params['limit']) },
+        `keep at most ${String(params['limit'])}`,
+        at(path, 'value'),
+      );
+    }
+    case 'maxLength':
+      return problem(
+        'too-long',
+        '{field} is longer than {limit} characters',
+        { field: capitalise(field), limit: Number(params['limit']) },
+        `shorten it to ${String(params['limit'])} characters or fewer`,
+        at(path, 'value'),
+      );
     case 'uniqueItems': {
       const later = Number(params['i']);
       return problem(
@@ -118,7 +144,7 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
         'schema',
         '{field} {reason}',
         { field: capitalise(field), reason: error.message ?? `fails ${error.keyword}` },
-        'see schemas/manifest.schema.json',
+        `see the schema of ${lookup.documentName}`,
         at(path, 'value'),
       );
   }

@@ -8,7 +8,8 @@ import type { CompiledValidator, SchemaError } from './validator-types.js';
 export function validateAgainst(validate: CompiledValidator, lookup: SchemaLookup, value: unknown, source: SourceNode): DocumentProblem[] {
   const inherited = inheritedNameKeys(value, lookup);
   if (validate(value) && inherited.length === 0) return [];
-  const errors = [...(validate.errors ?? []), ...inherited];
+  // An "if/then" error only says that a "then" failed; the failure itself is reported beside it.
+  const errors = [...(validate.errors ?? []).filter((error) => error.keyword !== 'if'), ...inherited];
   const problems = errors.map((error) => describeSchemaError(error, value, source, lookup));
   // ajv orders errors by schema; a reader goes through the file top to bottom.
   return dropRepeats(problems).sort((a, b) => (a.start ?? 0) - (b.start ?? 0));

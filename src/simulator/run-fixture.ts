@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Fixture, Step } from '../fixtures/fixture-types.js';
 import { canonicalJson } from '../json/canonical-json.js';
 import { checkExpectations, type Observations } from './check-expectations.js';
+import { InvalidArgumentError } from '../reference/errors.js';
 import { FixtureError } from './fixture-error.js';
 import type { FixtureRun } from './fixture-run.js';
 import { runHerd, type HerdOutcome } from './policy-backoff.js';
@@ -50,7 +51,13 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
         transcript.note(step.at, 'buffer', buffer.describe());
         bufferDescribed = true;
       }
-      await runStep(step, path);
+      try {
+        await runStep(step, path);
+      } catch (error) {
+        // The reference refusing a value of the fixture (a key too long, a number out of range) is the fixture's fault, at this step.
+        if (error instanceof InvalidArgumentError) throw new FixtureError(`step ${index + 1}: ${error.message}`, path);
+        throw error;
+      }
       if (step.id !== undefined) taskStatusAfter.set(step.id, new Map([...tasks.client.keys()].map((task) => [task, tasks.status(task)])));
     }
     const observations: Observations = { fixture, requests, ledgers, buffer, tasks, charges, taskStatusAfter, herd, endedAt: clock };

@@ -209,3 +209,77 @@ describe('evidence -o: replaces only its own files, atomically, one run at a tim
     expect(readdirSync(join(dir, '..')).filter((name) => name.includes('mcprely'))).toEqual([]);
   });
 });
+
+describe('fixture files a user wrote: limits on the work they ask for, refused at the place', () => {
+  const dir = mkdtempSync(join(root, 'fixture-files-'));
+  const written = async () => {
+    const run = await runCliAsync(['fixtures', 'fixtures/examples/billing.yaml', '-o', join(dir, 'generated')]);
+    expect(run.status).toBe(0);
+    return (kind: string) => JSON.parse(readFileSync(join(dir, 'generated', 'charge_account', `${kind}.json`), 'utf8'));
+  };
+
+  it.each([
+    [
+      'a race of 2000 connections (each a thread)',
+      (read: (kind: string) => { steps: Record<string, unknown>[] }) => {
+        const fixture = read('two-connections-race-one-key');
+        fixture.steps[0]!['connections'] = Array.from({ length: 2000 }, (_, index) => `c${index}`);
+        return fixture;
+      },
+      /steps\[0\]\.connections lists 2000 items; at most 16 are allowed/,
+    ],
+    [
+      'an idempotency key of 300 characters',
+      (read: (kind: string) => { steps: Record<string, unknown>[] }) => {
+        const fixture = read('one-key-identical-arguments');
+        for (const step of fixture.steps) if (step['key'] !== undefined) step['key'] = 'k'.repeat(300);
+        return fixture;
+      },
+      /steps\[0\]\.key is longer than 255 characters/,
+    ],
+    [
+      '25 000 steps',
+      (read: (kind: string) => { steps: Record<string, unknown>[] }) => {
+        const fixture = read('stdio-cancel-before-completion');
+        fixture.steps = [
+          { at: 0, do: 'start', request: 'r1' },
+          ...Array.from({ length: 25_000 }, (_, at) => ({ at, do: 'tick', request: 'r1' })),
+        ];
+        return fixture;
+      },
+      /steps lists 25001 items; at most 20000 are allowed/,
+    ],
+  ])('%s', async (name, edit, message) => {
+    const read = await written();
+    const file = join(dir, `${name.replace(/\W+/g, '-')}.json`);
+    const fixture = edit(read) as { manifest?: string };
+    fixture.manifest = '../../../fixtures/examples/billing.yaml';
+    writeFileSync(file, JSON.stringify(fixture));
+    const run = await runCliAsync(['verify', file], { nodeOptions: ['--max-old-space-size=256'] });
+    expect(run.stdout + run.stderr).toMatch(message);
+    expect(run.status).toBe(2);
+    expect(run.stdout + run.stderr).not.toMatch(/internal error/);
+  });
+
+  it('a manifest whose file name holds a newline and a pipe stays one row of the Markdown table', async () => {
+    const folder = mkdtempSync(join(root, 'names-'));
+    const file = join(folder, 'evil\n| forged | row |.yaml');
+    writeFileSync(file, 'mcprely: 1\n');
+    const run = await runCliAsync(['lint', file, '-f', 'markdown']);
+    const rows = run.stdout.split('\n').filter((line) => line.startsWith('| '));
+    expect(rows.length).toBeGreaterThan(1);
+    // Every row has its four cells: the pipes of the name are escaped, its newline is shown, not made.
+    for (const row of rows) expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(6);
+    expect(run.stdout).not.toMatch(/^\| forged \| row \|/m);
+  });
+
+  it('a file whose size stat reports as 0 but that never ends is not read without bound', async () => {
+    const run = await runCliAsync(['lint', '/proc/self/pagemap', '/dev/zero'], {
+      nodeOptions: ['--max-old-space-size=128'],
+      timeoutMs: 20_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.ms).toBeLessThan(10_000);
+    expect(run.stdout).toMatch(/\/dev\/zero: error: The path is not a regular file/);
+  });
+});
