@@ -116,46 +116,48 @@ function tokensOf(part: string): Token[] {
   return tokens;
 }
 
-/** Folders: a dynamic programme over (pattern segment, path name), so `**` never backtracks exponentially. */
+/** Folders: `**` matches any run of names, each other segment exactly one name. */
 function matchSegments(segments: readonly Segment[], names: readonly string[]): boolean {
-  // reachable[j]: the segments so far can match the first j names.
-  let reachable = new Array<boolean>(names.length + 1).fill(false);
-  reachable[0] = true;
-  for (const segment of segments) {
-    const next = new Array<boolean>(names.length + 1).fill(false);
-    if (segment.kind === 'globstar') {
-      let any = false;
-      for (let j = 0; j <= names.length; j++) {
-        any ||= reachable[j]!;
-        next[j] = any;
-      }
-    } else {
-      for (let j = 0; j < names.length; j++) if (reachable[j] && matchName(segment.tokens, names[j]!)) next[j + 1] = true;
-    }
-    reachable = next;
-  }
-  return reachable[names.length]!;
+  return matchRun(
+    segments,
+    names,
+    (segment) => segment.kind === 'globstar',
+    (segment, name) => segment.kind === 'name' && matchName(segment.tokens, name),
+  );
 }
 
-/** One name: a dynamic programme over (token, character), linear in their product. */
+/** One name: `*` matches any run of characters, each other token exactly one. */
 function matchName(tokens: readonly Token[], name: string): boolean {
-  const characters = [...name];
-  let reachable = new Array<boolean>(characters.length + 1).fill(false);
+  return matchRun(tokens, [...name], (token) => token.kind === 'any', matchesOne);
+}
+
+/**
+ * Whether a pattern matches a whole sequence, where some pattern elements match any run of items and the rest
+ * one item each: a dynamic programme over (element, position), linear in their product — no backtracking.
+ */
+function matchRun<P, I>(
+  pattern: readonly P[],
+  items: readonly I[],
+  isRun: (element: P) => boolean,
+  matchesOne: (element: P, item: I) => boolean,
+): boolean {
+  // reachable[j]: the elements so far can match the first j items.
+  let reachable = new Array<boolean>(items.length + 1).fill(false);
   reachable[0] = true;
-  for (const token of tokens) {
-    const next = new Array<boolean>(characters.length + 1).fill(false);
-    if (token.kind === 'any') {
+  for (const element of pattern) {
+    const next = new Array<boolean>(items.length + 1).fill(false);
+    if (isRun(element)) {
       let any = false;
-      for (let j = 0; j <= characters.length; j++) {
+      for (let j = 0; j <= items.length; j++) {
         any ||= reachable[j]!;
         next[j] = any;
       }
     } else {
-      for (let j = 0; j < characters.length; j++) if (reachable[j] && matchesOne(token, characters[j]!)) next[j + 1] = true;
+      for (let j = 0; j < items.length; j++) if (reachable[j] && matchesOne(element, items[j]!)) next[j + 1] = true;
     }
     reachable = next;
   }
-  return reachable[characters.length]!;
+  return reachable[items.length]!;
 }
 
 function matchesOne(token: Token, character: string): boolean {

@@ -235,24 +235,21 @@ class EventReader {
     }
     this.#aliasExpansion += target.size;
     this.#aliasCharacters += target.characters;
-    if (this.#aliasCharacters > MAX_ALIAS_CHARACTERS) {
+    // Two budgets: nodes (a billion laughs) and characters of text (one long string aliased many times).
+    const over =
+      this.#aliasCharacters > MAX_ALIAS_CHARACTERS
+        ? { what: 'copy more than {limit} characters of text', limit: MAX_ALIAS_CHARACTERS, fix: 'use fewer aliases of long text' }
+        : this.#aliasExpansion > MAX_ALIAS_EXPANSION
+          ? { what: 'expand to more than {limit} nodes', limit: MAX_ALIAS_EXPANSION, fix: 'use fewer nested aliases' }
+          : undefined;
+    if (over !== undefined)
       throw syntaxError({
         messageId: 'alias-bomb',
-        template: 'YAML aliases here copy more than {limit} characters of text (an alias bomb?)',
-        data: { limit: MAX_ALIAS_CHARACTERS },
-        fix: 'write the values out or use fewer aliases of long text',
+        template: `YAML aliases here ${over.what} (an alias bomb?)`,
+        data: { limit: over.limit },
+        fix: `write the values out or ${over.fix}`,
         ...span,
       });
-    }
-    if (this.#aliasExpansion > MAX_ALIAS_EXPANSION) {
-      throw syntaxError({
-        messageId: 'alias-bomb',
-        template: 'YAML aliases here expand to more than {limit} nodes (an alias bomb?)',
-        data: { limit: MAX_ALIAS_EXPANSION },
-        fix: 'write the values out or use fewer nested aliases',
-        ...span,
-      });
-    }
     return target;
   }
 
