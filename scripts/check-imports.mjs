@@ -30,10 +30,11 @@ export const ALLOWED = {
   simulator: ['fixtures', 'reference', 'policy', 'spec', 'json', 'text'],
   review: ['simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'text'],
   evidence: ['review', 'simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'json', 'text'],
-  verify: ['simulator', 'fixtures', 'document', 'manifest', 'generated', 'json', 'text'],
+  verify: ['simulator', 'fixtures', 'document', 'manifest', 'generated', 'json', 'text', 'findings', 'report'],
   probe: ['manifest', 'policy', 'reference', 'spec', 'findings', 'lint', 'report', 'document', 'json', 'text'],
   init: ['probe', 'manifest', 'policy', 'spec'],
   cli: ['*'],
+  action: ['*'],
 };
 
 const REVISION = /\b20\d\d-\d\d-\d\d\b/;

@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { reportInternalError } from './internal-error.js';
 import { OutputSpecs } from './output-spec.js';
+import { parseDocsUrl } from './rule-docs-base.js';
 import { displayText } from '../text/display-text.js';
 
 declare const MCPRELY_VERSION: string;
@@ -21,7 +22,7 @@ export function buildProgram(): Command {
   program
     .command('lint')
     .description('check manifests against the schema and the reliability rules')
-    .argument('<paths...>', 'manifest files (.yaml, .yml or .json)')
+    .argument('<paths...>', 'manifest files (.yaml, .yml or .json), folders to search, or quoted globs')
     .option(
       '-f, --format <name>',
       'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
@@ -39,6 +40,13 @@ export function buildProgram(): Command {
     .option('--no-config', 'ignore any configuration file; use the recommended preset')
     .option('--baseline <file>', 'report the findings listed in this baseline as suppressed')
     .option('--write-baseline <file>', 'write the current findings to a baseline file')
+    .option(
+      '--ignore-pattern <glob>',
+      'leave out files and folders matching this glob (relative to the working directory; repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--docs-url <url>', 'link rule pages at this docs/rules/ address (default: relative to the report)', asUsage(parseDocsUrl))
+    .option('--sarif-category <name>', 'SARIF automationDetails category, one per manifest set (default: mcprely)', asUsage(parseCategory))
     .action(async (paths: string[], options: Record<string, unknown>) => {
       const { runLint } = await import('./lint-command.js');
       process.exitCode = runLint(
@@ -51,6 +59,9 @@ export function buildProgram(): Command {
           ...(options['config'] === undefined || options['config'] === true ? {} : { config: options['config'] as string | false }),
           ...(typeof options['baseline'] === 'string' ? { baseline: options['baseline'] } : {}),
           ...(typeof options['writeBaseline'] === 'string' ? { writeBaseline: options['writeBaseline'] } : {}),
+          ...(typeof options['docsUrl'] === 'string' ? { docsUrl: options['docsUrl'] } : {}),
+          ...(Array.isArray(options['ignorePattern']) ? { ignorePatterns: options['ignorePattern'] as string[] } : {}),
+          ...(typeof options['sarifCategory'] === 'string' ? { sarifCategory: options['sarifCategory'] } : {}),
         },
         MCPRELY_VERSION,
       );
@@ -87,9 +98,22 @@ export function buildProgram(): Command {
     .command('verify')
     .description('run fixtures on the reference implementation and print their transcripts (exit 1 when one fails)')
     .argument('<paths...>', 'a manifest (its fixtures are generated) or fixture files')
-    .action(async (paths: string[]) => {
+    .addOption(
+      new Option('-f, --format <name>', 'text (transcripts), json or junit (a test case per fixture)')
+        .choices(['text', 'json', 'junit'])
+        .default('text'),
+    )
+    .option('-o, --output <file>', 'write the report to a file instead of standard output')
+    .action(async (paths: string[], options: Record<string, unknown>) => {
       const { runVerify } = await import('./verify-command.js');
-      process.exitCode = await runVerify(paths);
+      process.exitCode = await runVerify(
+        paths,
+        {
+          format: options['format'] as 'text' | 'json' | 'junit',
+          ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+        },
+        MCPRELY_VERSION,
+      );
     });
 
   program
@@ -180,6 +204,24 @@ export function buildProgram(): Command {
     });
 
   return program;
+}
+
+/** An option parser whose Error becomes commander's usage error (exit 2). */
+function asUsage<T>(parse: (value: string) => T): (value: string) => T {
+  return (value) => {
+    try {
+      return parse(value);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
+}
+
+/** A SARIF category: letters, digits and `-_.`, with `/` between parts; never empty or ending in `/`. */
+function parseCategory(value: string): string {
+  if (!/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(value) || value.length > 200)
+    throw new Error('a category is letters, digits, "-", "_" and "." in parts joined by "/", at most 200 characters');
+  return value;
 }
 
 /** A repeatable option whose values are handed, in command-line order, to `take`. */

@@ -70,7 +70,12 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
     else if (output.format === 'json') text = `${JSON.stringify(report, null, 2)}\n`;
     else {
       const { result, rules } = probeAsLintResult(report);
-      text = FORMATTERS[output.format](result, { toolVersion, rules, color: output.file === undefined && useColor(process.stdout) });
+      text = FORMATTERS[output.format](result, {
+        toolVersion,
+        rules,
+        color: output.file === undefined && useColor(process.stdout),
+        category: 'mcprely-probe',
+      });
     }
     if (output.file === undefined) process.stdout.write(text);
     else writeOutputFile(output.file, text);

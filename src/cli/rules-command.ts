@@ -1,4 +1,5 @@
 import { closestMatch } from '../document/did-you-mean.js';
+import { INPUT_RULES, renderInputRuleDoc } from '../findings/input-rules.js';
 import { bundledRules } from '../rules/load-rules.js';
 import { renderRuleDoc } from '../rule-docs/rule-doc.js';
 import { runRuleExamples } from '../rule-docs/rule-examples.js';
@@ -17,13 +18,21 @@ export function runRules(id: string | undefined): number {
         lines.push(`  ${definition.id.padEnd(38)} ${definition.severity.padEnd(5)}  ${definition.description}`);
       lines.push('');
     }
-    lines.push(`${ruleSet.rules.length} rules. mcprely rules <id> prints one rule's page.`);
+    lines.push('input (a file that cannot be used: exit code 2)');
+    for (const rule of INPUT_RULES) lines.push(`  ${rule.id.padEnd(38)} ${rule.severity.padEnd(5)}  ${rule.description}`);
+    lines.push('');
+    lines.push(`${ruleSet.rules.length} rules and ${INPUT_RULES.length} input rules. mcprely rules <id> prints one rule's page.`);
     process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  }
+  const inputRule = INPUT_RULES.find((candidate) => candidate.id === id);
+  if (inputRule !== undefined) {
+    process.stdout.write(renderInputRuleDoc(inputRule));
     return 0;
   }
   const rule = ruleSet.byId.get(id);
   if (rule === undefined) {
-    const suggestion = closestMatch(id, ruleSet.byId.keys());
+    const suggestion = closestMatch(id, [...INPUT_RULES.map((candidate) => candidate.id), ...ruleSet.byId.keys()]);
     process.stderr.write(
       `error: no rule named ${id}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}; mcprely rules lists them\n`,
     );

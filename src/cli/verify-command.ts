@@ -8,7 +8,6 @@ import { parseDocumentBytes } from '../document/parse-document.js';
 import { makeProblem } from '../document/problem.js';
 import { locate, type SourceNode } from '../document/source-map.js';
 import { FixtureError } from '../simulator/fixture-error.js';
-import type { FixtureRun } from '../simulator/fixture-run.js';
 import { contradictions, loadFixture } from '../verify/load-fixture.js';
 import { renderRun } from '../simulator/render-transcript.js';
 import { runFixture } from '../simulator/run-fixture.js';
@@ -16,21 +15,44 @@ import { errorReport } from './error-report.js';
 import { readManifestFile } from './read-manifest-file.js';
 import { Progress } from './progress.js';
 import { displayText } from '../text/display-text.js';
+import {
+  formatVerifyJson,
+  formatVerifyJunit,
+  type SourcedRun,
+  type VerifyFormat,
+  type VerifyOutcome,
+  verifySummary,
+} from '../verify/verify-report.js';
+import { writeOutputFile } from './output-files.js';
 
 /** A fixture ready to run, with what is needed to place an error found while running it. */
 interface Runnable {
   readonly fixture: Fixture;
+  /** The manifest it was generated from, or its fixture file. */
+  readonly origin: string;
   readonly file?: string;
   readonly text?: string;
   readonly source?: SourceNode;
 }
 
+export interface VerifyOptions {
+  readonly format: VerifyFormat;
+  /** Absent: standard output. */
+  readonly output?: string;
+}
+
 /**
  * `mcprely verify <manifest | fixture files…>`: runs fixtures on the reference implementation, prints a
- * transcript per fixture and a summary. Exit 1 when a fixture fails, 2 when a file cannot be used as a
- * manifest or fixture (the others still run).
+ * transcript per fixture and a summary (or the JSON or JUnit report of them). Exit 1 when a fixture fails, 2
+ * when a file cannot be used as a manifest or fixture (the others still run).
  */
-export async function runVerify(paths: readonly string[]): Promise<number> {
+export async function runVerify(paths: readonly string[], options: VerifyOptions, toolVersion: string): Promise<number> {
+  const text = options.format === 'text';
+  const report: string[] = [];
+  const write = (chunk: string) => {
+    if (options.output === undefined) process.stdout.write(chunk);
+    else report.push(chunk);
+  };
   const errors: Finding[][] = [];
   const runnable: Runnable[] = [];
   const manifests = new Map<string, LoadedManifest | Finding[]>();
@@ -46,7 +68,7 @@ export async function runVerify(paths: readonly string[]): Promise<number> {
     if (!isFixture) {
       const loaded = loadManifest(path, read.bytes);
       if (!loaded.ok) errors.push(problemFindings(path, loaded.text, loaded.problems));
-      else for (const fixture of generateFixtures(loaded)) runnable.push({ fixture });
+      else for (const fixture of generateFixtures(loaded)) runnable.push({ fixture, origin: path });
       continue;
     }
     const loaded = loadFixture(path, read.bytes);
@@ -85,17 +107,17 @@ export async function runVerify(paths: readonly string[]): Promise<number> {
         continue;
       }
     }
-    runnable.push({ fixture: loaded.fixture, file: path, text: loaded.text, source: loaded.source });
+    runnable.push({ fixture: loaded.fixture, origin: path, file: path, text: loaded.text, source: loaded.source });
   }
 
   const progress = new Progress(process.stderr, runnable.length);
-  const runs: FixtureRun[] = [];
+  const runs: SourcedRun[] = [];
   for (const [index, item] of runnable.entries()) {
     progress.update(index, item.fixture.id);
     try {
       const run = await runFixture(item.fixture);
-      runs.push(run);
-      process.stdout.write(`${renderRun(run)}\n`);
+      runs.push({ source: item.origin, run });
+      if (text) write(`${renderRun(run)}\n`);
     } catch (error) {
       if (!(error instanceof FixtureError)) throw error;
       const file = item.file ?? item.fixture.id;
@@ -121,16 +143,21 @@ export async function runVerify(paths: readonly string[]): Promise<number> {
   }
   progress.done();
 
-  const failed = runs.filter((run) => !run.passed);
-  process.stdout.write(
-    `Summary: ${runs.length} fixtures run, ${runs.length - failed.length} passed, ${failed.length} failed` +
-      `${errors.length > 0 ? `; ${errors.length} file(s) could not be used` : ''}\n`,
-  );
-  for (const run of runs)
-    process.stdout.write(`  ${run.passed ? 'PASS' : 'FAIL'}  ${displayText(run.fixture.id)}  [${run.fixture.transport}]\n`);
+  const outcome: VerifyOutcome = { runs, unusable: errors };
+  const summary = verifySummary(outcome);
+  if (options.format === 'json') write(formatVerifyJson(outcome, toolVersion));
+  else if (options.format === 'junit') write(formatVerifyJunit(outcome));
+  else {
+    write(
+      `Summary: ${summary.fixtures} fixtures run, ${summary.passed} passed, ${summary.failed} failed` +
+        `${errors.length > 0 ? `; ${errors.length} file(s) could not be used` : ''}\n`,
+    );
+    for (const { run } of runs) write(`  ${run.passed ? 'PASS' : 'FAIL'}  ${displayText(run.fixture.id)}  [${run.fixture.transport}]\n`);
+  }
+  if (options.output !== undefined) writeOutputFile(options.output, report.join(''), 'the verify report');
   if (errors.length > 0) process.stderr.write(errorReport(errors.flat()));
   if (errors.length > 0) return 2;
-  return failed.length > 0 ? 1 : 0;
+  return summary.failed > 0 ? 1 : 0;
 }
 
 function manifestFor(path: string, cache: Map<string, LoadedManifest | Finding[]>): LoadedManifest | Finding[] {

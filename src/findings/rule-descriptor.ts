@@ -14,4 +14,6 @@ export interface RuleDescriptor {
   readonly tags: readonly string[];
   /** The rule's page under docs/rules/ in this repository, when it has one. */
   readonly docPage?: string;
+  /** The rule's full help in markdown (what its page says, without the title), when it is longer than rationale and fix. */
+  readonly helpMarkdown?: string;
 }

@@ -1,4 +1,4 @@
-import type { Finding } from '../findings/finding.js';
+import { stablePath } from '../findings/stable-path.js';
 import type { FileReport } from './file-report.js';
 
 /**
@@ -17,12 +17,6 @@ export interface BaselineEntry {
   readonly path: string;
   readonly messageId: string;
   readonly count: number;
-}
-
-/** `/operations/3/timeouts/maxMs` of operation charge → `/operations/charge/timeouts/maxMs`: stable when operations move. */
-function stablePath(finding: Finding): string {
-  const operation = finding.data['operation'];
-  return typeof operation === 'string' ? finding.path.replace(/^\/operations\/\d+/, `/operations/${operation}`) : finding.path;
 }
 
 function keyOf(file: string, ruleId: string, path: string, messageId: string): string {

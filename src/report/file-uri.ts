@@ -1,5 +1,28 @@
-/** A reported file as a relative URI with forward slashes, as SARIF artifact locations and links want it. */
+import { pathToFileURL } from 'node:url';
+
+/**
+ * A reported file as SARIF locates it: a relative path (forward slashes, each name percent-encoded) against
+ * `%SRCROOT%`, the folder the run started in; a file given by an absolute path, or outside that folder, as
+ * a file: URI of its own.
+ */
+export function artifactUri(file: string): { uri: string; uriBaseId?: '%SRCROOT%' } {
+  const slashed = file.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  if (/^([a-zA-Z]:)?\//.test(slashed) || slashed === '..' || slashed.startsWith('../')) return { uri: pathToFileURL(file).href };
+  return { uri: relativeUri(slashed), uriBaseId: '%SRCROOT%' };
+}
+
+/** A relative path as a URI reference: forward slashes, each name percent-encoded. */
 export function relativeUri(file: string): string {
-  const slashed = file.replace(/\\/g, '/').replace(/^\.\//, '');
-  return slashed.split('/').map(encodeURIComponent).join('/');
+  return file
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .split('/')
+    .map(encodeURIComponent)
+    .join('/');
+}
+
+/** A folder as a file: URI ending in a slash, as SARIF's `originalUriBaseIds` wants it. */
+export function directoryUri(folder: string): string {
+  const href = pathToFileURL(folder).href;
+  return href.endsWith('/') ? href : `${href}/`;
 }

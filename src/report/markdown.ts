@@ -2,34 +2,48 @@ import type { Severity } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
 import { displayText, markdownText } from '../text/display-text.js';
 import { plural } from './plural.js';
-import { ruleDocsUrl } from './report-context.js';
+import { ruleDocLink, type ReportContext } from './report-context.js';
 
 const BADGE: Record<Severity, string> = { error: '🔴 error', warn: '🟡 warning', info: '🔵 info' };
 
-/** A pull-request comment: a one-line verdict, then a table of findings with links to each rule's page. */
-export function formatMarkdown(result: LintResult): string {
-  const { errors, warnings, infos, files, suppressed } = result.summary;
-  const total = errors + warnings + infos;
-  const lines = [
-    `### mcprely: ${total === 0 ? '✅ no findings' : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`}` +
-      ` in ${plural(files, 'file')}`,
-  ];
+/**
+ * A pull-request comment: a one-line verdict, then a table of findings, each rule linked to its page where the
+ * report knows where pages are (--docs-url, or relative to the report).
+ */
+export function formatMarkdown(result: LintResult, context: Pick<ReportContext, 'rules' | 'ruleDocs'>): string {
+  const { suppressed } = result.summary;
+  const lines = [`### mcprely: ${findingCounts(result)}`];
   if (suppressed > 0) lines.push('', `${plural(suppressed, 'suppressed finding')} not shown.`);
-  if (total > 0) {
-    lines.push('', '| Severity | Where | Rule | Finding |', '|---|---|---|---|');
-    for (const report of result.files) {
-      for (const finding of activeFindings(report)) {
-        const where =
-          finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
-        const rule = finding.ruleId.startsWith('manifest-')
-          ? code(finding.ruleId)
-          : `[${code(finding.ruleId)}](${ruleDocsUrl(finding.ruleId)})`;
-        const text = finding.fix === undefined ? finding.message : `${finding.message}. *Fix:* ${finding.fix}`;
-        lines.push(`| ${BADGE[finding.severity]} | ${code(where)} | ${rule} | ${cell(text)} |`);
-      }
+  const rows = findingRows(result, context);
+  if (rows.length > 0) lines.push('', ...FINDING_TABLE_HEAD, ...rows);
+  return `${lines.join('\n')}\n`;
+}
+
+/** "✅ no findings in 3 files" or "2 errors, 1 warning, 0 infos in 3 files". */
+export function findingCounts(result: LintResult): string {
+  const { errors, warnings, infos, files } = result.summary;
+  const total = errors + warnings + infos;
+  const counts = total === 0 ? '✅ no findings' : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`;
+  return `${counts} in ${plural(files, 'file')}`;
+}
+
+export const FINDING_TABLE_HEAD: readonly string[] = ['| Severity | Where | Rule | Finding |', '|---|---|---|---|'];
+
+/** One table row per unsuppressed finding, in report order. */
+export function findingRows(result: LintResult, context: Pick<ReportContext, 'rules' | 'ruleDocs'>): string[] {
+  const rules = new Map(context.rules.map((rule) => [rule.id, rule]));
+  const rows: string[] = [];
+  for (const report of result.files) {
+    for (const finding of activeFindings(report)) {
+      const where =
+        finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
+      const link = ruleDocLink(context, rules.get(finding.ruleId));
+      const rule = link === undefined ? code(finding.ruleId) : `[${code(finding.ruleId)}](${link})`;
+      const text = finding.fix === undefined ? finding.message : `${finding.message}. *Fix:* ${finding.fix}`;
+      rows.push(`| ${BADGE[finding.severity]} | ${code(where)} | ${rule} | ${cell(text)} |`);
     }
   }
-  return `${lines.join('\n')}\n`;
+  return rows;
 }
 
 /** A table cell: no pipe, newline, HTML or control character from the input survives as structure. */
@@ -38,6 +52,6 @@ function cell(text: string): string {
 }
 
 /** A code span: control characters escaped, no backtick to end it early, no pipe to end the cell. */
-function code(text: string): string {
+export function code(text: string): string {
   return `\`${displayText(text).replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
 }

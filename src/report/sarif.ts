@@ -1,17 +1,29 @@
+import { createHash } from 'node:crypto';
 import type { Finding, Severity } from '../findings/finding.js';
+import { stablePath } from '../findings/stable-path.js';
 import type { LintResult } from '../lint/lint-result.js';
-import { relativeUri } from './file-uri.js';
-import { ruleDocsUrl, type ReportContext } from './report-context.js';
+import { artifactUri, directoryUri } from './file-uri.js';
+import { DEFAULT_CATEGORY, ruleDocLink, type ReportContext } from './report-context.js';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warn: 'warning', info: 'note' };
 
+/** The key of mcprely's own partial fingerprint; its version changes only if what it hashes changes. */
+export const FINGERPRINT_KEY = 'mcprelyFinding/v2';
+
 /**
- * SARIF 2.1.0 as GitHub code scanning reads it: every rule with its help text and URI, results with ruleId,
- * ruleIndex, level and region (1-based, UTF-16 columns), suppressed findings marked as suppressed.
+ * SARIF 2.1.0 as GitHub code scanning reads it: every rule with its full help (a `helpUri` only where its page
+ * is known to exist at an absolute address), results with ruleId, ruleIndex, level and region (1-based, UTF-16
+ * columns) relative to `%SRCROOT%`, suppressed findings marked as suppressed, one `automationDetails.id` per
+ * manifest set, and a partial fingerprint per result that names the operation rather than counting it, so
+ * code scanning keeps an alert across edits that move lines or reorder operations.
  */
-export function formatSarif(result: LintResult, context: Pick<ReportContext, 'toolVersion' | 'rules'>): string {
+export function formatSarif(
+  result: LintResult,
+  context: Pick<ReportContext, 'toolVersion' | 'rules' | 'ruleDocs' | 'category' | 'sourceRoot'>,
+): string {
   const rules = context.rules;
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+  const occurrences = new Map<string, number>();
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -22,35 +34,61 @@ export function formatSarif(result: LintResult, context: Pick<ReportContext, 'to
             name: 'mcprely',
             version: context.toolVersion,
             semanticVersion: context.toolVersion,
-            informationUri: 'https://github.com/mcprely/mcprely',
-            rules: rules.map((rule) => ({
-              id: rule.id,
-              name: pascalCase(rule.id),
-              shortDescription: { text: rule.description },
-              fullDescription: { text: rule.rationale },
-              help: {
-                text: `${rule.rationale}\n\nFix: ${rule.fix}`,
-                markdown: `${rule.rationale}\n\n**Fix:** ${rule.fix}${rule.docPage === undefined ? '' : `\n\n[Rule documentation](${ruleDocsUrl(rule.id)})`}`,
-              },
-              ...(rule.docPage === undefined ? {} : { helpUri: ruleDocsUrl(rule.id) }),
-              defaultConfiguration: { level: LEVEL[rule.severity] },
-              properties: {
-                tags: ['mcp', 'reliability', ...rule.tags],
-                precision: 'very-high',
-                'problem.severity': rule.severity === 'warn' ? 'warning' : rule.severity === 'info' ? 'recommendation' : 'error',
-              },
-            })),
+            rules: rules.map((rule) => {
+              const link = context.ruleDocs?.absolute === true ? ruleDocLink(context, rule) : undefined;
+              const help = rule.helpMarkdown ?? `${rule.rationale}\n\n**Fix.** ${rule.fix}`;
+              return {
+                id: rule.id,
+                name: pascalCase(rule.id),
+                shortDescription: { text: rule.description },
+                fullDescription: { text: rule.rationale },
+                help: {
+                  text: `${rule.description}\n\n${rule.rationale}\n\nFix: ${rule.fix}`,
+                  markdown: link === undefined ? help : `${help}\n\n[The rule's page](${link})`,
+                },
+                ...(link === undefined ? {} : { helpUri: link }),
+                defaultConfiguration: { level: LEVEL[rule.severity] },
+                properties: {
+                  tags: ['mcp', 'reliability', ...rule.tags],
+                  precision: 'very-high',
+                  'problem.severity': rule.severity === 'warn' ? 'warning' : rule.severity === 'info' ? 'recommendation' : 'error',
+                },
+              };
+            }),
           },
         },
+        automationDetails: { id: `${context.category ?? DEFAULT_CATEGORY}/` },
+        ...(context.sourceRoot === undefined ? {} : { originalUriBaseIds: { '%SRCROOT%': { uri: directoryUri(context.sourceRoot) } } }),
         columnKind: 'utf16CodeUnits',
-        results: result.files.flatMap((file) => file.findings.map((finding) => sarifResult(finding, ruleIndex.get(finding.ruleId)))),
+        results: result.files.flatMap((file) =>
+          file.findings.map((finding) => sarifResult(finding, ruleIndex.get(finding.ruleId), fingerprint(finding, occurrences))),
+        ),
       },
     ],
   };
   return `${JSON.stringify(sarif, null, 2)}\n`;
 }
 
-function sarifResult(finding: Finding, index: number | undefined) {
+/**
+ * What identifies a finding across runs: its file, rule, message kind, place with the operation named (never
+ * a line, a column or an operation's index) and the operation it is about (a finding on an inherited default
+ * has the defaults' place), and which occurrence of that key it is.
+ */
+function fingerprint(finding: Finding, occurrences: Map<string, number>): string {
+  const operation = finding.data['operation'];
+  const key = JSON.stringify([
+    artifactUri(finding.file).uri,
+    finding.ruleId,
+    finding.messageId,
+    stablePath(finding),
+    typeof operation === 'string' ? operation : '',
+  ]);
+  const occurrence = (occurrences.get(key) ?? 0) + 1;
+  occurrences.set(key, occurrence);
+  return `${createHash('sha256').update(key).digest('hex').slice(0, 32)}:${occurrence}`;
+}
+
+function sarifResult(finding: Finding, index: number | undefined, print: string) {
   const region =
     finding.range === undefined
       ? undefined
@@ -68,15 +106,8 @@ function sarifResult(finding: Finding, index: number | undefined) {
     ...(index === undefined ? {} : { ruleIndex: index }),
     level: LEVEL[finding.severity],
     message: { text: finding.fix === undefined ? finding.message : `${finding.message}. ${finding.fix}` },
-    locations: [
-      {
-        physicalLocation: {
-          artifactLocation: { uri: relativeUri(finding.file), uriBaseId: '%SRCROOT%' },
-          ...(region === undefined ? {} : { region }),
-        },
-      },
-    ],
-    partialFingerprints: { 'mcprelyFinding/v1': `${finding.ruleId}:${finding.path}:${finding.messageId}` },
+    locations: [{ physicalLocation: { artifactLocation: artifactUri(finding.file), ...(region === undefined ? {} : { region }) } }],
+    partialFingerprints: { [FINGERPRINT_KEY]: print },
     ...(finding.suppression === undefined
       ? {}
       : {

@@ -1,9 +1,6 @@
-import { fact } from '../spec/revision-facts.js';
-import { SPEC_VERSIONS } from '../spec/revisions.js';
-import { ARTICLE, LESSON, specPageUrl } from '../spec/sources.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
+import { citationLines } from '../rules/rule-help.js';
 import type { ExampleResults } from './rule-examples.js';
-import type { Citation } from '../rules/rule-types.js';
 
 /** The doc page of a rule (docs/rules/<id>.md, and what `mcprely rules <id>` prints), with what mcprely says about its examples. */
 export function renderRuleDoc(rule: CompiledRule, examples: ExampleResults): string {
@@ -53,22 +50,4 @@ export function renderRuleDoc(rule: CompiledRule, examples: ExampleResults): str
     '',
   ];
   return lines.join('\n');
-}
-
-/** A fact is quoted from each revision's public page with its strength; the lesson and the article by section, in words. */
-function citationLines(citation: Citation): string[] {
-  if ('fact' in citation) {
-    return SPEC_VERSIONS.map((revision) => {
-      const stated = fact(revision, citation.fact);
-      const page = stated.page.replace(/^https:\/\/github\.com\//, '');
-      const strength = stated.strength === 'defines' ? 'states' : stated.strength;
-      return `- **MCP ${revision}** ([${page}](${specPageUrl(revision, stated.page)})) — ${strength}: ${stated.says}`;
-    });
-  }
-  if ('lesson' in citation)
-    return [`- **Reliability lesson** — [${LESSON.title}](${LESSON.url}) (${LESSON.by}), section “${citation.lesson}”: ${citation.says}`];
-  return [
-    `- **Article** — “${ARTICLE.title}” (${ARTICLE.by}, [${ARTICLE.url.replace(/^https:\/\//, '')}](${ARTICLE.url})), ` +
-      `section “${citation.article}”: ${citation.says}`,
-  ];
 }

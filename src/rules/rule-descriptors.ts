@@ -2,6 +2,7 @@ import { INPUT_RULES } from '../findings/input-rules.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import type { CompiledRule } from './compiled-rule.js';
 import type { RuleSet } from './load-rules.js';
+import { ruleHelpMarkdown } from './rule-help.js';
 
 /** What the report formats know of a lint rule: its words, its area and revisions, and its page. */
 export function describeRule(rule: CompiledRule): RuleDescriptor {
@@ -14,6 +15,7 @@ export function describeRule(rule: CompiledRule): RuleDescriptor {
     fix,
     tags: [area, `revisions:${rule.revisions.join(',')}`],
     docPage: `docs/rules/${id}.md`,
+    helpMarkdown: ruleHelpMarkdown(rule),
   };
 }
 

@@ -161,7 +161,7 @@ const CASES: readonly BadCase[] = [
     says: /Unknown field "timeout" in operations\[0\] \(did you mean "timeouts"\?\)/,
     ruleId: 'manifest-schema',
   },
-  { name: 'a directory', file: 'a-directory', says: /is a directory/, ruleId: 'manifest-file' },
+  { name: 'a folder without manifests', file: 'a-directory', says: /No manifest .* is in this folder/, ruleId: 'manifest-file' },
   { name: 'a missing path', file: 'no-such-file.yaml', says: /No file exists at this path/, ruleId: 'manifest-file' },
 ];
 

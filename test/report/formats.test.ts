@@ -9,10 +9,14 @@ import { formatJunit } from '../../src/report/junit.js';
 import { formatMarkdown } from '../../src/report/markdown.js';
 import { formatSarif } from '../../src/report/sarif.js';
 import { formatStylish } from '../../src/report/stylish.js';
-import { INPUT_RULE_IDS } from '../../src/findings/input-rules.js';
 import { bundledRules } from '../../src/rules/load-rules.js';
 import { reportableRules } from '../../src/rules/rule-descriptors.js';
 import { sampleResult } from '../helpers/sample-result.js';
+import { fileReport } from '../../src/lint/file-report.js';
+import { lintFile } from '../../src/lint/lint-file.js';
+import { lintResult } from '../../src/lint/lint-result.js';
+import { FINGERPRINT_KEY } from '../../src/report/sarif.js';
+import type { Severity } from '../../src/findings/finding.js';
 
 const result = sampleResult();
 const rules = reportableRules(bundledRules());
@@ -43,24 +47,27 @@ describe('sarif', () => {
     expect(validate(sarif), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
   });
 
-  it('lists every rule with help text, a URI only where the rule has a page, and points each result at its rule', () => {
-    const driverRules = sarif.runs[0].tool.driver.rules as { id: string; help: { text: string }; helpUri?: string }[];
+  it('lists every rule with its full help, and no helpUri when no absolute address of its page is known', () => {
+    const driverRules = sarif.runs[0].tool.driver.rules as { id: string; help: { text: string; markdown: string }; helpUri?: string }[];
     expect(driverRules.map((rule) => rule.id)).toEqual(rules.map((rule) => rule.id));
     expect(driverRules.slice(0, 4).map((rule) => rule.id)).toEqual(['manifest-file', 'manifest-syntax', 'manifest-schema', 'fixture-file']);
+    expect(sarif.runs[0].tool.driver.informationUri).toBeUndefined();
     for (const rule of driverRules) {
-      expect(rule.help.text.length).toBeGreaterThan(20);
-      if (INPUT_RULE_IDS.has(rule.id)) expect(rule.helpUri).toBeUndefined();
-      else {
-        expect(rule.helpUri).toBe(`https://github.com/mcprely/mcprely/blob/main/docs/rules/${rule.id}.md`);
-        expect(existsSync(`docs/rules/${rule.id}.md`), rule.id).toBe(true);
-      }
+      expect(rule.helpUri, rule.id).toBeUndefined();
+      expect(rule.help.text.length).toBeGreaterThan(60);
+      // The help carries the page's substance: why and the fix, for input rules as for the others.
+      expect(rule.help.markdown, rule.id).toContain('**Why.**');
+      expect(rule.help.markdown, rule.id).toContain('**Fix.**');
     }
+    expect(driverRules.find((rule) => rule.id === 'retry-backoff')!.help.markdown).toContain('```yaml');
+    expect(sarif.runs[0].automationDetails).toEqual({ id: 'mcprely/' });
     const results = sarif.runs[0].results as {
       ruleId: string;
       ruleIndex: number;
       level: string;
-      locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number } } }[];
+      locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string }; region?: { startLine: number } } }[];
       suppressions?: unknown[];
+      partialFingerprints: Record<string, string>;
     }[];
     expect(results.length).toBe(result.files.reduce((sum, file) => sum + file.findings.length, 0));
     for (const entry of results) expect(driverRules[entry.ruleIndex]!.id).toBe(entry.ruleId);
@@ -69,6 +76,79 @@ describe('sarif', () => {
     expect(
       results.some((entry) => entry.locations[0]!.physicalLocation.artifactLocation.uri === 'services/tricky%20name%3Aa%2C100%25.yaml'),
     ).toBe(true);
+    expect(results.every((entry) => entry.locations[0]!.physicalLocation.artifactLocation.uriBaseId === '%SRCROOT%')).toBe(true);
+    const prints = results.map((entry) => entry.partialFingerprints[FINGERPRINT_KEY]);
+    expect(new Set(prints).size).toBe(results.length);
+  });
+
+  it('links rule pages (helpUri) only at an absolute docs address, for every rule that has a page, input rules included', () => {
+    const linked = JSON.parse(
+      formatSarif(result, { ...context, ruleDocs: { base: 'https://example.test/mcprely/blob/v1/docs/rules/', absolute: true } }),
+    );
+    for (const rule of linked.runs[0].tool.driver.rules as { id: string; helpUri: string; help: { markdown: string } }[]) {
+      expect(rule.helpUri).toBe(`https://example.test/mcprely/blob/v1/docs/rules/${rule.id}.md`);
+      expect(existsSync(`docs/rules/${rule.id}.md`), rule.id).toBe(true);
+      expect(rule.help.markdown).toContain(`(${rule.helpUri})`);
+    }
+    const relative = JSON.parse(formatSarif(result, { ...context, ruleDocs: { base: '../docs/rules/', absolute: false } }));
+    expect(relative.runs[0].tool.driver.rules.some((rule: { helpUri?: string }) => rule.helpUri !== undefined)).toBe(false);
+  });
+
+  it('names the working directory as %SRCROOT%, the category per manifest set, and absolute paths as file URIs', () => {
+    const absolute = lintResult([
+      fileReport('/srv/app/manifests/a.yaml', [{ ...result.files[4]!.findings[0]!, file: '/srv/app/manifests/a.yaml' }]),
+      fileReport('../elsewhere/b.yaml', [{ ...result.files[4]!.findings[0]!, file: '../elsewhere/b.yaml' }]),
+    ]);
+    const run = JSON.parse(formatSarif(absolute, { ...context, sourceRoot: '/srv/app', category: 'mcprely/billing' })).runs[0];
+    expect(run.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: 'file:///srv/app/' } });
+    expect(run.automationDetails).toEqual({ id: 'mcprely/billing/' });
+    expect(run.results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: 'file:///srv/app/manifests/a.yaml' });
+    expect(run.results[1].locations[0].physicalLocation.artifactLocation.uri).toMatch(/^file:\/\/\/.*\/elsewhere\/b\.yaml$/);
+  });
+
+  it('gives each finding the same fingerprint when the operations are reordered and lines move', () => {
+    const ruleSet = bundledRules();
+    const severities = new Map<string, Severity>(ruleSet.rules.map((rule) => [rule.definition.id, rule.definition.severity]));
+    const original = readFileSync('fixtures/examples/billing.yaml', 'utf8')
+      .replace('sendLastEventId: false', 'sendLastEventId: true')
+      .replace('minIntervalMs: 250', 'minIntervalMs: 60000');
+    const [head, operations] = original.split('\noperations:\n');
+    const blocks = operations!.split(/\n(?= {2}- name: )/);
+    expect(blocks.length).toBeGreaterThan(2);
+    const reordered = `# a comment that moves every line\n${head}\noperations:\n${[...blocks]
+      .reverse()
+      .map((block) => block.replace(/\n*$/, '\n'))
+      .join('')}`;
+    // A schema finding inside an operation is named by the operation too.
+    const schemaBroken = (text: string) => text.replace('name: get_balance\n', 'name: get_balance\n    surprise: 1\n');
+    for (const [a, b] of [
+      [original, reordered],
+      [schemaBroken(original), schemaBroken(reordered)],
+    ] as const) {
+      const printsOf = (text: string) => {
+        const report = lintFile('billing.yaml', new TextEncoder().encode(text), { ruleSet, severities });
+        const run = JSON.parse(formatSarif(lintResult([report]), context)).runs[0];
+        return (
+          run.results as {
+            ruleId: string;
+            partialFingerprints: Record<string, string>;
+            locations: { physicalLocation: { region: { startLine: number } } }[];
+          }[]
+        ).map((entry) => ({
+          ruleId: entry.ruleId,
+          print: entry.partialFingerprints[FINGERPRINT_KEY],
+          line: entry.locations[0]!.physicalLocation.region.startLine,
+        }));
+      };
+      const before = printsOf(a);
+      const after = printsOf(b);
+      if (a === original) expect(new Set(before.map(({ ruleId }) => ruleId)).size).toBeGreaterThan(1);
+      expect(before.length).toBeGreaterThan(0);
+      expect(after.map(({ ruleId, print }) => `${ruleId} ${print}`).sort()).toEqual(
+        before.map(({ ruleId, print }) => `${ruleId} ${print}`).sort(),
+      );
+      expect(after.map(({ line }) => line)).not.toEqual(before.map(({ line }) => line));
+    }
   });
 });
 
@@ -119,12 +199,21 @@ describe('junit', () => {
 
 describe('markdown', () => {
   it('is a pull-request comment whose table survives pipes in messages', () => {
-    const markdown = formatMarkdown(result);
+    const markdown = formatMarkdown(result, { ...context, ruleDocs: { base: 'https://example.test/docs/rules/', absolute: true } });
     expect(markdown.split('\n')[0]).toMatch(/^### mcprely: \d+ errors, \d+ warnings?, \d+ infos? in 5 files$/);
     const rows = markdown.split('\n').filter((line) => line.startsWith('| 🔴') || line.startsWith('| 🟡') || line.startsWith('| 🔵'));
     expect(rows).toHaveLength(result.summary.errors + result.summary.warnings + result.summary.infos);
     for (const row of rows) expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(6);
-    expect(markdown).toContain('[`flow-sse-headers`](https://github.com/mcprely/mcprely/blob/main/docs/rules/flow-sse-headers.md)');
+    expect(markdown).toContain('[`flow-sse-headers`](https://example.test/docs/rules/flow-sse-headers.md)');
+    expect(markdown).toContain('[`manifest-syntax`](https://example.test/docs/rules/manifest-syntax.md)');
+    expect(markdown).not.toContain('mcprely/mcprely');
+  });
+
+  it('leaves rule ids unlinked when it does not know where the pages are, and links relative to the report otherwise', () => {
+    expect(formatMarkdown(result, context)).not.toContain('](');
+    expect(formatMarkdown(result, { ...context, ruleDocs: { base: '../node_modules/mcprely/docs/rules/', absolute: false } })).toContain(
+      '[`flow-sse-headers`](../node_modules/mcprely/docs/rules/flow-sse-headers.md)',
+    );
   });
 });
 

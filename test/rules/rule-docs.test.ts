@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { INPUT_RULES, renderInputRuleDoc } from '../../src/findings/input-rules.js';
 import { bundledRules } from '../../src/rules/load-rules.js';
 import { renderRuleDoc } from '../../src/rule-docs/rule-doc.js';
 import { runRuleExamples } from '../../src/rule-docs/rule-examples.js';
@@ -10,5 +11,12 @@ const ruleSet = bundledRules();
 describe('rule doc pages', () => {
   it.each(ruleSet.rules.map((rule) => [rule.definition.id, rule] as const))('docs/rules/%s.md is current', async (id, rule) => {
     await expect(renderRuleDoc(rule, runRuleExamples(rule.definition, ruleSet))).toMatchFileSnapshot(`../../docs/rules/${id}.md`);
+  });
+});
+
+describe('input rule pages', () => {
+  it.each(INPUT_RULES.map((rule) => [rule.id, rule] as const))('docs/rules/%s.md is current', async (id, rule) => {
+    expect(rule.docPage).toBe(`docs/rules/${id}.md`);
+    await expect(renderInputRuleDoc(rule)).toMatchFileSnapshot(`../../docs/rules/${id}.md`);
   });
 });

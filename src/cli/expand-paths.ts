@@ -1,0 +1,185 @@
+import { closeSync, type Dirent, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { globMatcher, type Matcher } from '../config/glob.js';
+import { makeFinding, type Finding } from '../findings/finding.js';
+import { toSlashes } from './load-settings.js';
+
+/** What `lint` was asked to check, in command-line order: files, and a finding for each folder or glob that found none. */
+export interface LintTargets {
+  readonly targets: readonly ({ readonly file: string } | { readonly unmatched: Finding })[];
+  /** Files named on the command line that an --ignore-pattern leaves out. */
+  readonly ignored: readonly string[];
+}
+
+/** At most this many manifests from one run's folders and globs: a mistaken `/` stops here, not at the disk's end. */
+export const MAX_EXPANDED_FILES = 10_000;
+const MAX_DEPTH = 64;
+const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
+const MANIFEST_EXTENSIONS = /\.(ya?ml|json)$/i;
+const GLOB_CHARACTERS = /[*?[\]{}]/;
+
+/**
+ * Expands what `lint` was given, as ESLint does: a file is taken as named (and reported if it cannot be read);
+ * a folder is searched recursively for manifests (`.yaml`, `.yml` and `.json` files whose top level has an
+ * `mcprely` key, so package.json and workflows are left alone); a glob (quoted, so the shell leaves it) takes
+ * every file it matches relative to the working directory. node_modules and .git are never searched and
+ * symbolic links to folders are not followed. `--ignore-pattern` globs (relative to the working directory)
+ * leave out the files and folders they match. A folder or glob that finds nothing is an input error.
+ */
+export function expandLintPaths(paths: readonly string[], ignorePatterns: readonly string[], cwd: string): LintTargets {
+  const ignore = ignorePatterns.length === 0 ? undefined : ignoredBy(globMatcher(ignorePatterns.map(trimSlashes)));
+  const seen = new Set<string>();
+  const targets: ({ file: string } | { unmatched: Finding })[] = [];
+  const ignored: string[] = [];
+  const take = (file: string) => {
+    const key = resolve(cwd, file);
+    if (seen.has(key)) return;
+    seen.add(key);
+    targets.push({ file });
+  };
+  const budget = { left: MAX_EXPANDED_FILES };
+  for (const path of paths) {
+    const relativePath = (file: string) => toSlashes(relative(cwd, resolve(cwd, file)));
+    const kind = kindOf(resolve(cwd, path), path);
+    if (kind === 'file') {
+      if (ignore?.(relativePath(path))) ignored.push(path);
+      else take(path);
+      continue;
+    }
+    const found: string[] = [];
+    if (kind === 'folder') walk(path, 0, { found, budget, ignore, relativePath, cwd, wanted: looksLikeManifest });
+    else {
+      const matches = globMatcher([toSlashes(path).replace(/^\.\//, '')]);
+      const root = staticPrefix(path);
+      const absolute = isAbsolute(path);
+      walk(root, 0, {
+        found,
+        budget,
+        ignore,
+        relativePath,
+        cwd,
+        wanted: (file) => matches(absolute ? toSlashes(resolve(cwd, file)) : relativePath(file)),
+      });
+    }
+    if (budget.left < 0) {
+      targets.push({
+        unmatched: problem(
+          path,
+          'too-many',
+          `The folders and globs given hold more than ${MAX_EXPANDED_FILES} manifests`,
+          'name a narrower folder or glob',
+        ),
+      });
+      break;
+    }
+    if (found.length === 0)
+      targets.push({
+        unmatched:
+          kind === 'folder'
+            ? problem(
+                path,
+                'no-manifest-in-folder',
+                'No manifest (a .yaml, .yml or .json file with a top-level mcprely key) is in this folder',
+                'check the path, or name the files',
+              )
+            : problem(path, 'no-match', 'No file matches this glob', 'check the pattern; quote it so the shell leaves it to mcprely'),
+      });
+    for (const file of found.sort(byPath)) take(file);
+  }
+  return { targets, ignored };
+}
+
+interface Walk {
+  readonly found: string[];
+  readonly budget: { left: number };
+  readonly ignore: ((path: string) => boolean) | undefined;
+  readonly relativePath: (file: string) => string;
+  readonly cwd: string;
+  readonly wanted: (file: string) => boolean;
+}
+
+function walk(folder: string, depth: number, state: Walk): void {
+  if (depth > MAX_DEPTH || state.budget.left < 0) return;
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(resolve(state.cwd, folder), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  entries.sort((a, b) => byPath(a.name, b.name));
+  for (const entry of entries) {
+    const path = folder === '.' ? entry.name : join(folder, entry.name);
+    if (state.ignore?.(state.relativePath(path))) continue;
+    if (entry.isDirectory()) {
+      if (!SKIPPED_FOLDERS.has(entry.name)) walk(path, depth + 1, state);
+    } else if (entry.isFile() && state.wanted(path)) {
+      state.found.push(path);
+      if (--state.budget.left < 0) return;
+    }
+  }
+}
+
+/** A file in a searched folder is a manifest when its name ends in .yaml, .yml or .json and its top level has an mcprely key. */
+function looksLikeManifest(file: string): boolean {
+  if (!MANIFEST_EXTENSIONS.test(file)) return false;
+  const head = readHead(file, 64 * 1024);
+  if (/\.json$/i.test(file)) return /^\s*\{\s*"mcprely"\s*:/.test(head) || /^ {0,2}"mcprely"\s*:/m.test(head);
+  return /^(mcprely|"mcprely"|'mcprely')\s*:/m.test(head);
+}
+
+function readHead(file: string, bytes: number): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const buffer = Buffer.alloc(bytes);
+    const read = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, read).toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function kindOf(absolute: string, given: string): 'file' | 'folder' | 'glob' {
+  try {
+    if (statSync(absolute).isDirectory()) return 'folder';
+    return 'file';
+  } catch {
+    return GLOB_CHARACTERS.test(given) ? 'glob' : 'file';
+  }
+}
+
+/** The folders of a glob before its first wildcard: where the search starts. */
+function staticPrefix(pattern: string): string {
+  const segments = toSlashes(pattern).split('/');
+  const fixed: string[] = [];
+  for (const segment of segments.slice(0, -1)) {
+    if (GLOB_CHARACTERS.test(segment) || segment.includes('\\')) break;
+    fixed.push(segment);
+  }
+  if (fixed.length === 0) return '.';
+  if (fixed.length === 1 && fixed[0] === '') return '/';
+  return fixed.join('/');
+}
+
+/** A path is ignored when the pattern matches it or any folder above it (so `legacy` leaves out everything in legacy/). */
+function ignoredBy(matches: Matcher): (path: string) => boolean {
+  return (path) => {
+    const names = path.split('/');
+    for (let end = names.length; end > 0; end--) if (matches(names.slice(0, end).join('/'))) return true;
+    return false;
+  };
+}
+
+function trimSlashes(pattern: string): string {
+  return toSlashes(pattern).replace(/^\.\//, '').replace(/\/+$/, '');
+}
+
+function byPath(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function problem(path: string, messageId: string, message: string, fix: string): Finding {
+  return makeFinding({ ruleId: 'manifest-file', severity: 'error', messageId, message, file: path, fix });
+}
