@@ -13,8 +13,13 @@ compileSchemas();
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  // The CLI, and the reference implementation as a library (package export "mcprely/reference").
-  entryPoints: { mcprely: 'src/cli/bin.ts', reference: 'src/reference/index.ts', 'race-worker': 'src/simulator/race-worker.ts' },
+  // The CLI, the GitHub Action's entry point, and the reference implementation as a library (package export "mcprely/reference").
+  entryPoints: {
+    mcprely: 'src/cli/bin.ts',
+    action: 'src/action/bin.ts',
+    reference: 'src/reference/index.ts',
+    'race-worker': 'src/simulator/race-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,

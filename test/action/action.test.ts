@@ -1,0 +1,329 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AjvDraft04Module from 'ajv-draft-04';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, showsStackTrace } from '../helpers/run-cli.js';
+import { FakeGitHub } from './fake-github.js';
+
+const ACTION = join(REPO_ROOT, 'dist/action.js');
+const PAYLOAD = join(REPO_ROOT, 'test/action/pull_request.json');
+const TOKEN = 'ghs_test-token-0123456789';
+const REPOSITORY = 'acme/billing-mcp';
+const LIMIT = 65_536;
+
+type AjvClass = new (
+  options: Record<string, unknown>,
+) => { compile(schema: object): ((data: unknown) => boolean) & { errors?: unknown[] | null } };
+const AjvDraft04 = (AjvDraft04Module as unknown as { default: AjvClass }).default;
+const validateSarif = new AjvDraft04({ unicodeRegExp: false, validateFormats: false, allErrors: true, strict: false }).compile(
+  JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')),
+);
+
+/** A checkout as the runner has it: the manifests under mcp/, plus GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and RUNNER_TEMP. */
+function workspace(manifests: Record<string, string>) {
+  const root = mkdtempSync(join(tmpdir(), 'mcprely-action-'));
+  const repo = join(root, 'repo');
+  mkdirSync(join(repo, 'mcp'), { recursive: true });
+  for (const [name, text] of Object.entries(manifests)) writeFileSync(join(repo, 'mcp', name), text);
+  mkdirSync(join(root, 'runner-temp'));
+  return { root, repo, output: join(root, 'output.txt'), summary: join(root, 'summary.md'), temp: join(root, 'runner-temp') };
+}
+
+type Workspace = ReturnType<typeof workspace>;
+const example = (path: string) => readFileSync(join(REPO_ROOT, 'fixtures/examples', path), 'utf8');
+
+/** Runs a phase of the action's entry point as the composite step does, with only the Actions environment. */
+function runAction(
+  phase: 'check' | 'comment',
+  ws: Workspace,
+  github: FakeGitHub,
+  inputs: Record<string, string>,
+  extra: Record<string, string> = {},
+) {
+  writeFileSync(ws.output, '');
+  const env: Record<string, string> = {
+    PATH: process.env['PATH'] ?? '',
+    HOME: process.env['HOME'] ?? '',
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: ws.repo,
+    GITHUB_OUTPUT: ws.output,
+    GITHUB_STEP_SUMMARY: ws.summary,
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: PAYLOAD,
+    GITHUB_REPOSITORY: REPOSITORY,
+    GITHUB_SHA: 'c0d0b0a0e0f0a1b2c3d4e5f60718293a4b5c6d7e',
+    GITHUB_RUN_ID: '9876543210',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_API_URL: github.url,
+    RUNNER_TEMP: ws.temp,
+    MCPRELY_ACTION_REPOSITORY: 'acme-tools/mcprely',
+    MCPRELY_ACTION_REF: 'v1',
+    MCPRELY_ACTION_PATH: REPO_ROOT,
+    ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`MCPRELY_${name.toUpperCase().replace(/-/g, '_')}`, value])),
+    ...extra,
+  };
+  return new Promise<{ status: number | null; stdout: string; stderr: string; outputs: Record<string, string> }>((resolve) => {
+    const child = spawn(process.execPath, [ACTION, phase], { cwd: ws.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr, outputs: readOutputs(ws.output) }));
+  });
+}
+
+/** $GITHUB_OUTPUT as the runner reads it: `name<<DELIMITER`, the value's lines, the delimiter. */
+function readOutputs(file: string): Record<string, string> {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const outputs: Record<string, string> = {};
+  for (let index = 0; index < lines.length; index++) {
+    const match = /^([\w-]+)<<(.+)$/.exec(lines[index]!);
+    if (match === null) continue;
+    const value: string[] = [];
+    while (lines[++index] !== match[2]) value.push(lines[index]!);
+    outputs[match[1]!] = value.join('\n');
+  }
+  return outputs;
+}
+
+/** Both phases of one push: check, then (as action.yml does) comment with the check's comment file. */
+async function push(ws: Workspace, github: FakeGitHub, inputs: Record<string, string>) {
+  const check = await runAction('check', ws, github, inputs);
+  expect(check.status, check.stderr).toBe(0);
+  expect(showsStackTrace(check.stdout + check.stderr)).toBe(false);
+  const comment =
+    check.outputs['comment-file'] === undefined
+      ? undefined
+      : await runAction(
+          'comment',
+          ws,
+          github,
+          {},
+          {
+            MCPRELY_COMMENT_FILE: check.outputs['comment-file'],
+            MCPRELY_ARTIFACT_URL: 'https://github.com/acme/billing-mcp/actions/runs/9876543210/artifacts/111',
+            GITHUB_TOKEN: TOKEN,
+          },
+        );
+  if (comment !== undefined) expect(comment.status, comment.stderr).toBe(0);
+  return { check, comment };
+}
+
+const commentsOn = (github: FakeGitHub) => github.comments.get(`${REPOSITORY}#42`) ?? [];
+
+describe('the GitHub Action under a simulated Actions environment, against a loopback GitHub API', () => {
+  const github = new FakeGitHub(TOKEN);
+  beforeAll(() => github.start());
+  afterAll(() => github.stop());
+
+  it('a clean manifest set: passes, uploads clean SARIF, writes the summary and the evidence, and comments once', async () => {
+    const ws = workspace({ 'billing.yaml': example('billing.yaml'), 'billing-2025.yaml': example('billing-2025.yaml') });
+    github.requests.length = 0;
+    const { check, comment } = await push(ws, github, { manifests: 'mcp', name: 'billing' });
+    expect(check.outputs).toMatchObject({ 'exit-code': '0', errors: '0', warnings: '0', files: '2', category: 'mcprely/billing' });
+    expect(check.stdout).not.toMatch(/^::(error|warning)/m);
+    const sarif = JSON.parse(readFileSync(check.outputs['sarif-file']!, 'utf8'));
+    expect(validateSarif(sarif)).toBe(true);
+    expect(sarif.runs[0].results).toEqual([]);
+    expect(sarif.runs[0].automationDetails.id).toBe('mcprely/billing/');
+    expect(sarif.runs[0].originalUriBaseIds['%SRCROOT%'].uri).toBe(`file://${ws.repo}/`);
+    // One evidence bundle per manifest, named by its path in the repository.
+    const bundles = readdirSync(check.outputs['evidence-dir']!).sort();
+    expect(bundles).toEqual(['mcp__billing-2025.yaml', 'mcp__billing.yaml']);
+    for (const bundle of bundles) expect(existsSync(join(check.outputs['evidence-dir']!, bundle, 'index.json'))).toBe(true);
+    expect(check.outputs['artifact-name']).toBe('mcprely-evidence-billing');
+    const summary = readFileSync(ws.summary, 'utf8');
+    expect(summary).toContain('### ✅ mcprely · `billing`: ✅ no findings in 2 files');
+    expect(summary).toContain('| `mcp/billing.yaml` | ✅ production-ready | 39 of 39 passed |');
+    expect(comment!.stdout).toMatch(/^Commented: https:\/\/github\.com\/acme\/billing-mcp\/pull\/42#issuecomment-\d+$/m);
+    expect(github.requests.map((request) => request.method)).toEqual(['GET', 'POST']);
+    expect(github.requests.every((request) => request.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    const posted = github.requests[1]!.body!.body!;
+    expect(posted.startsWith('<!-- mcprely:comment set=billing -->\n')).toBe(true);
+    expect(posted).toContain('[The evidence bundles](https://github.com/acme/billing-mcp/actions/runs/9876543210/artifacts/111)');
+  });
+
+  it('a set with findings: the job will fail, SARIF is still written, annotations name each finding, one comment created then updated', async () => {
+    const flawed = readdirSync(join(REPO_ROOT, 'fixtures/examples/flawed')).filter((name) => name.endsWith('.yaml'));
+    const ws = workspace(Object.fromEntries(flawed.map((name) => [name, example(`flawed/${name}`)])));
+    writeFileSync(join(ws.repo, 'mcp/billing.yaml'), example('billing.yaml'));
+    github.comments.clear();
+    // Another tool's comment and another manifest set's comment stay as they are.
+    const other = github.seed(REPOSITORY, 42, 'LGTM, but see the linter');
+    const otherSet = github.seed(REPOSITORY, 42, '<!-- mcprely:comment set=billing -->\nthe billing set');
+    github.requests.length = 0;
+    const first = await push(ws, github, { manifests: 'mcp/*.yaml', name: 'flawed examples', evidence: 'false' });
+    expect(first.check.outputs['exit-code']).toBe('1');
+    const errors = Number(first.check.outputs['errors']);
+    expect(errors).toBeGreaterThanOrEqual(flawed.length);
+    const annotations = first.check.stdout.split('\n').filter((line) => line.startsWith('::error file=mcp/'));
+    expect(annotations).toHaveLength(errors);
+    const sarif = JSON.parse(readFileSync(first.check.outputs['sarif-file']!, 'utf8'));
+    expect(validateSarif(sarif)).toBe(true);
+    expect(sarif.runs[0].results.filter((result: { level: string }) => result.level === 'error')).toHaveLength(errors);
+    for (const result of sarif.runs[0].results) expect(result.locations[0].physicalLocation.artifactLocation.uri).toMatch(/^mcp\//);
+    const linked = sarif.runs[0].tool.driver.rules.find((rule: { id: string }) => rule.id === 'deadline-max-required');
+    expect(linked.helpUri).toBe('https://github.com/acme-tools/mcprely/blob/v1/docs/rules/deadline-max-required.md');
+    expect(first.check.outputs['evidence-dir']).toBeUndefined();
+    expect(readFileSync(ws.summary, 'utf8')).toContain('### ❌ mcprely · `flawed examples`');
+
+    const created = commentsOn(github).find((comment) => comment.body.startsWith('<!-- mcprely:comment set=flawed-examples-'))!;
+    expect(created).toBeDefined();
+    expect(created.body).toContain('This fails the check (it fails on findings at error or above).');
+    expect(created.body).toContain(
+      '[`deadline-max-required`](https://github.com/acme-tools/mcprely/blob/v1/docs/rules/deadline-max-required.md)',
+    );
+
+    // A later push fixes one manifest: the same comment is updated, no second one is created.
+    writeFileSync(join(ws.repo, 'mcp/no-max-timeout.yaml'), example('billing.yaml'));
+    github.requests.length = 0;
+    const second = await push(ws, github, { manifests: 'mcp/*.yaml', name: 'flawed examples', evidence: 'false' });
+    expect(Number(second.check.outputs['errors'])).toBe(errors - 1);
+    expect(github.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /repos/acme/billing-mcp/issues/42/comments?per_page=100&page=1',
+      `PATCH /repos/acme/billing-mcp/issues/comments/${created.id}`,
+    ]);
+    expect(second.comment!.stdout).toContain('Updated the comment');
+    const after = commentsOn(github);
+    expect(after.map((comment) => comment.id)).toEqual([other.id, otherSet.id, created.id]);
+    expect(after[0]!.body).toBe('LGTM, but see the linter');
+    expect(after[1]!.body).toBe('<!-- mcprely:comment set=billing -->\nthe billing set');
+    expect(after[2]!.body).not.toContain('no-max-timeout.yaml');
+  });
+
+  it('a set whose comment would pass 65 536 characters: the comment is cut with a notice, the summary keeps every finding', async () => {
+    // 400 operations, each without a maximum timeout: hundreds of findings with long messages.
+    const operations = Array.from(
+      { length: 400 },
+      (_, index) =>
+        `  - name: export_report_${String(index).padStart(3, '0')}_with_a_long_descriptive_name\n    method: tools/call\n    sideEffect: none\n` +
+        '    timeouts: { idleMs: 30000, maxMs: null }\n    progress: { emits: true, minIntervalMs: 1000 }\n',
+    );
+    const flawed = example('flawed/no-max-timeout.yaml');
+    const head = flawed.slice(0, flawed.indexOf('\noperations:'));
+    const ws = workspace({ 'huge.yaml': `${head}\noperations:\n${operations.join('')}` });
+    github.comments.clear();
+    github.requests.length = 0;
+    const { check } = await push(ws, github, { manifests: 'mcp/huge.yaml', name: 'huge', evidence: 'false' });
+    const total = Number(check.outputs['errors']) + Number(check.outputs['warnings']) + Number(check.outputs['infos']);
+    expect(total, check.stdout.slice(0, 2000)).toBeGreaterThan(300);
+    const posted = github.requests.find((request) => request.method === 'POST')!.body!.body!;
+    expect(posted.length).toBeLessThanOrEqual(LIMIT);
+    expect(posted.length).toBeGreaterThan(LIMIT - 3000);
+    const rows = posted.split('\n').filter((line) => /^\| (🔴|🟡|🔵)/.test(line)).length;
+    expect(rows).toBeLessThan(total);
+    expect(posted).toContain(`**${total - rows} more findings not shown**: this report is cut to GitHub's 65,536-character limit.`);
+    expect(posted).toContain('[The evidence bundles]');
+    expect(posted.trimEnd().endsWith('updated on every push</sub>')).toBe(true);
+    const summaryRows = readFileSync(ws.summary, 'utf8')
+      .split('\n')
+      .filter((line) => /^\| (🔴|🟡|🔵)/.test(line)).length;
+    expect(summaryRows).toBe(total);
+    expect(commentsOn(github)).toHaveLength(1);
+  });
+
+  it("a fork's read-only token: the comment is refused with a warning, and the check's verdict stands", async () => {
+    const ws = workspace({ 'no-max.yaml': example('flawed/no-max-timeout.yaml') });
+    github.comments.clear();
+    github.refuse = true;
+    try {
+      const { check, comment } = await push(ws, github, { manifests: 'mcp', name: 'fork', evidence: 'false' });
+      expect(check.outputs['exit-code']).toBe('1');
+      expect(comment!.stdout).toMatch(
+        /^::warning title=mcprely::the pull-request comment could not be posted: .*HTTP 403 .*pull-requests: write/m,
+      );
+      expect(commentsOn(github)).toHaveLength(0);
+    } finally {
+      github.refuse = false;
+    }
+  });
+
+  it('fail-severity and unusable files: warn fails on warnings, none passes findings, a missing manifest fails whatever the severity', async () => {
+    const warnOnly = example('billing.yaml').replace(
+      'backoff: { baseMs: 250, capMs: 8000, jitter: full }\n    idempotency',
+      'backoff: { baseMs: 250, capMs: 8000, jitter: none }\n    idempotency',
+    );
+    const ws = workspace({ 'warn.yaml': warnOnly });
+    const atError = await runAction('check', ws, github, { manifests: 'mcp', comment: 'false', evidence: 'false' });
+    const atWarn = await runAction('check', ws, github, { manifests: 'mcp', 'fail-severity': 'warn', comment: 'false', evidence: 'false' });
+    expect(Number(atError.outputs['warnings'])).toBeGreaterThan(0);
+    expect(atError.outputs['errors']).toBe('0');
+    expect(atError.outputs['exit-code']).toBe('0');
+    expect(atWarn.outputs['exit-code']).toBe('1');
+    const flawed = workspace({ 'no-max.yaml': example('flawed/no-max-timeout.yaml') });
+    const none = await runAction('check', flawed, github, {
+      manifests: 'mcp',
+      'fail-severity': 'none',
+      comment: 'false',
+      evidence: 'false',
+    });
+    expect(none.outputs['exit-code']).toBe('0');
+    const missing = await runAction('check', flawed, github, { manifests: 'mcp/nowhere.yaml', 'fail-severity': 'none', evidence: 'false' });
+    expect(missing.outputs['exit-code']).toBe('2');
+    expect(missing.stdout).toMatch(/^::error file=mcp\/nowhere\.yaml,title=mcprely manifest-file::No file exists at this path/m);
+    const bad = await runAction('check', flawed, github, { manifests: 'mcp', 'fail-severity': 'fatal' });
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toMatch(/^::error title=mcprely action::input fail-severity is "fatal"; give error, warn, info or none$/m);
+    expect(showsStackTrace(bad.stdout + bad.stderr)).toBe(false);
+  });
+
+  it('outside a pull request it writes no comment file, and the comment phase does nothing', async () => {
+    const ws = workspace({ 'billing.yaml': example('billing.yaml') });
+    const pushEvent = join(ws.root, 'push.json');
+    writeFileSync(pushEvent, JSON.stringify({ ref: 'refs/heads/main', repository: { full_name: REPOSITORY } }));
+    github.requests.length = 0;
+    const check = await runAction(
+      'check',
+      ws,
+      github,
+      { manifests: 'mcp', evidence: 'false' },
+      { GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: pushEvent },
+    );
+    expect(check.outputs['comment-file']).toBeUndefined();
+    expect(check.outputs['sarif-file']).toBeDefined();
+    expect(github.requests).toHaveLength(0);
+  });
+});
+
+describe('action.yml', () => {
+  const text = readFileSync(join(REPO_ROOT, 'action.yml'), 'utf8');
+
+  it('validates against the published schema for action metadata, and so does the dogfood workflow', async () => {
+    const { validateAction, validateWorkflow } = await import('@action-validator/core');
+    expect(validateAction(text).errors).toEqual([]);
+    const workflow = readFileSync(join(REPO_ROOT, '.github/workflows/mcprely.yml'), 'utf8');
+    expect(validateWorkflow(workflow).errors).toEqual([]);
+    expect(workflow).toMatch(/uses: \.\/\n/);
+    expect(workflow).toContain('security-events: write');
+    // The schema is not asleep: a misspelt key is refused.
+    expect(validateAction(text.replace('continue-on-error: true', 'continue-on-eror: true')).errors.length).toBeGreaterThan(0);
+  });
+
+  it('hands every input to the entry point, and uploads SARIF and the artifact even when the check fails the job', async () => {
+    const { load } = await import('js-yaml');
+    const action = load(text) as {
+      inputs: Record<string, { default?: string }>;
+      runs: {
+        using: string;
+        steps: { id?: string; if?: string; uses?: string; env?: Record<string, string>; 'continue-on-error'?: boolean; run?: string }[];
+      };
+    };
+    expect(action.runs.using).toBe('composite');
+    const check = action.runs.steps.find((step) => step.id === 'check')!;
+    for (const input of Object.keys(action.inputs)) {
+      if (input === 'working-directory' || input === 'github-token') continue;
+      expect(check.env![`MCPRELY_${input.toUpperCase().replace(/-/g, '_')}`], input).toBe(`\${{ inputs.${input} }}`);
+    }
+    const sarif = action.runs.steps.find((step) => step.uses?.startsWith('github/codeql-action/upload-sarif@'))!;
+    expect(sarif.if).toMatch(/^always\(\) && /);
+    expect(sarif['continue-on-error']).toBe(true);
+    expect(action.runs.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'))!.if).toMatch(/^always\(\) && /);
+    const last = action.runs.steps.at(-1)!;
+    expect(last.if).toBe('always()');
+    expect(last.run).toContain('exit "$EXIT_CODE"');
+    expect(action.runs.steps.findIndex((step) => step === sarif)).toBeLessThan(action.runs.steps.length - 1);
+  });
+});
