@@ -31,7 +31,7 @@ export const ALLOWED = {
   review: ['simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'text'],
   evidence: ['review', 'simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'json', 'text'],
   verify: ['simulator', 'fixtures', 'document', 'manifest', 'generated', 'json', 'text', 'findings', 'report'],
-  probe: ['manifest', 'policy', 'reference', 'spec', 'findings', 'lint', 'report', 'document', 'json', 'text'],
+  probe: ['manifest', 'policy', 'reference', 'spec', 'findings', 'lint', 'report', 'document', 'json', 'text', 'fixtures'],
   init: ['probe', 'manifest', 'policy', 'spec'],
   cli: ['*'],
   action: ['*'],

@@ -6,6 +6,12 @@ import { toSlashes } from './load-settings.js';
 import { readLintedManifest } from './manifest-input.js';
 import { runFixturesWithProgress } from './run-fixtures-with-progress.js';
 import { displayText } from '../text/display-text.js';
+import type { LiveEvidence } from '../evidence/live-evidence.js';
+import type { Finding } from '../findings/finding.js';
+import { type LiveFixtureResult, renderLiveFixture } from '../probe/live-fixtures.js';
+import type { ProbeReport } from '../probe/probe-types.js';
+import { renderProbeText } from '../probe/render-probe.js';
+import { liveFixturesOf } from './live-verify.js';
 
 /** What writing one manifest's evidence bundle came to. */
 export interface EvidenceWritten {
@@ -13,6 +19,8 @@ export interface EvidenceWritten {
   readonly fixtures: number;
   readonly failed: number;
   readonly productionReady: boolean;
+  /** The verdict in words, naming its basis. */
+  readonly verdict: string;
 }
 
 /**
@@ -23,33 +31,79 @@ export async function writeEvidence(
   path: string,
   directory: string,
   config?: string | false,
+  target?: LiveTarget,
 ): Promise<{ readonly ok: true; readonly written: EvidenceWritten } | { readonly ok: false; readonly report: string }> {
   const input = readLintedManifest(path, config);
   if (!input.ok) return input;
   checkBundleFolder(directory);
   const runs = await runFixturesWithProgress(generateFixtures(input.manifest));
+  let live: LiveEvidence | undefined;
+  if (target !== undefined) {
+    const run = await liveFixturesOf(path, target);
+    if (!run.ok) return { ok: false, report: run.problem };
+    live = liveEvidence(run.report, run.drift, run.results);
+  }
   // Fixtures sit two folders down (fixtures/<operation>/<kind>.json); each names the manifest relative to itself.
   const manifestFromFixture = (depth: number) => toSlashes(relative(resolve(directory, ...Array(depth).fill('x')), resolve(path)));
-  const bundle = buildEvidence(input.manifest, input.findings, runs, manifestFromFixture(2));
+  const bundle = buildEvidence(input.manifest, input.findings, runs, manifestFromFixture(2), live);
   writeBundle(directory, bundle);
-  const index = JSON.parse(bundle.get('index.json')!) as { productionReady: boolean };
+  const index = JSON.parse(bundle.get('index.json')!) as { productionReady: boolean; verdict: string };
   const failed = runs.filter((run) => !run.passed).length;
-  return { ok: true, written: { files: bundle.size, fixtures: runs.length, failed, productionReady: index.productionReady } };
+  return {
+    ok: true,
+    written: { files: bundle.size, fixtures: runs.length, failed, productionReady: index.productionReady, verdict: index.verdict },
+  };
+}
+
+/** The server a bundle is checked against: a command (stdio) or an endpoint, and whether the keyed mutation may be called. */
+export interface LiveTarget {
+  readonly stdio?: string;
+  readonly url?: string;
+  readonly allowMutations: boolean;
+}
+
+/** A live run as bundle files under live/: the probe report (JSON and text), the drift findings, each live fixture. */
+function liveEvidence(report: ProbeReport, drift: readonly Finding[], results: readonly LiveFixtureResult[]): LiveEvidence {
+  const files = new Map<string, string>();
+  files.set('live/probe.json', `${JSON.stringify(report, null, 2)}\n`);
+  files.set('live/probe.txt', renderProbeText(report));
+  files.set('live/drift.json', `${JSON.stringify(drift, null, 2)}\n`);
+  files.set('live/fixtures.txt', results.map(renderLiveFixture).join('\n'));
+  const count = (status: LiveFixtureResult['status']) => results.filter((result) => result.status === status).length;
+  return {
+    target: report.target,
+    transport: report.transport,
+    revision: report.revision,
+    date: new Date().toISOString().slice(0, 10),
+    checks: report.checks.map(({ id, status, summary }) => ({ id, status, summary })),
+    checkedInFlight: report.nothingRan === undefined,
+    drift,
+    fixtures: { passed: count('pass'), failed: count('fail'), notRun: count('not run') },
+    files,
+  };
 }
 
 /** `mcprely evidence <manifest> -o dir`: the evidence bundle. Exit 1 when a fixture fails or the verdict is not production-ready. */
-export async function runEvidence(path: string, options: { output: string }): Promise<number> {
+export async function runEvidence(path: string, options: { output: string } & Partial<LiveTarget>): Promise<number> {
   const directory = options.output;
-  const outcome = await writeEvidence(path, directory);
+  const target =
+    options.stdio === undefined && options.url === undefined
+      ? undefined
+      : {
+          ...(options.stdio === undefined ? {} : { stdio: options.stdio }),
+          ...(options.url === undefined ? {} : { url: options.url }),
+          allowMutations: options.allowMutations === true,
+        };
+  const outcome = await writeEvidence(path, directory, undefined, target);
   if (!outcome.ok) {
     process.stderr.write(outcome.report);
     return 2;
   }
-  const { files, fixtures, failed, productionReady } = outcome.written;
+  const { files, fixtures, failed, productionReady, verdict } = outcome.written;
   process.stdout.write(
     `Evidence for ${displayText(path)} written to ${displayText(toSlashes(directory))}: ${files} files, ` +
       `${fixtures} fixtures (${fixtures - failed} passed, ${failed} failed), ` +
-      `verdict ${productionReady ? 'production-ready' : 'not production-ready'}. Start at ${displayText(toSlashes(join(directory, 'index.md')))}\n`,
+      `verdict: ${displayText(verdict)}. Start at ${displayText(toSlashes(join(directory, 'index.md')))}\n`,
   );
   return failed > 0 || !productionReady ? 1 : 0;
 }

@@ -1,4 +1,5 @@
-import { scaffoldManifest, type ListedTool } from '../init/scaffold-manifest.js';
+import { scaffoldManifest } from '../init/scaffold-manifest.js';
+import { summariseTools } from '../probe/tool-summary.js';
 import type { Connection, ProbeRevision } from '../probe/connection.js';
 import { HttpConnection } from '../probe/http-connection.js';
 import { ProbeSession } from '../probe/session.js';
@@ -27,14 +28,14 @@ export async function runInit(options: { stdio?: string; url?: string; specVersi
       process.stderr.write(`error: could not talk to the server: ${displayText(opened.reason)}\n`);
       return 2;
     }
-    const tools: ListedTool[] = [];
+    const tools: unknown[] = [];
     let serverName = 'server';
     let cursor: string | undefined;
     for (let page = 0; page < 50; page++) {
       const call = await session.request('tools/list', cursor === undefined ? {} : { cursor }, 10_000, 'init');
       const answer = call.inbox.response;
       const result = answer?.message['result'] as
-        | { tools?: ListedTool[]; nextCursor?: string; _meta?: Record<string, { name?: string }> }
+        | { tools?: unknown[]; nextCursor?: string; _meta?: Record<string, { name?: string }> }
         | undefined;
       if (result === undefined) {
         process.stderr.write(
@@ -42,7 +43,7 @@ export async function runInit(options: { stdio?: string; url?: string; specVersi
         );
         return 2;
       }
-      tools.push(...(result.tools ?? []).filter((tool) => typeof tool?.name === 'string'));
+      if (Array.isArray(result.tools)) tools.push(...result.tools);
       serverName = result._meta?.['io.modelcontextprotocol/serverInfo']?.name ?? serverName;
       cursor = result.nextCursor;
       if (cursor === undefined) break;
@@ -54,13 +55,13 @@ export async function runInit(options: { stdio?: string; url?: string; specVersi
       specVersion: session.revision,
       transport: connection.transport,
       source: options.stdio ?? options.url!,
-      tools,
+      tools: summariseTools(tools),
     });
     if (options.output === undefined) process.stdout.write(text);
     else {
       writeOutputFile(options.output, text, 'the manifest');
       process.stderr.write(
-        `wrote ${options.output}: ${tools.length} operations; run mcprely lint ${options.output} for what is left to decide\n`,
+        `wrote ${options.output}: ${summariseTools(tools).length} operations; run mcprely lint ${options.output} for what is left to decide\n`,
       );
     }
     return 0;

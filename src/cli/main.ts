@@ -104,7 +104,25 @@ export function buildProgram(): Command {
         .default('text'),
     )
     .option('-o, --output <file>', 'write the report to a file instead of standard output')
+    .option('--stdio <command>', "run the manifest's fixtures against this server, over stdio (no shell)")
+    .option('--url <endpoint>', "run the manifest's fixtures against the server at this Streamable HTTP endpoint")
+    .option('--allow-mutations', 'live: also run the key fixtures, calling the keyed mutation twice with one key', false)
     .action(async (paths: string[], options: Record<string, unknown>) => {
+      if (typeof options['stdio'] === 'string' || typeof options['url'] === 'string') {
+        const { runLiveVerify } = await import('./live-verify.js');
+        process.exitCode = await runLiveVerify(
+          paths,
+          {
+            ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
+            ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
+            allowMutations: options['allowMutations'] === true,
+            format: options['format'] as 'text' | 'json' | 'junit',
+            ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+          },
+          MCPRELY_VERSION,
+        );
+        return;
+      }
       const { runVerify } = await import('./verify-command.js');
       process.exitCode = await runVerify(
         paths,
@@ -121,7 +139,10 @@ export function buildProgram(): Command {
     .description('write the evidence bundle of a manifest: review, fixtures, transcripts and an index')
     .argument('<manifest>', 'a manifest file')
     .requiredOption('-o, --output <dir>', 'folder for the bundle (empty, or an earlier bundle, which is replaced)')
-    .action(async (manifest: string, options: { output: string }) => {
+    .option('--stdio <command>', 'also check the manifest against this server over stdio (no shell): probe, drift, live fixtures')
+    .option('--url <endpoint>', 'also check the manifest against the server at this Streamable HTTP endpoint')
+    .option('--allow-mutations', "live: also call the manifest's keyed mutation twice with one idempotency key", false)
+    .action(async (manifest: string, options: { output: string; stdio?: string; url?: string; allowMutations?: boolean }) => {
       const { runEvidence } = await import('./evidence-command.js');
       process.exitCode = await runEvidence(manifest, options);
     });
@@ -172,6 +193,48 @@ export function buildProgram(): Command {
           graceMs: options['grace'] as number,
           maxTimeMs: options['maxTime'] as number,
           outputs: probeOutputs.resolve(),
+        },
+        MCPRELY_VERSION,
+      );
+    });
+
+  const driftOutputs = new OutputSpecs('stylish');
+  program
+    .command('drift')
+    .description('compare a manifest with the live server it describes: tools, arguments, annotations and every claim seen on the wire')
+    .argument('<manifest>', 'the manifest of the server')
+    .option('--stdio <command>', 'run this command and speak MCP over its stdin and stdout (no shell)')
+    .option('--url <endpoint>', 'speak Streamable HTTP to this endpoint')
+    .addOption(new Option('--spec-version <revision>', "protocol revision to probe (default: the manifest's)").choices([...SPEC_VERSIONS]))
+    .option('--allow-mutations', "also call the manifest's keyed mutation twice with one idempotency key", false)
+    .option('--grace <ms>', 'how long to watch for messages that must not come', parseCount, 1000)
+    .option('--max-time <ms>', "the probe's own budget for everything, in ms", parsePositive, 55_000)
+    .addOption(
+      new Option('--fail-severity <level>', 'exit 1 when a drift finding is at least this severe').choices(SEVERITIES).default('error'),
+    )
+    .option(
+      '-f, --format <name>',
+      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      collect((name) => driftOutputs.addFormat(name)),
+    )
+    .option(
+      '-o, --output <file>',
+      'write the preceding --format to a file (repeatable)',
+      collect((file) => driftOutputs.addOutput(file)),
+    )
+    .action(async (manifest: string, options: Record<string, unknown>) => {
+      const { runDrift } = await import('./drift-command.js');
+      process.exitCode = await runDrift(
+        {
+          manifest,
+          ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
+          ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
+          ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
+          allowMutations: options['allowMutations'] === true,
+          graceMs: options['grace'] as number,
+          maxTimeMs: options['maxTime'] as number,
+          failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
+          outputs: driftOutputs.resolve(),
         },
         MCPRELY_VERSION,
       );

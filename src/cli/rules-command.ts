@@ -1,5 +1,6 @@
 import { closestMatch } from '../document/did-you-mean.js';
-import { INPUT_RULES, renderInputRuleDoc } from '../findings/input-rules.js';
+import { INPUT_RULES, renderDescriptorPage, renderInputRuleDoc } from '../findings/input-rules.js';
+import { DRIFT_RULE_IDS, DRIFT_RULES } from '../probe/drift.js';
 import { bundledRules } from '../rules/load-rules.js';
 import { renderRuleDoc } from '../rule-docs/rule-doc.js';
 import { runRuleExamples } from '../rule-docs/rule-examples.js';
@@ -21,7 +22,12 @@ export function runRules(id: string | undefined): number {
     lines.push('input (a file that cannot be used: exit code 2)');
     for (const rule of INPUT_RULES) lines.push(`  ${rule.id.padEnd(38)} ${rule.severity.padEnd(5)}  ${rule.description}`);
     lines.push('');
-    lines.push(`${ruleSet.rules.length} rules and ${INPUT_RULES.length} input rules. mcprely rules <id> prints one rule's page.`);
+    lines.push('drift (mcprely drift: the manifest against the live server)');
+    for (const rule of DRIFT_RULES) lines.push(`  ${rule.id.padEnd(38)} ${rule.severity.padEnd(5)}  ${rule.description}`);
+    lines.push('');
+    lines.push(
+      `${ruleSet.rules.length} rules, ${INPUT_RULES.length} input rules and ${DRIFT_RULES.length} drift rules. mcprely rules <id> prints one rule's page.`,
+    );
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   }
@@ -30,9 +36,14 @@ export function runRules(id: string | undefined): number {
     process.stdout.write(renderInputRuleDoc(inputRule));
     return 0;
   }
+  const driftRule = DRIFT_RULES.find((candidate) => candidate.id === id);
+  if (driftRule !== undefined) {
+    process.stdout.write(renderDescriptorPage(driftRule, 'drift'));
+    return 0;
+  }
   const rule = ruleSet.byId.get(id);
   if (rule === undefined) {
-    const suggestion = closestMatch(id, [...INPUT_RULES.map((candidate) => candidate.id), ...ruleSet.byId.keys()]);
+    const suggestion = closestMatch(id, [...INPUT_RULES.map((candidate) => candidate.id), ...DRIFT_RULE_IDS, ...ruleSet.byId.keys()]);
     process.stderr.write(
       `error: no rule named ${id}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}; mcprely rules lists them\n`,
     );

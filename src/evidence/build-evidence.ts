@@ -7,6 +7,7 @@ import { renderRun } from '../simulator/render-transcript.js';
 import { type Bundle, fixturePath, jsonFile, transcriptPath } from './bundle.js';
 import { evidenceIndex, renderIndex } from './evidence-index.js';
 import { keyRecords } from './key-records.js';
+import type { LiveEvidence } from './live-evidence.js';
 import { reconnectPlans } from './reconnect-plans.js';
 import { retryTable } from './retry-table.js';
 import { sseAndIdle } from './sse-and-idle.js';
@@ -14,13 +15,15 @@ import { sseAndIdle } from './sse-and-idle.js';
 /**
  * Everything a reviewer or grader asks for, in one folder: the review, every fixture with its transcript,
  * the retry table, the key records, the SSE headers and idle policy, the reconnect plans, and an index
- * (markdown and JSON) that lists each required artifact with its status and files.
+ * (markdown and JSON) that lists each required artifact with its status and files. With a live run (`live`),
+ * its probe report, drift findings and live fixture transcripts too, and the verdict says what it rests on.
  */
 export function buildEvidence(
   manifest: LoadedManifest,
   findings: readonly Finding[],
   runs: readonly FixtureRun[],
   manifestFromFixtures: string,
+  live?: LiveEvidence,
 ): Bundle {
   const bundle: Bundle = new Map();
   const review = buildReview(manifest, findings, runs);
@@ -35,9 +38,10 @@ export function buildEvidence(
   bundle.set('idempotency-key-records.json', jsonFile(keyRecords(manifest)));
   bundle.set('sse-headers-and-idle-policy.md', sseAndIdle(manifest));
   bundle.set('reconnect-plans.json', jsonFile(reconnectPlans(manifest)));
+  for (const [path, text] of live?.files ?? []) bundle.set(path, text);
   // The index lists every file of the bundle: the next run into the same folder replaces exactly these, and no other.
   const files = [...bundle.keys(), 'index.json', 'index.md'].sort();
-  const index = { ...evidenceIndex(manifest, review, runs), files };
+  const index = { ...evidenceIndex(manifest, review, runs, live), files };
   bundle.set('index.json', jsonFile(index));
   bundle.set('index.md', renderIndex(index));
   return bundle;

@@ -4,6 +4,7 @@ import { isKeyedMutation, isMutation } from '../policy/predicates.js';
 import type { Review } from '../review/review-types.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { transcriptPath } from './bundle.js';
+import { basisOf, type LiveEvidence, type VerdictBasis, verdictSentence } from './live-evidence.js';
 import { displayText, markdownText } from '../text/display-text.js';
 
 export interface EvidenceIndex {
@@ -12,6 +13,9 @@ export interface EvidenceIndex {
   readonly server: string;
   readonly specVersion: string;
   readonly productionReady: boolean;
+  /** The verdict in words, naming its basis ("as declared", or "verified on the wire" with the run). */
+  readonly verdict: string;
+  readonly basis: VerdictBasis;
   readonly fixtures: { readonly total: number; readonly passed: number; readonly failed: number };
   readonly artifacts: readonly Artifact[];
 }
@@ -24,13 +28,14 @@ export interface Artifact {
 }
 
 /** The artifacts the lesson's capstone asks for, each with its status and the files that show it. */
-export function evidenceIndex(manifest: LoadedManifest, review: Review, runs: readonly FixtureRun[]): EvidenceIndex {
+export function evidenceIndex(manifest: LoadedManifest, review: Review, runs: readonly FixtureRun[], live?: LiveEvidence): EvidenceIndex {
   const of = (...kinds: FixtureKind[]) => runs.filter((run) => kinds.includes(run.fixture.kind));
   const revision = manifest.manifest.specVersion;
   const mutations = manifest.operations.filter((operation) => isMutation(operation.spec));
   const keyed = mutations.filter((operation) => isKeyedMutation(operation.spec));
   const http = manifest.manifest.server.transports.includes('streamable-http');
   const failed = runs.filter((run) => !run.passed).length;
+  const basis = basisOf(live);
   const document = (name: string, applies: boolean, paths: string[], note: string, otherwise: string): Artifact =>
     applies ? { name, status: 'present', paths, note } : { name, status: 'not applicable', paths: [], note: otherwise };
   return {
@@ -38,15 +43,30 @@ export function evidenceIndex(manifest: LoadedManifest, review: Review, runs: re
     manifest: manifest.file,
     server: manifest.manifest.server.name,
     specVersion: revision,
-    productionReady: review.productionReady,
+    ...verdictSentence(review.productionReady, basis),
+    basis,
     fixtures: { total: runs.length, passed: runs.length - failed, failed },
     artifacts: [
       {
         name: 'review',
         status: 'present',
         paths: ['review.md', 'review.json'],
-        note: `verdict: ${review.productionReady ? 'production-ready' : 'not production-ready'}`,
+        note: `verdict: ${review.productionReady ? 'production-ready' : 'not production-ready'} (as declared)`,
       },
+      ...(live === undefined
+        ? []
+        : [
+            {
+              name: 'live run: probe, drift and live fixtures',
+              status: basis.on === 'wire' && basis.verified ? ('pass' as const) : ('fail' as const),
+              paths: [...live.files.keys()].sort(),
+              note:
+                `${live.target} over ${live.transport}, MCP ${live.revision}, ${live.date}: ` +
+                `${basis.on === 'wire' ? basis.checks.passed : 0} checks passed, ${basis.on === 'wire' ? basis.checks.failed : 0} failed; ` +
+                `${live.drift.length} drift findings; ` +
+                `live fixtures ${live.fixtures.passed} passed, ${live.fixtures.failed} failed, ${live.fixtures.notRun} not run`,
+            },
+          ]),
       fromRuns(
         'cancellation race transcript, stdio',
         of('stdio-cancel-before-completion', 'stdio-complete-before-late-cancel'),
@@ -126,7 +146,7 @@ function withRuns(artifact: Artifact, selected: readonly FixtureRun[]): Artifact
 
 export function renderIndex(index: EvidenceIndex): string {
   const mark = { pass: '✅ pass', fail: '❌ fail', present: '📄 present', 'not applicable': '— not applicable' } as const;
-  const verdict = index.productionReady ? '✅ production-ready' : '❌ not production-ready';
+  const verdict = `${index.productionReady ? '✅' : '❌'} ${index.verdict}`;
   const lines = [
     `# Evidence: ${markdownText(index.server)}`,
     '',

@@ -123,7 +123,12 @@ function inputHelp(description: string, why: readonly string[], fix: string, exa
 
 /** The page of an input rule, docs/rules/<id>.md (and what `mcprely rules <id>` prints). */
 export function renderInputRuleDoc(rule: InputRule): string {
-  return `# ${rule.id}\n\n**Area:** input · **Severity:** ${rule.severity} · **Revisions:** all\n\n${rule.helpMarkdown}\n`;
+  return renderDescriptorPage(rule, 'input');
+}
+
+/** The page of a rule described in code (input and drift rules): its title, area and severity, then its help. */
+export function renderDescriptorPage(rule: RuleDescriptor & { readonly helpMarkdown: string }, area: string): string {
+  return `# ${rule.id}\n\n**Area:** ${area} · **Severity:** ${rule.severity} · **Revisions:** all\n\n${rule.helpMarkdown}\n`;
 }
 
 export const INPUT_RULE_IDS: ReadonlySet<string> = new Set(INPUT_RULES.map((rule) => rule.id));

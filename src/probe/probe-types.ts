@@ -2,6 +2,7 @@ import type { SpecVersion } from '../spec/revisions.js';
 import type { Call, SentNotification } from './connection.js';
 import type { ProbePlan } from './probe-plan.js';
 import type { Received } from './received.js';
+import type { ToolSummary } from './tool-summary.js';
 import type { ProbeSession } from './session.js';
 import type { WireEntry, WireLog } from './wire-log.js';
 
@@ -76,6 +77,8 @@ export interface ProbeReport {
   readonly problem?: string;
   /** What the probe calls, and why it may. */
   readonly plan?: { readonly tool: string | null; readonly why: string; readonly mutation: string | null };
+  /** The tools the server listed (what drift compares with a manifest). */
+  readonly tools?: readonly ToolSummary[];
   /** What the probe noticed about the server as a whole. */
   readonly observations: readonly string[];
   readonly checks: readonly CheckResult[];

@@ -21,6 +21,7 @@ import {
 } from './probe-types.js';
 import { type Negotiation, ProbeSession } from './session.js';
 import { StdioConnection } from './stdio-connection.js';
+import { summariseTools, type ToolSummary } from './tool-summary.js';
 import { WireLog } from './wire-log.js';
 
 /** The checks the probe runs, in order; `revision` first and `wire` last are decided from what the run saw. */
@@ -129,8 +130,10 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
     const listed = await session.listTools(Math.min(HANDSHAKE_MS, Math.max(1, budgetLeft())));
     let plan: ProbePlan | undefined;
     let toolsOutcome: CheckOutcome;
+    let summaries: ToolSummary[] | undefined;
     if ('failed' in listed) toolsOutcome = outcome('fail', listed.failed);
     else {
+      summaries = summariseTools(listed.tools);
       const tools = listed.tools.filter((tool): tool is ListedTool => typeof (tool as { name?: unknown })?.name === 'string');
       const planned = probePlan(options, tools);
       if (!planned.ok) return { usage: planned.usage };
@@ -165,6 +168,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
               mutation: plan.mutation?.name ?? null,
             },
           }),
+      ...(summaries === undefined ? {} : { tools: summaries }),
       checks: judged,
       observations: observations(connection),
       ...(failed || ranRequests ? {} : { nothingRan: `no request in flight was checked: ${whyNothingRan(judged)}` }),

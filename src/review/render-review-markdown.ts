@@ -16,7 +16,8 @@ export function renderReviewMarkdown(review: Review): string {
     `Manifest \`${review.file.replace(/`/g, "'")}\` · MCP ${review.specVersion} · ${review.replicas} replica${review.replicas === 1 ? '' : 's'} · ` +
       `${review.operations.length} operations · fixtures: ${fixtures.passed} of ${fixtures.total} passed on the reference implementation`,
     '',
-    `**Verdict: ${review.productionReady ? `${YES} production-ready` : `${NO} not production-ready`}**`,
+    // A review judges what the manifest declares; only evidence --stdio/--url checks it against a server.
+    `**Verdict: ${review.productionReady ? `${YES} production-ready` : `${NO} not production-ready`}** as declared (not checked against a server)`,
     '',
     '| operation | method | retry | verdict |',
     '|---|---|---|---|',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INPUT_RULES, renderInputRuleDoc } from '../../src/findings/input-rules.js';
+import { INPUT_RULES, renderDescriptorPage, renderInputRuleDoc } from '../../src/findings/input-rules.js';
+import { DRIFT_RULES } from '../../src/probe/drift.js';
 import { bundledRules } from '../../src/rules/load-rules.js';
 import { renderRuleDoc } from '../../src/rule-docs/rule-doc.js';
 import { runRuleExamples } from '../../src/rule-docs/rule-examples.js';
@@ -18,5 +19,12 @@ describe('input rule pages', () => {
   it.each(INPUT_RULES.map((rule) => [rule.id, rule] as const))('docs/rules/%s.md is current', async (id, rule) => {
     expect(rule.docPage).toBe(`docs/rules/${id}.md`);
     await expect(renderInputRuleDoc(rule)).toMatchFileSnapshot(`../../docs/rules/${id}.md`);
+  });
+});
+
+describe('drift rule pages', () => {
+  it.each(DRIFT_RULES.map((rule) => [rule.id, rule] as const))('docs/rules/%s.md is current', async (id, rule) => {
+    expect(rule.docPage).toBe(`docs/rules/${id}.md`);
+    await expect(renderDescriptorPage(rule, 'drift')).toMatchFileSnapshot(`../../docs/rules/${id}.md`);
   });
 });

@@ -1,0 +1,431 @@
+import { LineIndex } from '../document/line-index.js';
+import { locate, type PathSegment } from '../document/source-map.js';
+import { makeFinding, type Finding, type Severity } from '../findings/finding.js';
+import type { RuleDescriptor } from '../findings/rule-descriptor.js';
+import type { LoadedManifest } from '../manifest/load.js';
+import type { ResolvedOperation } from '../manifest/resolved-operation.js';
+import { emitsProgress, usesTask } from '../policy/predicates.js';
+import type { CheckResult, ProbeReport } from './probe-types.js';
+import { HINT_DEFAULTS, TOOL_HINTS, type ToolSummary } from './tool-summary.js';
+import type { WireEntry } from './wire-log.js';
+
+/** The claims drift compares with the server: what each rule reads in the manifest and what it reads of the server. */
+export const DRIFT_RULES: readonly DriftRule[] = [
+  rule(
+    'drift-tool-missing',
+    'error',
+    'Every tool the manifest describes is listed by the server.',
+    'tools/list',
+    'Rename the operation to the tool the server lists, or remove it.',
+  ),
+  rule(
+    'drift-tool-undescribed',
+    'warn',
+    'Every tool the server lists is described by an operation.',
+    'tools/list',
+    'Describe the tool as an operation (mcprely init writes a starting one).',
+  ),
+  rule(
+    'drift-key-argument',
+    'error',
+    "The idempotency key argument is a required argument of the tool's input schema.",
+    'inputSchema',
+    "Name the argument the tool's inputSchema carries the key in, and make it required.",
+  ),
+  rule(
+    'drift-fingerprint-argument',
+    'error',
+    "Every fingerprint argument is an argument of the tool's input schema.",
+    'inputSchema',
+    'List only arguments the tool takes in idempotency.fingerprint.',
+  ),
+  rule(
+    'drift-annotations',
+    'error',
+    "The manifest's annotations are the ones the server advertises.",
+    'annotations',
+    'Copy the annotations the server advertises, or change what the server advertises.',
+  ),
+  rule(
+    'drift-task-support',
+    'error',
+    "task.used agrees with the tool's execution.taskSupport.",
+    'execution.taskSupport',
+    'Set task.used to what the server supports, or change the tool.',
+  ),
+  rule(
+    'drift-revision',
+    'error',
+    'The server negotiates the revision the manifest names.',
+    'the revision check',
+    'Set specVersion to the revision the server speaks.',
+  ),
+  rule(
+    'drift-progress',
+    'error',
+    'Progress on the wire is what the manifest says: sent or not, increasing, stopping at completion, no faster than minIntervalMs.',
+    'the progress check',
+    'Make progress.emits and progress.minIntervalMs say what the server does, or fix the server.',
+  ),
+  rule(
+    'drift-cancellation',
+    'error',
+    'After a cancellation the server does what cancellation.stopsWork and suppressResponseAfterCancel say.',
+    'the cancellation and client-timeouts checks',
+    'Make the server stop and stay silent after a cancellation, or say in the manifest that it does not.',
+  ),
+  rule(
+    'drift-ignored-cancellations',
+    'error',
+    'Late, unknown and malformed cancellations are handled as cancellation.invalidOrLate says.',
+    'the ignored-cancellations check',
+    'Make the server ignore them, or set cancellation.invalidOrLate to what it does.',
+  ),
+  rule(
+    'drift-sse-headers',
+    'error',
+    'The SSE responses carry the headers server.http.sseHeaders lists.',
+    'the sse-headers check',
+    'Send the headers the manifest lists (or list the ones it sends).',
+  ),
+  rule(
+    'drift-http-transport',
+    'error',
+    "The HTTP endpoint answers as the manifest's revision of Streamable HTTP requires (GET, the cancel signal).",
+    'the get-405 check',
+    "Serve Streamable HTTP as the manifest's revision requires.",
+  ),
+  rule(
+    'drift-idempotency',
+    'error',
+    'The same key twice gives one result, and a key reused with other arguments is handled as the manifest says.',
+    'the idempotent-replay check',
+    'Make the server keep its idempotency contract, or say in the manifest what it does.',
+  ),
+];
+
+function rule(id: string, severity: Severity, description: string, from: string, fix: string): DriftRule {
+  const rationale =
+    `A manifest is a claim about a server. Checked against ${from} of the live server (mcprely drift, evidence --stdio/--url), ` +
+    'a claim the server contradicts makes every verdict drawn from the manifest wrong.';
+  return {
+    id,
+    severity,
+    description,
+    rationale,
+    fix,
+    tags: ['drift'],
+    docPage: `docs/rules/${id}.md`,
+    helpMarkdown: [
+      description,
+      '',
+      `**Why.** ${rationale} Only what the manifest says is a claim: a field it leaves unset promises nothing.`,
+      '',
+      `**Fix.** ${fix}`,
+      '',
+      `Found by \`mcprely drift <manifest> --stdio "<command>" | --url <endpoint>\`, and by \`mcprely evidence --stdio/--url\`, whose verdict it refuses.`,
+    ].join('\n'),
+  };
+}
+
+/** A drift rule: described in code, with its page's words (docs/rules/<id>.md is rendered from them). */
+export interface DriftRule extends RuleDescriptor {
+  readonly docPage: string;
+  readonly helpMarkdown: string;
+}
+
+export const DRIFT_RULE_IDS: ReadonlySet<string> = new Set(DRIFT_RULES.map((descriptor) => descriptor.id));
+
+/**
+ * Where the manifest and the server it describes disagree: what tools/list says (tools, arguments, annotations,
+ * task support) and every claim a probe check contradicted on the wire, each a finding at the manifest line of
+ * the claim, with the check's summary and a transcript excerpt. Pure: the probe has already run.
+ */
+export function driftFindings(manifest: LoadedManifest, report: ProbeReport): Finding[] {
+  const findings: { finding: Finding; offset: number }[] = [];
+  let lines: LineIndex | undefined;
+  const add = (
+    id: string,
+    place: { operation?: ResolvedOperation; path: readonly PathSegment[]; at?: 'key' | 'value' },
+    messageId: string,
+    message: string,
+    data: Record<string, string | number> = {},
+  ) => {
+    const descriptor = DRIFT_RULES.find((candidate) => candidate.id === id)!;
+    const at = place.at ?? 'value';
+    const span = place.operation === undefined ? locate(manifest.source, place.path, at) : place.operation.locate(place.path, at);
+    const path = place.operation === undefined ? place.path : ['operations', place.operation.index, ...place.path];
+    lines ??= new LineIndex(manifest.text);
+    findings.push({
+      finding: makeFinding({
+        ruleId: id,
+        severity: descriptor.severity,
+        messageId,
+        message,
+        data: { ...(place.operation === undefined ? {} : { operation: place.operation.spec.name }), ...data },
+        file: manifest.file,
+        path,
+        range: { start: lines.position(span.start), end: lines.position(span.end) },
+        fix: descriptor.fix,
+      }),
+      offset: span.start,
+    });
+  };
+  if (report.tools !== undefined) listedDrift(manifest, report.tools, add);
+  wireDrift(manifest, report, add);
+  findings.sort((a, b) => a.offset - b.offset);
+  return findings.map(({ finding }) => finding);
+}
+
+type Add = (
+  id: string,
+  place: { operation?: ResolvedOperation; path: readonly PathSegment[]; at?: 'key' | 'value' },
+  messageId: string,
+  message: string,
+  data?: Record<string, string | number>,
+) => void;
+
+/** What tools/list shows: the tools, their arguments, annotations and task support. */
+function listedDrift(manifest: LoadedManifest, tools: readonly ToolSummary[], add: Add): void {
+  const listed = new Map(tools.map((tool) => [tool.name, tool]));
+  const described = new Set<string>();
+  for (const operation of manifest.operations) {
+    const spec = operation.spec;
+    if (spec.method !== 'tools/call' || spec.direction === 'server-to-client') continue;
+    described.add(spec.name);
+    const tool = listed.get(spec.name);
+    if (tool === undefined) {
+      add(
+        'drift-tool-missing',
+        { operation, path: ['name'] },
+        'tool-missing',
+        `${spec.name}: the server lists no tool of this name (it lists ${tools.length === 0 ? 'none' : shortList(tools.map((candidate) => candidate.name))})`,
+      );
+      continue;
+    }
+    const key = spec.idempotency?.keyArgument;
+    if (key !== undefined && tool.arguments !== undefined) {
+      if (!tool.arguments.includes(key))
+        add(
+          'drift-key-argument',
+          { operation, path: ['idempotency', 'keyArgument'] },
+          'key-not-an-argument',
+          `${spec.name}: the key argument ${key} is not an argument of the tool ` +
+            `(its inputSchema has ${shortList(tool.arguments) || 'none'}), so no call carries the key`,
+        );
+      else if (!(tool.required ?? []).includes(key))
+        add(
+          'drift-key-argument',
+          { operation, path: ['idempotency', 'keyArgument'] },
+          'key-optional',
+          `${spec.name}: the key argument ${key} is optional in the tool's inputSchema, so a call without it is not keyed and runs again on retry`,
+        );
+    }
+    const fingerprint = spec.idempotency?.fingerprint ?? [];
+    const unknown = tool.arguments === undefined ? [] : fingerprint.filter((name) => !tool.arguments!.includes(name));
+    if (unknown.length > 0)
+      add(
+        'drift-fingerprint-argument',
+        { operation, path: ['idempotency', 'fingerprint'] },
+        'fingerprint-not-arguments',
+        `${spec.name}: the fingerprint names ${unknown.join(', ')}, which the tool does not take ` +
+          `(its inputSchema has ${shortList(tool.arguments ?? []) || 'none'})`,
+      );
+    const claimed = spec.annotations;
+    if (claimed !== undefined) {
+      for (const hint of TOOL_HINTS) {
+        const mine = claimed[hint];
+        if (mine === undefined) continue;
+        const theirs = tool.annotations?.[hint];
+        const effective = theirs ?? HINT_DEFAULTS[hint];
+        if (mine !== effective)
+          add(
+            'drift-annotations',
+            { operation, path: ['annotations', hint] },
+            'annotation-differs',
+            `${spec.name}: the manifest says ${hint}: ${mine}, the server ` +
+              (theirs === undefined ? `gives no ${hint} (which means ${effective})` : `advertises ${hint}: ${theirs}`),
+            { hint },
+          );
+      }
+    }
+    const support = tool.taskSupport;
+    const used = usesTask(spec);
+    if (used && (support === undefined || support === 'forbidden'))
+      add(
+        'drift-task-support',
+        { operation, path: ['task', 'used'] },
+        'task-not-supported',
+        `${spec.name}: the manifest runs it as a task, but the tool's execution.taskSupport is ${support ?? 'absent (tasks forbidden)'}`,
+      );
+    else if (!used && support === 'required')
+      add(
+        'drift-task-support',
+        { operation, path: ['task'], at: 'key' },
+        'task-required',
+        `${spec.name}: the tool's execution.taskSupport is required, but the manifest does not run it as a task (task.used is not true)`,
+      );
+  }
+  const undescribed = tools.filter((tool) => !described.has(tool.name));
+  for (const tool of undescribed)
+    add(
+      'drift-tool-undescribed',
+      { path: ['operations'], at: 'key' },
+      'tool-undescribed',
+      `the server lists the tool ${tool.name}, which no operation describes: its timeouts, retry and cancellation are unreviewed`,
+      { tool: tool.name },
+    );
+}
+
+/** Each claim a probe check contradicted on the wire. */
+function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): void {
+  const failed = (id: string) => report.checks.find((check) => check.id === id && check.status === 'fail');
+  const byName = (name: string | null | undefined) =>
+    name === null || name === undefined ? undefined : manifest.operations.find((operation) => operation.spec.name === name);
+  const probed = byName(report.plan?.tool);
+  const seen = (check: CheckResult) => ({ check: check.id, excerpt: excerpt(check.transcript) });
+
+  const revision = failed('revision');
+  if (revision !== undefined)
+    add(
+      'drift-revision',
+      { path: ['specVersion'] },
+      'revision',
+      `specVersion is ${manifest.manifest.specVersion}, but ${revision.summary}`,
+      seen(revision),
+    );
+
+  if (probed !== undefined) {
+    const spec = probed.spec;
+    const progress = report.checks.find((check) => check.id === 'progress');
+    if (progress?.status === 'fail' && emitsProgress(spec))
+      add(
+        'drift-progress',
+        { operation: probed, path: ['progress'], at: 'key' },
+        'progress-contract',
+        `${spec.name} sends progress as the spec requires, says the manifest, but ${progress.summary}`,
+        seen(progress),
+      );
+    if (progress !== undefined && progress.status !== 'fail') {
+      const times = progressTimes(progress.transcript);
+      if (times.length === 0 && emitsProgress(spec) && /sent no progress/.test(progress.summary))
+        add(
+          'drift-progress',
+          { operation: probed, path: ['progress', 'emits'] },
+          'progress-none',
+          `${spec.name}: progress.emits is true, but the server sent no progress in a whole run`,
+          seen(progress),
+        );
+      if (times.length > 0 && spec.progress?.emits === false)
+        add(
+          'drift-progress',
+          { operation: probed, path: ['progress', 'emits'] },
+          'progress-unexpected',
+          `${spec.name}: progress.emits is false, but the server sent ${times.length} progress notification(s)`,
+          seen(progress),
+        );
+      const claimed = spec.progress?.minIntervalMs;
+      const median = medianGap(times);
+      // The median, not the least gap: a pipe or a proxy may deliver two notifications in one read.
+      if (claimed !== undefined && median !== undefined && median < claimed * 0.8)
+        add(
+          'drift-progress',
+          { operation: probed, path: ['progress', 'minIntervalMs'] },
+          'progress-faster',
+          `${spec.name}: progress.minIntervalMs is ${claimed}, ` +
+            `but the server sent progress every ${Math.round(median)} ms (median of ${times.length - 1} gaps)`,
+          seen(progress),
+        );
+    }
+    const cancellation = spec.cancellation ?? {};
+    // Only what the manifest says is a claim: an unset field promises nothing (lint asks for it).
+    const claimsSilence =
+      cancellation.stopsWork === 'immediately' ||
+      cancellation.stopsWork === 'checkpoint' ||
+      cancellation.suppressResponseAfterCancel === true;
+    for (const id of ['cancel-before-completion', 'client-timeouts']) {
+      const check = failed(id);
+      if (check === undefined || !claimsSilence) continue;
+      const signal = report.transport === 'streamable-http' ? `, httpSignal: ${cancellation.httpSignal ?? 'unset'}` : '';
+      add(
+        'drift-cancellation',
+        { operation: probed, path: ['cancellation', 'stopsWork'] },
+        id === 'cancel-before-completion' ? 'cancel-ignored' : 'timeout-cancel-ignored',
+        `${spec.name}: the manifest says stopsWork: ${cancellation.stopsWork ?? 'unset'}, ` +
+          `suppressResponseAfterCancel: ${cancellation.suppressResponseAfterCancel ?? 'unset'}${signal}; on the wire (${id}): ${check.summary}`,
+        seen(check),
+      );
+    }
+    const ignored = failed('ignored-cancellations');
+    if (ignored !== undefined && cancellation.invalidOrLate === 'ignore')
+      add(
+        'drift-ignored-cancellations',
+        { operation: probed, path: ['cancellation', 'invalidOrLate'] },
+        'cancellations-answered',
+        `${spec.name}: the manifest says invalidOrLate: ignore, but ${ignored.summary}`,
+        seen(ignored),
+      );
+  }
+  const headers = failed('sse-headers');
+  if (headers !== undefined && manifest.manifest.server.http?.sseHeaders !== undefined)
+    add(
+      'drift-sse-headers',
+      { path: ['server', 'http', 'sseHeaders'], at: 'key' },
+      'sse-headers',
+      `server.http.sseHeaders lists headers the server does not send: ${headers.summary}`,
+      seen(headers),
+    );
+  const get = failed('get-405');
+  if (get !== undefined)
+    add(
+      'drift-http-transport',
+      { path: ['server', 'transports'] },
+      'get-not-405',
+      `the manifest offers Streamable HTTP under ${manifest.manifest.specVersion}, but ${get.summary}`,
+      seen(get),
+    );
+  const replay = failed('idempotent-replay');
+  const mutation = byName(report.plan?.mutation);
+  if (replay !== undefined && mutation !== undefined) {
+    const idempotency = mutation.spec.idempotency;
+    add(
+      'drift-idempotency',
+      { operation: mutation, path: ['idempotency', 'keyArgument'] },
+      'replay',
+      `${mutation.spec.name}: the manifest keys it by ${idempotency?.keyArgument ?? 'nothing'} ` +
+        `(onKeyReuseWithOtherArguments: ${idempotency?.onKeyReuseWithOtherArguments ?? 'unset'}), but ${replay.summary}`,
+      seen(replay),
+    );
+  }
+}
+
+/** When each progress notification of a check arrived (ms on the probe's clock). */
+function progressTimes(transcript: readonly WireEntry[]): number[] {
+  return transcript.filter((entry) => entry.direction === '←' && entry.text.includes('"notifications/progress"')).map((entry) => entry.t);
+}
+
+function medianGap(times: readonly number[]): number | undefined {
+  if (times.length < 3) return undefined;
+  const gaps = times
+    .slice(1)
+    .map((time, index) => time - times[index]!)
+    .sort((a, b) => a - b);
+  return gaps[Math.floor(gaps.length / 2)];
+}
+
+/** The part of a check's transcript that shows what it met: from the cancellation on when there was one, else its end; at most six lines. */
+export function excerpt(transcript: readonly WireEntry[]): string {
+  const cancel = transcript.findIndex(
+    (entry) =>
+      entry.direction === '→' && (entry.text.includes('notifications/cancelled') || entry.text.startsWith('[closes the response stream')),
+  );
+  const from = cancel >= 0 ? cancel : Math.max(0, transcript.length - 6);
+  return transcript
+    .slice(from, from + 6)
+    .map((entry) => `t=${entry.t}ms ${entry.direction} ${entry.text.length > 200 ? `${entry.text.slice(0, 200)}…` : entry.text}`)
+    .join('\n');
+}
+
+function shortList(names: readonly string[]): string {
+  return names.length <= 8 ? names.join(', ') : `${names.slice(0, 8).join(', ')} and ${names.length - 8} more`;
+}

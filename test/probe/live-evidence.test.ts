@@ -1,0 +1,172 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCliAsync, showsStackTrace } from '../helpers/run-cli.js';
+import { HOSTILE, SERVERS, startHttp, stopServers } from './probe-harness.js';
+
+const COMPLETE = `${SERVERS}/sdk-v1-complete.yaml`;
+const SDK_V1 = `node ${SERVERS}/sdk-v1-server.mjs stdio`;
+const tmp = () => mkdtempSync(join(tmpdir(), 'mcprely-live-'));
+
+interface Index {
+  productionReady: boolean;
+  verdict: string;
+  basis: { on: string; verified?: boolean; drift?: number; checks?: { failed: number } };
+  files: string[];
+}
+const indexOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as Index;
+
+interface LiveResult {
+  id: string;
+  status: 'pass' | 'fail' | 'not run';
+  summary: string;
+  check?: string;
+}
+
+describe.concurrent('evidence that says what was verified', () => {
+  afterAll(() => stopServers());
+
+  it('without a server: production-ready as declared, not checked against a server', async () => {
+    const dir = tmp();
+    const run = await runCliAsync(['evidence', COMPLETE, '-o', dir]);
+    expect(run.status, run.stderr).toBe(0);
+    const index = indexOf(dir);
+    expect(index).toMatchObject({
+      productionReady: true,
+      verdict: 'production-ready as declared (not checked against a server)',
+      basis: { on: 'manifest' },
+    });
+    expect(readFileSync(join(dir, 'review.md'), 'utf8')).toContain(
+      '**Verdict: ✅ production-ready** as declared (not checked against a server)',
+    );
+    expect(index.files.some((file) => file.startsWith('live/'))).toBe(false);
+  }, 60_000);
+
+  it('the well-behaved server, its honest manifest: production-ready, verified on the wire; probe, drift and live fixtures in the bundle', async () => {
+    const dir = tmp();
+    const run = await runCliAsync(['evidence', COMPLETE, '-o', dir, '--stdio', SDK_V1, '--allow-mutations']);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const index = indexOf(dir);
+    expect(index.productionReady).toBe(true);
+    expect(index.verdict).toMatch(/^production-ready, verified on the wire \(2025-11-25, stdio, \d{4}-\d\d-\d\d\)$/);
+    expect(index.basis).toMatchObject({ on: 'wire', verified: true, drift: 0, checks: { failed: 0 } });
+    for (const file of ['live/probe.json', 'live/probe.txt', 'live/drift.json', 'live/fixtures.txt']) {
+      expect(index.files, file).toContain(file);
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    }
+    expect(JSON.parse(readFileSync(join(dir, 'live/drift.json'), 'utf8'))).toEqual([]);
+    expect(readFileSync(join(dir, 'live/fixtures.txt'), 'utf8')).toMatch(
+      /^PASS {2}slow_job\/stdio-cancel-before-completion {2}\[stdio, live\]$/m,
+    );
+    expect(readFileSync(join(dir, 'index.md'), 'utf8')).toContain(`verdict: ✅ ${index.verdict}`);
+  }, 90_000);
+
+  it('a manifest the server contradicts is refused by drift, and says so', async () => {
+    const dir = tmp();
+    const lie = join(dir, 'lie.yaml');
+    writeFileSync(
+      lie,
+      readFileSync(COMPLETE, 'utf8').replace(
+        'annotations: { readOnlyHint: false, idempotentHint: true }',
+        'annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false }',
+      ),
+    );
+    const declared = await runCliAsync(['review', lie]);
+    expect(declared.status, 'the lie alone does not change the review').toBe(0);
+    const out = join(dir, 'bundle');
+    const run = await runCliAsync(['evidence', lie, '-o', out, '--stdio', SDK_V1]);
+    expect(run.status).toBe(1);
+    const index = indexOf(out);
+    expect(index.productionReady).toBe(false);
+    expect(index.verdict).toMatch(
+      /^not production-ready: the server contradicts the manifest \(1 drift finding\) \(checked on the wire: 2025-11-25, stdio, /,
+    );
+    const drift = JSON.parse(readFileSync(join(out, 'live/drift.json'), 'utf8')) as { ruleId: string }[];
+    expect(drift.map((finding) => finding.ruleId)).toEqual(['drift-annotations']);
+  }, 90_000);
+
+  it('a broken server behind an honest-looking manifest: refused, and the transcript shows why', async () => {
+    const dir = tmp();
+    const run = await runCliAsync([
+      'evidence',
+      `${SERVERS}/hostile-claims.yaml`,
+      '-o',
+      dir,
+      '--stdio',
+      `node ${HOSTILE} progress-after-cancel --revision 2025-11-25`,
+    ]);
+    expect(run.status).toBe(1);
+    expect(showsStackTrace(run.stderr)).toBe(false);
+    const index = indexOf(dir);
+    expect(index.productionReady).toBe(false);
+    expect(index.verdict).toMatch(/the server contradicts the manifest \(\d+ drift findings?\); \d+ live checks? failed/);
+    const fixtures = readFileSync(join(dir, 'live/fixtures.txt'), 'utf8');
+    expect(fixtures).toMatch(
+      /^FAIL {2}slow_job\/stdio-cancel-before-completion {2}\[stdio, live\]\n {6}played by the probe check cancel-before-completion: the server sent progress/m,
+    );
+    expect(fixtures).toMatch(/"notifications\/cancelled"/);
+  }, 90_000);
+});
+
+describe.concurrent('verify against a live server', () => {
+  afterAll(() => stopServers());
+
+  it('over stdio: the observable fixtures pass on the well-behaved server, the rest say why they cannot run', async () => {
+    const run = await runCliAsync(['verify', COMPLETE, '--stdio', SDK_V1, '--allow-mutations', '-f', 'json']);
+    expect(run.status, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { summary: { passed: number; failed: number }; fixtures: LiveResult[] };
+    const byId = new Map(report.fixtures.map((fixture) => [fixture.id, fixture]));
+    for (const id of [
+      'slow_job/stdio-cancel-before-completion',
+      'slow_job/stdio-complete-before-late-cancel',
+      'charge/one-key-identical-arguments',
+      'charge/key-reuse-changed-arguments',
+    ])
+      expect(byId.get(id), id).toMatchObject({ status: 'pass' });
+    expect(byId.get('charge/close-reopen-replay')).toMatchObject({
+      status: 'not run',
+      summary: expect.stringMatching(/^cannot be run live: /),
+    });
+    expect(byId.get('slow_job/http-cancel-before-completion')).toMatchObject({
+      status: 'not run',
+      summary: expect.stringMatching(/probed over stdio/),
+    });
+    expect(report.summary).toMatchObject({ passed: 4, failed: 0 });
+  }, 90_000);
+
+  it('over Streamable HTTP: the HTTP fixtures run (cancel before completion, deadlines with progress)', async () => {
+    const server = await startHttp([`${SERVERS}/sdk-v1-server.mjs`, 'http', '0']);
+    try {
+      const run = await runCliAsync(['verify', COMPLETE, '--url', `http://127.0.0.1:${server.port}/mcp`, '-f', 'json']);
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      const fixtures = (JSON.parse(run.stdout) as { fixtures: LiveResult[] }).fixtures;
+      expect(fixtures.find((fixture) => fixture.id === 'slow_job/http-cancel-before-completion')).toMatchObject({
+        status: 'pass',
+        check: 'cancel-before-completion',
+      });
+      expect(fixtures.find((fixture) => fixture.id === 'slow_job/progress-resets-idle-maximum-fires')).toMatchObject({
+        status: 'pass',
+        check: 'client-timeouts',
+      });
+      expect(fixtures.find((fixture) => fixture.id === 'charge/one-key-identical-arguments')).toMatchObject({
+        status: 'not run',
+        summary: 'the fixture is for stdio; the server was probed over streamable-http',
+      });
+    } finally {
+      server.stop();
+    }
+  }, 90_000);
+
+  it('a broken server fails the fixture it breaks, with the wire transcript (exit 1)', async () => {
+    const run = await runCliAsync([
+      'verify',
+      `${SERVERS}/hostile-claims.yaml`,
+      '--stdio',
+      `node ${HOSTILE} response-after-cancel --revision 2025-11-25`,
+    ]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/^FAIL {2}slow_job\/stdio-cancel-before-completion {2}\[stdio, live\]$/m);
+    expect(run.stdout).toMatch(/^Live: \d+ passed, [1-9]\d* failed, \d+ not run/m);
+  }, 90_000);
+});
