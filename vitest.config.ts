@@ -1,13 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The probe's verdicts on hostile and known servers are timing judgements (what crossed a cancellation on the
+ * wire, which defect showed first): they run on their own, after everything else, as they would on a quiet
+ * machine. Everything else runs on two workers: most end-to-end files wait on child processes and timers, so
+ * two workers on the 2-core CI machine overlap their waiting.
+ */
+const PROBE_VERDICTS = ['test/probe/hostile-servers.test.ts', 'test/probe/known-servers.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // End-to-end tests start the built CLI and real servers: give them room on a loaded 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Most end-to-end files wait on child processes and timers (probes, servers, CLI runs), so two workers on
-    // the 2-core CI machine overlap their waiting: 168 s for the suite instead of 279 s with one.
-    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: PROBE_VERDICTS, maxWorkers: 2, sequence: { groupOrder: 0 } },
+      },
+      { extends: true, test: { name: 'probe verdicts', include: PROBE_VERDICTS, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -27,6 +27,7 @@ export interface ServerSpec {
   readonly name: string;
   readonly transports: readonly Transport[];
   readonly replicas?: number;
+  readonly tenancy?: 'single' | 'multi';
   readonly http?: HttpSpec;
 }
 
@@ -35,6 +36,7 @@ export interface HttpSpec {
   readonly sseHeaders?: Readonly<Record<string, string>>;
   readonly keepaliveMs?: number;
   readonly proxyIdleTimeoutMs?: number;
+  readonly responseMode?: 'sse' | 'json';
 }
 
 export type Method =
@@ -63,6 +65,14 @@ export interface Policy {
   readonly flowControl?: FlowControlPolicy;
   readonly recovery?: RecoveryPolicy;
   readonly task?: TaskPolicy;
+  readonly rounds?: RoundsPolicy;
+}
+
+export interface RoundsPolicy {
+  readonly multiRoundTrip?: boolean;
+  readonly cancelBetweenRounds?: 'stop-retrying' | 'notification';
+  readonly requestStateTtlMs?: number;
+  readonly freshProgressToken?: boolean;
 }
 
 export interface OperationSpec extends Policy {
@@ -92,6 +102,7 @@ export interface Timeouts {
   readonly resetMaxOnProgress?: boolean;
   readonly keepaliveCountsAsActivity?: boolean;
   readonly cancelOnTimeout?: boolean;
+  readonly lateResponse?: 'ignore' | 'deliver';
 }
 
 export interface ProgressPolicy {
@@ -100,6 +111,10 @@ export interface ProgressPolicy {
   readonly monotonic?: boolean;
   readonly stopsOnCompletion?: boolean;
   readonly stopsOnCancellation?: boolean;
+  readonly maxIntervalMs?: number;
+  readonly receiverMinIntervalMs?: number;
+  readonly tokens?: 'per-request' | 'shared';
+  readonly httpStream?: 'request' | 'listen';
 }
 
 export interface CancellationPolicy {
@@ -110,6 +125,7 @@ export interface CancellationPolicy {
   readonly invalidOrLate?: 'ignore' | 'error-response';
   readonly clientMayCancel?: boolean;
   readonly serverSendsCancelled?: boolean;
+  readonly handler?: 'cooperative' | 'checks-between-steps' | 'never-checks';
 }
 
 export interface Backoff {
@@ -124,6 +140,7 @@ export interface RetryPolicy {
   readonly backoff?: Backoff;
   readonly newRequestId?: boolean;
   readonly reconcileFirst?: boolean;
+  readonly newProgressToken?: boolean;
 }
 
 export interface IdempotencyPolicy {
@@ -142,6 +159,9 @@ export interface IdempotencyPolicy {
   };
   readonly returns?: 'defensive-copy' | 'shared-reference';
   readonly reconcileByKey?: boolean;
+  readonly keyTtlMs?: number;
+  readonly whileInFlight?: 'wait' | 'conflict' | 'replay' | 'execute';
+  readonly keyScope?: 'global' | 'tenant' | 'grant';
 }
 
 export interface FlowControlPolicy {
@@ -158,8 +178,11 @@ export interface RecoveryPolicy {
     readonly newRequestId?: boolean;
     readonly sendLastEventId?: boolean;
     readonly backoff?: Backoff;
+    readonly restoresFilter?: boolean;
+    readonly carriesToolName?: boolean;
   };
   readonly refetch?: readonly string[];
+  readonly dedupeBy?: string;
   readonly replayUnsafeMutations?: boolean;
 }
 

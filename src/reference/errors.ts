@@ -22,6 +22,17 @@ export class IdempotencyKeyMismatchError extends Error {
   }
 }
 
+/**
+ * A key's execution is still running on another connection and the ledger was opened with
+ * `whileInFlight: 'conflict'`: nothing ran; retry later (the retry replays once the first has committed).
+ */
+export class KeyInFlightError extends Error {
+  override readonly name = 'KeyInFlightError';
+  constructor(readonly key: string) {
+    super(`idempotency key ${JSON.stringify(key)} may be in flight: another execution holds the ledger; nothing ran, retry later`);
+  }
+}
+
 /** The ledger file cannot be used (not a SQLite database, locked past the busy timeout, …); nothing committed is lost. */
 export class LedgerError extends Error {
   override readonly name = 'LedgerError';

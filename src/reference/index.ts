@@ -7,6 +7,7 @@ export {
   BufferFullError,
   IdempotencyKeyMismatchError,
   InvalidArgumentError,
+  KeyInFlightError,
   LedgerError,
   ProtocolStateError,
   TaskError,
@@ -24,7 +25,7 @@ export {
   type Reservation,
   type ReservationArguments,
 } from './ledger-operations.js';
-export { MutationLedger, type Execution, type LedgerOptions, type LedgerRecord } from './mutation-ledger.js';
+export { MutationLedger, type Execution, type KeyOptions, type LedgerOptions, type LedgerRecord } from './mutation-ledger.js';
 export { backoffDelay, KEEP_ALIVE_COMMENT, reconnectPlan, sseHeaders, type BackoffWindow, type ReconnectPlan } from './recovery.js';
 export {
   RequestCoordinator,

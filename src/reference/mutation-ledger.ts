@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { InvalidArgumentError, IdempotencyKeyMismatchError, LedgerError } from './errors.js';
+import { InvalidArgumentError, IdempotencyKeyMismatchError, KeyInFlightError, LedgerError } from './errors.js';
 import { fingerprint } from './fingerprint.js';
 import type { LedgerOperation } from './ledger-operations.js';
 import { requireInteger, requireJson, requireNonEmptyString } from './validate-arguments.js';
@@ -21,6 +21,27 @@ export interface LedgerOptions {
    * recreated silently, or every key would execute again.
    */
   readonly create?: boolean;
+  /**
+   * How long a key's record is kept: a request that comes later with the same key runs again (the key has
+   * expired), and `reconcile` no longer finds it. Absent: records are kept for ever. Records written before
+   * keys had a time are never expired.
+   */
+  readonly keyTtlMs?: number;
+  /**
+   * What a request sees when another connection is executing (its key may be in flight): `wait` (the default)
+   * waits for that execution to commit, then replays or executes; `conflict` fails at once with
+   * KeyInFlightError, having run nothing.
+   */
+  readonly whileInFlight?: 'wait' | 'conflict';
+  /** The clock key lifetimes are measured on (ms); Date.now by default. */
+  readonly now?: () => number;
+}
+
+/** What scopes a key: keys of different scopes (tenants, grants) never collide. */
+export interface KeyOptions {
+  readonly idempotencyKey?: string;
+  /** The tenant or grant the key belongs to; absent: the key is global. */
+  readonly scope?: string;
 }
 
 export interface Execution<Result> {
@@ -46,7 +67,8 @@ const SCHEMA = `
     operation TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
     result_json TEXT NOT NULL,
-    execution INTEGER NOT NULL
+    execution INTEGER NOT NULL,
+    created_at INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE IF NOT EXISTS effects (
     receipt TEXT PRIMARY KEY,
@@ -66,12 +88,18 @@ const SCHEMA = `
 export class MutationLedger {
   readonly #db: Database.Database;
   readonly #statements: ReturnType<typeof prepare>;
+  readonly #keyTtlMs: number | undefined;
+  readonly #conflict: boolean;
+  readonly #now: () => number;
   readonly path: string;
 
-  private constructor(path: string, db: Database.Database) {
+  private constructor(path: string, db: Database.Database, options: LedgerOptions) {
     this.path = path;
     this.#db = db;
     this.#statements = prepare(db);
+    this.#keyTtlMs = options.keyTtlMs;
+    this.#conflict = options.whileInFlight === 'conflict';
+    this.#now = options.now ?? Date.now;
   }
 
   /**
@@ -84,6 +112,9 @@ export class MutationLedger {
     requireNonEmptyString('path', path);
     const busyTimeoutMs = requireInteger('busyTimeoutMs', options.busyTimeoutMs ?? 5000, 0);
     const create = options.create === true;
+    if (options.keyTtlMs !== undefined) requireInteger('keyTtlMs', options.keyTtlMs, 1);
+    if (options.whileInFlight !== undefined && options.whileInFlight !== 'wait' && options.whileInFlight !== 'conflict')
+      throw new InvalidArgumentError('whileInFlight', `must be wait or conflict, not ${String(options.whileInFlight)}`);
     if (path !== ':memory:') requireOneName(path, create);
     try {
       return whileBusy(busyTimeoutMs, () => {
@@ -97,7 +128,10 @@ export class MutationLedger {
               `${path} is a SQLite database but not a ledger (no idempotency records); give the ledger its own file`,
               'NOT_A_LEDGER',
             );
-          return new MutationLedger(path, db);
+          addCreatedAt(db);
+          // In conflict mode a locked ledger is answered at once; opening above still waited for the WAL switch.
+          if (options.whileInFlight === 'conflict') db.pragma('busy_timeout = 0');
+          return new MutationLedger(path, db, options);
         } catch (error) {
           db.close();
           throw error;
@@ -109,20 +143,16 @@ export class MutationLedger {
     }
   }
 
-  /** Runs `operation` once per idempotency key (every time without one). */
-  execute<Args, Result>(
-    operation: LedgerOperation<Args, Result>,
-    args: Args,
-    options: { idempotencyKey?: string } = {},
-  ): Execution<Result> {
+  /** Runs `operation` once per idempotency key within its scope and lifetime (every time without a key). */
+  execute<Args, Result>(operation: LedgerOperation<Args, Result>, args: Args, options: KeyOptions = {}): Execution<Result> {
     requireJson('arguments', args);
     const bound = operation.bind(args);
-    const key = options.idempotencyKey === undefined ? undefined : requireKey(options.idempotencyKey);
+    const key = options.idempotencyKey === undefined ? undefined : storedKey(options.idempotencyKey, options.scope);
     const print = fingerprint(operation.name, bound);
     const statements = this.#statements;
     const run = this.#db.transaction((): { resultJson: string; replayed: boolean } => {
       if (key !== undefined) {
-        const existing = statements.findRecord.get(key) as { fingerprint: string; result_json: string } | undefined;
+        const existing = this.#live(key);
         if (existing !== undefined) {
           if (existing.fingerprint !== print) throw new IdempotencyKeyMismatchError(key);
           return { resultJson: existing.result_json, replayed: true };
@@ -135,7 +165,7 @@ export class MutationLedger {
       requireJson('result', result);
       const resultJson = JSON.stringify(result);
       statements.insertEffect.run(receipt, operation.name, key ?? null, resultJson);
-      if (key !== undefined) statements.insertRecord.run(key, operation.name, print, resultJson, execution);
+      if (key !== undefined) statements.insertRecord.run(key, operation.name, print, resultJson, execution, this.#now());
       return { resultJson, replayed: false };
     });
     try {
@@ -143,21 +173,30 @@ export class MutationLedger {
       return { result: JSON.parse(resultJson) as Result, replayed };
     } catch (error) {
       if (error instanceof IdempotencyKeyMismatchError || error instanceof InvalidArgumentError) throw error;
+      if (this.#conflict && (error as { code?: string }).code === 'SQLITE_BUSY') throw new KeyInFlightError(options.idempotencyKey ?? '');
       throw ledgerError(error, this.path);
     }
   }
 
-  /** The committed record of a key, for a client that lost the response: reconcile before any retry. */
-  reconcile(idempotencyKey: string): LedgerRecord | undefined {
-    const key = requireKey(idempotencyKey);
+  /** The record of a stored key, unless its lifetime has passed (then it is deleted: the key runs again). */
+  #live(key: string): { key: string; operation: string; fingerprint: string; result_json: string; execution: number } | undefined {
+    const row = this.#statements.findRecord.get(key) as
+      | { key: string; operation: string; fingerprint: string; result_json: string; execution: number; created_at: number }
+      | undefined;
+    if (row === undefined || this.#keyTtlMs === undefined || row.created_at === 0) return row;
+    if (this.#now() - row.created_at < this.#keyTtlMs) return row;
+    return undefined;
+  }
+
+  /** The committed record of a key (in its scope, within its lifetime), for a client that lost the response: reconcile before any retry. */
+  reconcile(idempotencyKey: string, options: { scope?: string } = {}): LedgerRecord | undefined {
+    const key = storedKey(idempotencyKey, options.scope);
     try {
-      const row = this.#statements.findRecord.get(key) as
-        | { key: string; operation: string; fingerprint: string; result_json: string; execution: number }
-        | undefined;
+      const row = this.#live(key);
       return row === undefined
         ? undefined
         : {
-            key: row.key,
+            key: idempotencyKey,
             operation: row.operation,
             fingerprint: row.fingerprint,
             result: JSON.parse(row.result_json) as unknown,
@@ -184,20 +223,40 @@ export class MutationLedger {
 
 function prepare(db: Database.Database) {
   return {
-    findRecord: db.prepare('SELECT key, operation, fingerprint, result_json, execution FROM idempotency_records WHERE key = ?'),
+    findRecord: db.prepare('SELECT key, operation, fingerprint, result_json, execution, created_at FROM idempotency_records WHERE key = ?'),
     countExecution: db.prepare('UPDATE execution_counter SET executions = executions + 1 WHERE id = 1'),
     readCounter: db.prepare('SELECT executions FROM execution_counter WHERE id = 1'),
     insertEffect: db.prepare('INSERT INTO effects (receipt, operation, idempotency_key, result_json) VALUES (?, ?, ?, ?)'),
+    // An expired record is replaced by the new execution's.
     insertRecord: db.prepare(
-      'INSERT INTO idempotency_records (key, operation, fingerprint, result_json, execution) VALUES (?, ?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO idempotency_records (key, operation, fingerprint, result_json, execution, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
   };
 }
 
-function requireKey(key: unknown): string {
-  const text = requireNonEmptyString('idempotencyKey', key);
-  if (text.length > 255) throw new InvalidArgumentError('idempotencyKey', `must be at most 255 characters, not ${text.length}`);
+function requireKey(key: unknown, name = 'idempotencyKey'): string {
+  const text = requireNonEmptyString(name, key);
+  if (text.length > 255) throw new InvalidArgumentError(name, `must be at most 255 characters, not ${text.length}`);
+  if (text.includes('\u0000')) throw new InvalidArgumentError(name, 'must not contain U+0000');
   return text;
+}
+
+/** The key as stored: a global key as given; a scoped one prefixed by U+0000, its scope and U+0000 (which no key contains). */
+function storedKey(key: string, scope: string | undefined): string {
+  const checked = requireKey(key);
+  return scope === undefined ? checked : `\u0000${requireKey(scope, 'scope')}\u0000${checked}`;
+}
+
+/** A ledger written before keys had a time gets the column; its old records have time 0 and never expire. */
+function addCreatedAt(db: Database.Database): void {
+  const columns = db.prepare('PRAGMA table_info(idempotency_records)').all() as { name: string }[];
+  if (columns.some((column) => column.name === 'created_at')) return;
+  try {
+    db.exec('ALTER TABLE idempotency_records ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0');
+  } catch (error) {
+    // Another connection added it between our look and our change.
+    if (!/duplicate column/i.test((error as Error).message)) throw error;
+  }
 }
 
 /** The path names one existing file, or nothing when a ledger may be created there. */

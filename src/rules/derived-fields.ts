@@ -39,6 +39,23 @@ export const DERIVED_FIELDS: Readonly<Record<string, Derived>> = {
   $ledgerUpstream: (operation) => ledgerIsUpstream(operation),
   $externalEffectProtected: (operation) => externalEffectIsProtected(operation),
   /** The shortest idle limit hosts apply on the transports the operation is offered on. */
-  $hostIdleLimitMs: (operation, server) =>
-    Math.min(...(operation.transports ?? server.transports).map((transport) => HOST_LIMITS.idleMs[transport])),
+  $hostIdleLimitMs: (operation, server) => hostIdleLimitMs(operation, server),
+  /** The operation may run longer than the host's idle limit (timeouts.maxMs above it): it must not fall silent that long. */
+  $mayOutlastHostIdle: (operation, server) =>
+    operation.timeouts?.maxMs === undefined ? undefined : operation.timeouts.maxMs > hostIdleLimitMs(operation, server),
+  /**
+   * How long after the first attempt a retry with the same key may still come: every attempt may run to the
+   * maximum timeout, with the backoff's cap between attempts. Undefined without automatic retry.
+   */
+  $retryWindowMs: (operation) => {
+    if (!retriesAutomatically(operation)) return undefined;
+    const attempts = operation.retry?.maxAttempts ?? 3;
+    const maxMs = operation.timeouts?.maxMs;
+    if (maxMs === undefined) return undefined;
+    return attempts * maxMs + (attempts - 1) * (operation.retry?.backoff?.capMs ?? 0);
+  },
 };
+
+function hostIdleLimitMs(operation: OperationSpec, server: ServerSpec): number {
+  return Math.min(...(operation.transports ?? server.transports).map((transport) => HOST_LIMITS.idleMs[transport]));
+}

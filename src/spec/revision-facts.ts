@@ -89,6 +89,8 @@ export interface RevisionFacts {
   readonly 'task-wait-until-terminal': Fact<true>;
   /** Tool names are unique within a server. */
   readonly 'tool-names-unique': Fact<true>;
+  /** Whether a request may end with input_required and be retried as a new request (Multi Round-Trip Requests). */
+  readonly 'multi-round-trip': Fact<boolean>;
 }
 
 export type FactId = keyof RevisionFacts;
@@ -307,6 +309,14 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       says: 'requestors are responsible for polling (tasks/get, tasks/result) for the results of their tasks',
     },
     'tool-names-unique': { value: true, strength: 'SHOULD', page: 'server/tools', says: 'tool names SHOULD be unique within a server' },
+    'multi-round-trip': {
+      value: false,
+      strength: 'defines',
+      page: 'client/elicitation',
+      says:
+        'there is no input_required result: a server that needs input asks the client with a request of its own (elicitation) ' +
+        'while the original request runs',
+    },
   },
   '2026-07-28': {
     'http-cancel-signal': {
@@ -500,6 +510,12 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       says: 'tasks/cancel is eventually consistent: clients poll tasks/get or listen until a terminal status',
     },
     'tool-names-unique': { value: true, strength: 'SHOULD', page: 'server/tools', says: 'tool names SHOULD be unique within a server' },
+    'multi-round-trip': {
+      value: true,
+      strength: 'defines',
+      page: 'https://pournasserian.com/writing/mcp-2026-multi-round-trip-requests',
+      says: 'a request may end with input_required; the original request has then finished, and the client retries it as a new request carrying requestState',
+    },
   },
 };
 

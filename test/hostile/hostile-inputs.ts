@@ -34,7 +34,7 @@ const NUMERIC_FIELDS: readonly [string, string, string][] = [
   ['buffer capacity', 'progressBuffer: { capacity: 64,', 'progressBuffer: { capacity: $,'],
   ['idle timeout', 'timeouts: { idleMs: 5000, maxMs: 60000 }', 'timeouts: { idleMs: $, maxMs: 60000 }'],
   ['maximum timeout', 'timeouts: { idleMs: 5000, maxMs: 60000 }', 'timeouts: { idleMs: 5000, maxMs: $ }'],
-  ['progress interval', 'minIntervalMs: 250 }', 'minIntervalMs: $ }'],
+  ['progress interval', 'minIntervalMs: 250,', 'minIntervalMs: $,'],
   ['replicas', 'replicas: 3', 'replicas: $'],
   [
     'retry attempts',

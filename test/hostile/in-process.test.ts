@@ -100,7 +100,7 @@ describe('hostile inputs, in process: every stage ends, within bounds, and print
     const fields: readonly [string, (value: string) => string][] = [
       ['capacity', (value) => `progressBuffer: { capacity: ${value},`],
       ['idle', (value) => `timeouts: { idleMs: ${value}, maxMs: 60000 }`],
-      ['interval', (value) => `minIntervalMs: ${value} }`],
+      ['interval', (value) => `minIntervalMs: ${value},`],
       ['keepalive', (value) => `keepaliveMs: ${value}`],
       ['proxy', (value) => `proxyIdleTimeoutMs: ${value}`],
       ['replicas', (value) => `replicas: ${value}`],
@@ -108,7 +108,7 @@ describe('hostile inputs, in process: every stage ends, within bounds, and print
     const originals = [
       'progressBuffer: { capacity: 64,',
       'timeouts: { idleMs: 5000, maxMs: 60000 }',
-      'minIntervalMs: 250 }',
+      'minIntervalMs: 250,',
       'keepaliveMs: 15000',
       'proxyIdleTimeoutMs: 60000',
       'replicas: 3',

@@ -56,8 +56,8 @@ const LIES: readonly (readonly [string, (text: string) => string, string, string
     (text) =>
       replaced(
         text,
-        '    progress: { emits: true, minIntervalMs: 100 }\n',
-        '    progress: { emits: true, minIntervalMs: 100 }\n    idempotency: { keyArgument: steps }\n',
+        '    progress: { emits: true, minIntervalMs: 100, receiverMinIntervalMs: 100 }\n',
+        '    progress: { emits: true, minIntervalMs: 100, receiverMinIntervalMs: 100 }\n    idempotency: { keyArgument: steps }\n',
       ),
     'drift-key-argument',
     'keyArgument: steps',
@@ -87,19 +87,19 @@ const LIES: readonly (readonly [string, (text: string) => string, string, string
   ],
   [
     'a task the tool does not support',
-    (text) => replaced(text, '      reconcileByKey: true\n', '      reconcileByKey: true\n    task: { used: true }\n'),
+    (text) => replaced(text, '      whileInFlight: wait\n', '      whileInFlight: wait\n    task: { used: true }\n'),
     'drift-task-support',
     'task: { used: true }',
   ],
   [
     'progress slower than the server sends it',
-    (text) => replaced(text, 'minIntervalMs: 100', 'minIntervalMs: 1000'),
+    (text) => replaced(text, 'emits: true, minIntervalMs: 100,', 'emits: true, minIntervalMs: 1000,'),
     'drift-progress',
     'minIntervalMs: 1000',
   ],
   [
     'no progress where the server sends it',
-    (text) => replaced(text, 'progress: { emits: true, minIntervalMs: 100 }', 'progress: { emits: false }'),
+    (text) => replaced(text, 'progress: { emits: true, minIntervalMs: 100, receiverMinIntervalMs: 100 }', 'progress: { emits: false }'),
     'drift-progress',
     'progress: { emits: false }',
   ],

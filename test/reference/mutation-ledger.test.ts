@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { IdempotencyKeyMismatchError, InvalidArgumentError, LedgerError } from '../../src/reference/errors.js';
+import { IdempotencyKeyMismatchError, InvalidArgumentError, KeyInFlightError, LedgerError } from '../../src/reference/errors.js';
 import { chargeAccount, reserveInventory } from '../../src/reference/ledger-operations.js';
 import { MutationLedger } from '../../src/reference/mutation-ledger.js';
 import { classifyRetry } from '../../src/reference/classify-retry.js';
@@ -319,5 +319,119 @@ describe('the ledger under SIGKILL', () => {
     const status = await new Promise<number | null>((resolve) => run.on('close', resolve));
     expect(output).toMatch(/kill test: 4 s, 4 processes, [1-9]\d* SIGKILLs, 2000 keys; .*; exact$/m);
     expect(status, output).toBe(0);
+  });
+});
+
+describe('key lifetime, scope and in-flight behaviour', () => {
+  it('a key expires after keyTtlMs: a later request runs again and reconcile no longer finds the old record', () => {
+    let now = 1_000_000;
+    const path = ledgerPath();
+    const ledger = MutationLedger.open(path, { create: true, keyTtlMs: 60_000, now: () => now });
+    const first = ledger.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'k' });
+    now += 59_999;
+    expect(ledger.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'k' })).toEqual({ ...first, replayed: true });
+    expect(ledger.reconcile('k')?.execution).toBe(1);
+    now += 1;
+    expect(ledger.reconcile('k')).toBeUndefined();
+    // Expired, the key is free: even other arguments run (the old binding is gone), once.
+    const again = ledger.execute(chargeAccount, { account: 'a', cents: 6 }, { idempotencyKey: 'k' });
+    expect(again.replayed).toBe(false);
+    expect(ledger.reconcile('k')).toMatchObject({ execution: 2, result: again.result });
+    expect(ledger.executionCount()).toBe(2);
+    ledger.close();
+    // Without a lifetime the same file keeps the record for ever.
+    const forever = MutationLedger.open(path, { now: () => now + 10 ** 9 });
+    expect(forever.reconcile('k')?.execution).toBe(2);
+    forever.close();
+  });
+
+  it('a ledger written before keys had a time gains the column; its old records never expire', () => {
+    const path = ledgerPath();
+    const old = new Database(path);
+    old.exec(`
+      CREATE TABLE execution_counter (id INTEGER PRIMARY KEY CHECK (id = 1), executions INTEGER NOT NULL);
+      INSERT INTO execution_counter (id, executions) VALUES (1, 1);
+      CREATE TABLE idempotency_records (
+        key TEXT PRIMARY KEY, operation TEXT NOT NULL, fingerprint TEXT NOT NULL, result_json TEXT NOT NULL, execution INTEGER NOT NULL
+      );
+      CREATE TABLE effects (receipt TEXT PRIMARY KEY, operation TEXT NOT NULL, idempotency_key TEXT, result_json TEXT NOT NULL);
+    `);
+    old.close();
+    const seed = MutationLedger.open(path);
+    const print = seed.execute(chargeAccount, { account: 'x', cents: 1 }, { idempotencyKey: 'seed' });
+    seed.close();
+    const raw = new Database(path);
+    raw.prepare("UPDATE idempotency_records SET created_at = 0 WHERE key = 'seed'").run();
+    raw.close();
+    const ledger = MutationLedger.open(path, { keyTtlMs: 1, now: () => 10 ** 12 });
+    expect(ledger.execute(chargeAccount, { account: 'x', cents: 1 }, { idempotencyKey: 'seed' })).toEqual({ ...print, replayed: true });
+    ledger.close();
+  });
+
+  it('keys are scoped: one key in two tenants is two records; within a tenant it replays or is rejected as usual', () => {
+    const ledger = MutationLedger.open(ledgerPath(), { create: true });
+    const reserve = (tenant: string, quantity: number) =>
+      ledger.execute(reserveInventory, { tenant, sku: 'sku-1', quantity }, { idempotencyKey: 'checkout-7', scope: tenant });
+    const a = reserve('tenant-a', 2);
+    const b = reserve('tenant-b', 2);
+    expect([a.replayed, b.replayed]).toEqual([false, false]);
+    expect(a.result).not.toEqual(b.result);
+    expect(reserve('tenant-a', 2)).toEqual({ ...a, replayed: true });
+    expect(() => reserve('tenant-b', 3)).toThrow(IdempotencyKeyMismatchError);
+    expect(ledger.reconcile('checkout-7', { scope: 'tenant-a' })?.result).toEqual(a.result);
+    expect(ledger.reconcile('checkout-7')).toBeUndefined();
+    // A global key never collides with a scoped one of the same text.
+    expect(ledger.execute(chargeAccount, { account: 'g', cents: 1 }, { idempotencyKey: 'checkout-7' }).replayed).toBe(false);
+    expect(ledger.executionCount()).toBe(3);
+    expect(() => ledger.execute(chargeAccount, { account: 'g', cents: 1 }, { idempotencyKey: 'k', scope: '' })).toThrow(/scope/);
+    expect(() => ledger.execute(chargeAccount, { account: 'g', cents: 1 }, { idempotencyKey: 'a\u0000b' })).toThrow(/U\+0000/);
+    ledger.close();
+  });
+
+  /** Another process starts executing `key` and holds it in flight for `holdMs`; resolves, once it has claimed it, with its outcome to come. */
+  async function holdInFlight(path: string, key: string, holdMs: number): Promise<{ done: Promise<unknown> }> {
+    const holder = spawn(process.execPath, [new URL('./ledger-holder.mjs', import.meta.url).pathname, path, key, String(holdMs)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    holder.stdout.on('data', (chunk) => (text += chunk));
+    const done = new Promise<unknown>((resolve) => holder.on('close', () => resolve(JSON.parse(text.trim().split('\n').at(-1)!))));
+    await new Promise<void>((resolve) => {
+      const look = () => (text.includes('claimed') ? resolve() : setTimeout(look, 5));
+      look();
+    });
+    return { done };
+  }
+
+  it('whileInFlight conflict: a request for a key another process is executing fails at once, having run nothing', {
+    timeout: 30_000,
+  }, async () => {
+    const path = ledgerPath();
+    MutationLedger.open(path, { create: true }).close();
+    const { done } = await holdInFlight(path, 'k', 1500);
+    const ledger = MutationLedger.open(path, { whileInFlight: 'conflict' });
+    const started = Date.now();
+    expect(() => ledger.execute(chargeAccount, { account: 'acct-7', cents: 1200 }, { idempotencyKey: 'k' })).toThrow(KeyInFlightError);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await done;
+    // Once the first has committed, the retry replays it.
+    expect(ledger.execute(chargeAccount, { account: 'acct-7', cents: 1200 }, { idempotencyKey: 'k' }).replayed).toBe(true);
+    expect(ledger.executionCount()).toBe(1);
+    ledger.close();
+  });
+
+  it('whileInFlight wait (the default): the request waits for the execution in flight, then replays its result', {
+    timeout: 30_000,
+  }, async () => {
+    const path = ledgerPath();
+    MutationLedger.open(path, { create: true }).close();
+    const { done } = await holdInFlight(path, 'k', 800);
+    const ledger = MutationLedger.open(path);
+    const outcome = ledger.execute(chargeAccount, { account: 'acct-7', cents: 1200 }, { idempotencyKey: 'k' });
+    const first = (await done) as { result: unknown; replayed: boolean };
+    expect(first.replayed).toBe(false);
+    expect(outcome).toEqual({ result: first.result, replayed: true });
+    expect(ledger.executionCount()).toBe(1);
+    ledger.close();
   });
 });
