@@ -9,10 +9,10 @@ import { lintFile } from '../lint/lint-file.js';
 import { exitCodeOf, lintResult, type LintResult } from '../lint/lint-result.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { FORMATTERS } from '../report/formats.js';
-import { bundledRules } from '../rules/load-rules.js';
+import type { RuleSet } from '../rules/load-rules.js';
 import { reportableRules } from '../rules/rule-descriptors.js';
 import { useColor } from './color.js';
-import { loadBaseline, loadSeverities, SettingsError, toSlashes } from './load-settings.js';
+import { loadBaseline, loadSettings, type Settings, SettingsError, toSlashes } from './load-settings.js';
 import type { OutputSpec } from './output-spec.js';
 import { readManifestFile } from './read-manifest-file.js';
 import { ruleDocsBase } from './rule-docs-base.js';
@@ -48,12 +48,12 @@ export type LintSelection = Pick<LintOptions, 'config' | 'baseline' | 'writeBase
  * baseline. One bad file never stops the others; `notes` are lines for standard error (files left out).
  */
 export function lintPaths(paths: readonly string[], options: LintSelection, cwd: string): LintRun {
-  const ruleSet = bundledRules();
-  let severitiesFor: ReturnType<typeof loadSeverities>;
+  let ruleSet: RuleSet;
+  let severitiesFor: Settings['severitiesFor'];
   let baseline: Baseline | undefined;
   let targets: LintTargets;
   try {
-    severitiesFor = loadSeverities(options.config, ruleSet, cwd);
+    ({ ruleSet, severitiesFor } = loadSettings(options.config, cwd));
     baseline = options.baseline === undefined ? undefined : loadBaseline(options.baseline, cwd);
     targets = expandLintPaths(paths, options.ignorePatterns ?? [], cwd);
   } catch (error) {

@@ -1,11 +1,14 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES, DEFAULT_CONFIG, type Config } from '../config/config.js';
 import { loadConfig } from '../config/load-config.js';
 import { severityResolver } from '../config/resolve-severities.js';
 import { validateBaseline } from '../generated/validators.js';
 import type { Baseline } from '../lint/baseline.js';
-import { problemFindings } from '../lint/problem-findings.js';
+import { problemFindings, RULE_FILE_PROBLEM_RULES } from '../lint/problem-findings.js';
+import { withUserRules } from '../config/user-rules.js';
+import { bundledRules } from '../rules/load-rules.js';
+import { displayText } from '../text/display-text.js';
 import { parseDocumentBytes } from '../document/parse-document.js';
 import type { DocumentProblem } from '../document/problem.js';
 import type { RuleSet } from '../rules/load-rules.js';
@@ -32,26 +35,68 @@ function readOrRefuse(path: string, shown: string): Uint8Array {
   return read.bytes;
 }
 
-/** Finds and loads the configuration: --config, else mcprely.config.{yaml,yml,json} in the working directory, else the recommended preset. */
-export function loadSeverities(configOption: string | false | undefined, ruleSet: RuleSet, cwd: string): (file: string) => RuleSeverities {
+/** The rules a run uses (the bundled ones and the user's own) and each manifest's severities. */
+export interface Settings {
+  readonly ruleSet: RuleSet;
+  readonly severitiesFor: (file: string) => RuleSeverities;
+}
+
+/**
+ * Finds and loads the configuration: --config, else mcprely.config.{yaml,yml,json} in the working directory, else
+ * the recommended preset; and the rule files of the folders it names (`ruleFolders`, relative to it).
+ */
+export function loadSettings(configOption: string | false | undefined, cwd: string): Settings {
   let config: Config = DEFAULT_CONFIG;
   let baseDir = cwd;
+  let ruleSet = bundledRules();
   const file =
     configOption === false
       ? undefined
       : (configOption ?? CONFIG_FILE_NAMES.map((name) => join(cwd, name)).find((candidate) => existsSync(candidate)));
   if (file !== undefined) {
     const shown = relative(cwd, resolve(cwd, file)) || file;
-    const loaded = loadConfig(shown, readOrRefuse(resolve(cwd, file), shown), ruleSet.ids);
+    baseDir = dirname(resolve(cwd, file));
+    const loaded = loadConfig(shown, readOrRefuse(resolve(cwd, file), shown), (read) => {
+      ruleSet = userRuleSet(read.ruleFolders ?? [], baseDir, cwd);
+      return ruleSet.ids;
+    });
     if (!loaded.ok) refuse(shown, loaded.text, loaded.problems);
     config = loaded.config;
-    baseDir = dirname(resolve(cwd, file));
   }
   const resolver = severityResolver(
     config,
     ruleSet.rules.map((rule) => rule.definition),
   );
-  return (manifestFile) => resolver(toSlashes(relative(baseDir, resolve(cwd, manifestFile))));
+  return { ruleSet, severitiesFor: (manifestFile) => resolver(toSlashes(relative(baseDir, resolve(cwd, manifestFile)))) };
+}
+
+/** The bundled rules and those of the user's rule folders; a folder or rule file that cannot be used stops the run (exit 2). */
+function userRuleSet(folders: readonly string[], baseDir: string, cwd: string): RuleSet {
+  const files: { file: string; bytes: Uint8Array }[] = [];
+  for (const folder of folders) {
+    const path = resolve(baseDir, folder);
+    let names: string[];
+    try {
+      names = readdirSync(path)
+        .filter((name) => /\.(ya?ml|json)$/i.test(name))
+        .sort();
+    } catch {
+      throw new SettingsError(
+        `error: the rule folder ${displayText(folder)} (ruleFolders in the configuration) cannot be read; check the path\n`,
+      );
+    }
+    for (const name of names) {
+      const shown = toSlashes(relative(cwd, join(path, name)));
+      files.push({ file: shown, bytes: readOrRefuse(join(path, name), shown) });
+    }
+  }
+  if (files.length === 0) return bundledRules();
+  const loaded = withUserRules(bundledRules(), files);
+  if (!loaded.ok)
+    throw new SettingsError(
+      errorReport(loaded.files.flatMap((bad) => problemFindings(bad.file, bad.text, bad.problems, RULE_FILE_PROBLEM_RULES))),
+    );
+  return loaded.ruleSet;
 }
 
 export function loadBaseline(file: string, cwd: string): Baseline {

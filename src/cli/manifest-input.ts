@@ -2,9 +2,8 @@ import type { Finding } from '../findings/finding.js';
 import { lintLoadedManifest } from '../lint/lint-file.js';
 import { problemFindings } from '../lint/problem-findings.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
-import { bundledRules } from '../rules/load-rules.js';
 import { errorReport } from './error-report.js';
-import { loadSeverities, SettingsError } from './load-settings.js';
+import { loadSettings, SettingsError } from './load-settings.js';
 import { readManifestFile } from './read-manifest-file.js';
 
 /** A manifest named on the command line, or the report of why it cannot be used (print it, exit 2). */
@@ -30,9 +29,9 @@ export function readLintedManifest(
   | { readonly ok: false; readonly report: string } {
   const input = readManifestInput(path);
   if (!input.ok) return input;
-  const ruleSet = bundledRules();
   try {
-    const severities = loadSeverities(config, ruleSet, process.cwd())(path);
+    const { ruleSet, severitiesFor } = loadSettings(config, process.cwd());
+    const severities = severitiesFor(path);
     return { ok: true, manifest: input.manifest, findings: lintLoadedManifest(input.manifest, { ruleSet, severities }) };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;

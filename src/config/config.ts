@@ -8,6 +8,8 @@ export interface Config {
   readonly extends?: readonly Preset[];
   readonly rules?: Readonly<Record<string, RuleSetting>>;
   readonly overrides?: readonly { readonly files: readonly string[]; readonly rules: Readonly<Record<string, RuleSetting>> }[];
+  /** Folders of the user's own rule files, relative to the configuration file. */
+  readonly ruleFolders?: readonly string[];
 }
 
 /** The configuration used when none is found: the recommended preset. */

@@ -16,19 +16,23 @@ export type ConfigLoad =
   | { readonly ok: false; readonly text: string; readonly problems: readonly DocumentProblem[] };
 
 /** Parses and checks a configuration file: schema, then that every rule id it names exists. Pure. */
-export function loadConfig(file: string, bytes: Uint8Array, knownRules: ReadonlySet<string>): ConfigLoad {
+export function loadConfig(
+  file: string,
+  bytes: Uint8Array,
+  knownRules: ReadonlySet<string> | ((config: Config) => ReadonlySet<string>),
+): ConfigLoad {
   const parsed = parseDocumentBytes(file, bytes);
   if (!parsed.ok) return { ok: false, text: parsed.text, problems: parsed.problems };
   const { value, source } = parsed.document;
   const schemaProblems = validateAgainst(validateConfig, configLookup, value, source);
   if (schemaProblems.length > 0) return { ok: false, text: parsed.text, problems: schemaProblems };
   const config = value as Config;
+  // The user's rule folders (read by the caller) add ids the configuration may set.
+  const known = typeof knownRules === 'function' ? knownRules(config) : knownRules;
   const problems = [
     ...badGlobs(config, source),
-    ...unknownRules(config.rules, ['rules'], source, knownRules),
-    ...(config.overrides ?? []).flatMap((override, index) =>
-      unknownRules(override.rules, ['overrides', index, 'rules'], source, knownRules),
-    ),
+    ...unknownRules(config.rules, ['rules'], source, known),
+    ...(config.overrides ?? []).flatMap((override, index) => unknownRules(override.rules, ['overrides', index, 'rules'], source, known)),
   ];
   return problems.length > 0 ? { ok: false, text: parsed.text, problems } : { ok: true, config };
 }

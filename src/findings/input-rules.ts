@@ -107,6 +107,29 @@ export const INPUT_RULES: readonly InputRule[] = [
       [],
     ),
   },
+  {
+    id: 'rule-file',
+    severity: 'error',
+    description: "A rule file in the configuration's ruleFolders is readable, matches schemas/rule.schema.json and compiles.",
+    rationale:
+      "Your own rules are data in the bundled rules' format; one that cannot be parsed, does not match the schema, names an " +
+      'unknown field, function or fact, or reuses a rule id is reported at its place, and the run stops (exit 2).',
+    fix: 'Correct the rule file at the place shown.',
+    tags: ['input'],
+    docPage: 'docs/rules/rule-file.md',
+    helpMarkdown: inputHelp(
+      "A rule file in the configuration's ruleFolders is readable, matches schemas/rule.schema.json and compiles.",
+      [
+        'The configuration may name folders of your own rules (`ruleFolders`, relative to the configuration file). Each',
+        '`.yaml`, `.yml` or `.json` file in them is one rule in the format of `rules/*.yaml` (`schemas/rule.schema.json`),',
+        'using the generic functions and the bundled rule functions: a rule file is data, never code. A file that cannot be',
+        'parsed, does not match the schema, names an unknown field, function or revision fact, or reuses a rule id stops the',
+        'run with exit 2, at its place, before any manifest is linted with half a rule set.',
+      ],
+      'Correct the rule file at the place shown; give each rule an id of its own.',
+      [],
+    ),
+  },
 ];
 
 /** An input rule's help: what it checks, why, the fix and what its messages look like. */

@@ -1,0 +1,100 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, showsStackTrace } from '../helpers/run-cli.js';
+
+/** A team rule: every tool call states a description (a field the bundled rules leave alone). */
+const GOOD_RULE = `id: acme-description-required
+area: manifest
+severity: warn
+description: Every tool call says what it does.
+rationale: Reviewers read the description before the policy; an operation without one is reviewed blind.
+spec:
+  - lesson: Shipped Artifact
+    says: Give it an MCP operation, transport, timeout policy, retry behavior, queue policy, and recovery plan.
+given: operation
+when: [{ field: method, equals: tools/call }]
+then: { field: description, function: defined }
+message: "{operation} has no description"
+fix: Describe what the operation does (description).
+examples:
+  failing: |
+    mcprely: 1
+    specVersion: "2026-07-28"
+    server: { name: s, transports: [stdio] }
+    operations:
+      - { name: a, method: tools/call }
+  passing: |
+    mcprely: 1
+    specVersion: "2026-07-28"
+    server: { name: s, transports: [stdio] }
+    operations:
+      - { name: a, method: tools/call, description: does a }
+`;
+
+function project(rules: Record<string, string>, config = 'ruleFolders: [team-rules]\n') {
+  const root = mkdtempSync(join(tmpdir(), 'mcprely-user-rules-'));
+  mkdirSync(join(root, 'team-rules'));
+  for (const [name, text] of Object.entries(rules)) writeFileSync(join(root, 'team-rules', name), text);
+  writeFileSync(join(root, 'mcprely.config.yaml'), config);
+  writeFileSync(
+    join(root, 'manifest.yaml'),
+    'mcprely: 1\nspecVersion: "2026-07-28"\nserver: { name: s, transports: [stdio] }\noperations:\n  - name: a\n    method: tools/call\n    sideEffect: none\n',
+  );
+  return root;
+}
+
+describe("the user's own rules (ruleFolders in the configuration)", () => {
+  it('a good rule runs beside the bundled ones, at its place, and the configuration can set its severity', () => {
+    const root = project({ 'description.yaml': GOOD_RULE });
+    const run = runCli(['lint', 'manifest.yaml', '-f', 'json'], { cwd: root });
+    const findings = (
+      JSON.parse(run.stdout) as { files: { findings: { ruleId: string; severity: string; range: { start: { line: number } } }[] }[] }
+    ).files[0]!.findings;
+    const mine = findings.filter((finding) => finding.ruleId === 'acme-description-required');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ severity: 'warn', range: { start: { line: 5 } } });
+    expect(findings.some((finding) => finding.ruleId === 'deadline-max-required')).toBe(true);
+    const raised = project({ 'description.yaml': GOOD_RULE }, 'ruleFolders: [team-rules]\nrules: { acme-description-required: error }\n');
+    const strict = JSON.parse(runCli(['lint', 'manifest.yaml', '-f', 'json'], { cwd: raised }).stdout) as {
+      files: { findings: { ruleId: string; severity: string }[] }[];
+    };
+    expect(strict.files[0]!.findings.find((finding) => finding.ruleId === 'acme-description-required')?.severity).toBe('error');
+  });
+
+  it('a broken rule stops the run with its file, line and column (exit 2), and no stack trace', () => {
+    const root = project({
+      'description.yaml': GOOD_RULE,
+      'broken.yaml': GOOD_RULE.replace('id: acme-description-required', 'id: acme-broken').replace(
+        'function: defined',
+        'function: definedd',
+      ),
+      'clash.yaml': GOOD_RULE.replace('id: acme-description-required', 'id: deadline-max-required'),
+      'malformed.yaml': 'id: [unclosed\n',
+    });
+    const run = runCli(['lint', 'manifest.yaml'], { cwd: root });
+    expect(run.status).toBe(2);
+    expect(showsStackTrace(run.stdout + run.stderr)).toBe(false);
+    expect(run.stderr).toMatch(
+      /^team-rules\/broken\.yaml:11:39: error: then\.function is "definedd", .*\(did you mean "defined"\?\).*\[rule-file\]$/m,
+    );
+    expect(run.stderr).toMatch(
+      /^team-rules\/clash\.yaml:1:5: error: The rule id "deadline-max-required" is already taken by a bundled rule\. .*\[rule-file\]$/m,
+    );
+    expect(run.stderr).toMatch(/^team-rules\/malformed\.yaml:1:\d+: error: .*\[rule-file\]$/m);
+    expect(run.stdout).toBe('');
+  });
+
+  it('a rule folder that does not exist is a clear error; only the folders named are read', () => {
+    const root = project({ 'description.yaml': GOOD_RULE }, 'ruleFolders: [no-such-folder]\n');
+    const run = runCli(['lint', 'manifest.yaml'], { cwd: root });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('the rule folder no-such-folder (ruleFolders in the configuration) cannot be read');
+    const none = project({ 'description.yaml': GOOD_RULE }, 'extends: [recommended]\n');
+    const plain = JSON.parse(runCli(['lint', 'manifest.yaml', '-f', 'json'], { cwd: none }).stdout) as {
+      files: { findings: { ruleId: string }[] }[];
+    };
+    expect(plain.files[0]!.findings.some((finding) => finding.ruleId.startsWith('acme-'))).toBe(false);
+  });
+});
