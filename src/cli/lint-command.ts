@@ -9,6 +9,7 @@ import { lintFile } from '../lint/lint-file.js';
 import { exitCodeOf, lintResult, type LintResult } from '../lint/lint-result.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { FORMATTERS } from '../report/formats.js';
+import { plural } from '../report/plural.js';
 import type { RuleSet } from '../rules/load-rules.js';
 import { reportableRules } from '../rules/rule-descriptors.js';
 import { useColor } from './color.js';
@@ -16,6 +17,7 @@ import { loadBaseline, loadSettings, type Settings, SettingsError, toSlashes } f
 import type { OutputSpec } from './output-spec.js';
 import { readManifestFile } from './read-manifest-file.js';
 import { ruleDocsBase } from './rule-docs-base.js';
+import { type FixedFile, fixReports, unifiedDiff } from './fix-files.js';
 import { writeOutputFile } from './output-files.js';
 
 export interface LintOptions {
@@ -33,15 +35,24 @@ export interface LintOptions {
   readonly sarifCategory?: string;
   /** Globs (relative to the working directory) of files and folders to leave out. */
   readonly ignorePatterns?: readonly string[];
+  /** Apply the safe fixes: `write` saves the files, `dry-run` prints the diff and leaves them. */
+  readonly fix?: 'write' | 'dry-run';
 }
 
 /** What linting the paths found, or why it could not start (a bad configuration, baseline or glob: exit 2). */
 export type LintRun =
-  | { readonly ok: true; readonly result: LintResult; readonly rules: readonly RuleDescriptor[]; readonly notes: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly result: LintResult;
+      readonly rules: readonly RuleDescriptor[];
+      readonly notes: readonly string[];
+      /** The files --fix (or --fix-dry-run) changed. */
+      readonly fixed: readonly FixedFile[];
+    }
   | { readonly ok: false; readonly report: string };
 
 /** What `lint` reads besides the paths: the configuration, the baseline, the ignore patterns, --quiet. */
-export type LintSelection = Pick<LintOptions, 'config' | 'baseline' | 'writeBaseline' | 'ignorePatterns' | 'quiet'>;
+export type LintSelection = Pick<LintOptions, 'config' | 'baseline' | 'writeBaseline' | 'ignorePatterns' | 'quiet' | 'fix'>;
 
 /**
  * Expands the paths (folders, globs, --ignore-pattern), lints each file with the configuration and applies the
@@ -76,6 +87,15 @@ export function lintPaths(paths: readonly string[], options: LintSelection, cwd:
       ? lintFile(path, read.bytes, { ruleSet, severities: severitiesFor(resolve(cwd, path)) })
       : fileReport(path, [{ ...read.finding, file: path }]);
   });
+  let fixed: FixedFile[] = [];
+  if (options.fix !== undefined) {
+    const outcome = fixReports(reports, cwd, options.fix, (file, bytes) =>
+      lintFile(file, bytes, { ruleSet, severities: severitiesFor(resolve(cwd, file)) }),
+    );
+    reports = outcome.reports;
+    fixed = outcome.fixed;
+    notes.push(...outcome.notes);
+  }
   const normalise = (file: string) => toSlashes(relative(cwd, resolve(cwd, file)));
   if (options.writeBaseline !== undefined) {
     const written = createBaseline(reports, normalise);
@@ -86,7 +106,7 @@ export function lintPaths(paths: readonly string[], options: LintSelection, cwd:
   }
   if (options.quiet)
     reports = reports.map((report) => ({ ...report, findings: report.findings.filter((finding) => finding.severity === 'error') }));
-  return { ok: true, result: lintResult(reports), rules: reportableRules(ruleSet), notes };
+  return { ok: true, result: lintResult(reports), rules: reportableRules(ruleSet), notes, fixed };
 }
 
 /** Reads each path, lints it, writes every requested report; returns the exit code. One bad file never stops the others. */
@@ -99,6 +119,12 @@ export function runLint(paths: readonly string[], options: LintOptions, toolVers
   }
   for (const note of run.notes) process.stderr.write(`${note}\n`);
   const { result, rules } = run;
+  if (options.fix === 'dry-run') for (const file of run.fixed) process.stdout.write(unifiedDiff(file.file, file.before, file.after));
+  if (options.fix !== undefined) {
+    const count = run.fixed.reduce((sum, file) => sum + file.fixes, 0);
+    const files = run.fixed.length;
+    process.stderr.write(`${options.fix === 'write' ? 'fixed' : 'would fix'} ${plural(count, 'value')} in ${plural(files, 'file')}\n`);
+  }
   for (const output of options.outputs) {
     const color = output.file === undefined && useColor(process.stdout);
     const ruleDocs = ruleDocsBase(options.docsUrl, output.file, cwd);

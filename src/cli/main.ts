@@ -45,6 +45,8 @@ export function buildProgram(): Command {
       'leave out files and folders matching this glob (relative to the working directory; repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option('--fix', 'apply the safe fixes to the files (comments, order and quoting kept)', false)
+    .option('--fix-dry-run', 'print the safe fixes as a diff, changing no file', false)
     .option('--docs-url <url>', 'link rule pages at this docs/rules/ address (default: relative to the report)', asUsage(parseDocsUrl))
     .option('--sarif-category <name>', 'SARIF automationDetails category, one per manifest set (default: mcprely)', asUsage(parseCategory))
     .action(async (paths: string[], options: Record<string, unknown>) => {
@@ -61,6 +63,7 @@ export function buildProgram(): Command {
           ...(typeof options['writeBaseline'] === 'string' ? { writeBaseline: options['writeBaseline'] } : {}),
           ...(typeof options['docsUrl'] === 'string' ? { docsUrl: options['docsUrl'] } : {}),
           ...(Array.isArray(options['ignorePattern']) ? { ignorePatterns: options['ignorePattern'] as string[] } : {}),
+          ...(options['fixDryRun'] === true ? { fix: 'dry-run' as const } : options['fix'] === true ? { fix: 'write' as const } : {}),
           ...(typeof options['sarifCategory'] === 'string' ? { sarifCategory: options['sarifCategory'] } : {}),
         },
         MCPRELY_VERSION,

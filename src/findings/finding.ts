@@ -21,6 +21,8 @@ export interface Finding {
   readonly fix?: string;
   /** Present when the finding is suppressed: reported for the record, never counted. */
   readonly suppression?: Suppression;
+  /** A safe fix lint --fix applies: set the value at `path` (a JSON Pointer, the finding's own place). */
+  readonly autofix?: { readonly set: unknown };
 }
 
 /** `in-source`: an x-mcprely-ignore entry in the manifest; `baseline`: listed in the baseline file. */
@@ -41,6 +43,7 @@ export interface FindingSpec {
   readonly path?: readonly (string | number)[] | string;
   readonly range?: Range;
   readonly fix?: string;
+  readonly autofix?: { readonly set: unknown };
 }
 
 /** The one factory of findings: every output format can rely on the same fields in the same order. */
@@ -55,6 +58,7 @@ export function makeFinding(spec: FindingSpec): Finding {
     path: typeof spec.path === 'string' ? spec.path : toJsonPointer(spec.path ?? []),
     ...(spec.range === undefined ? {} : { range: spec.range }),
     ...(spec.fix === undefined ? {} : { fix: spec.fix }),
+    ...(spec.autofix === undefined ? {} : { autofix: spec.autofix }),
   };
 }
 

@@ -27,6 +27,7 @@ interface CompiledCheckGroup {
   readonly assertions: readonly CompiledAssertion[];
   readonly message: string;
   readonly fix: string;
+  readonly autofix: { readonly set: unknown } | undefined;
   readonly severity: Severity | undefined;
 }
 
@@ -81,6 +82,7 @@ export function compileRule(definition: RuleDefinition, ruleFunctions: Readonly<
             messageId: check.messageId,
             message: formatMessage(assertion.message ?? check.message, data),
             fix: check.fix,
+            ...(check.autofix === undefined ? {} : { autofix: check.autofix }),
             severity,
             place: assertion.reported.place(target),
             at: assertion.at,
@@ -103,6 +105,7 @@ function compileCheck(definition: RuleDefinition, check: CheckDefinition, index:
     assertions,
     message: check.message ?? definition.message,
     fix: check.fix ?? definition.fix,
+    autofix: check.autofix ?? definition.autofix,
     severity: check.severity,
   };
 }

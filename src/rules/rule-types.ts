@@ -17,6 +17,8 @@ export interface RuleDefinition {
   readonly function?: string;
   readonly message: string;
   readonly fix: string;
+  /** A safe fix for lint --fix: the value the reported field is set to. */
+  readonly autofix?: Autofix;
   readonly examples: { readonly failing: string; readonly passing: string };
 }
 
@@ -50,6 +52,7 @@ export interface CheckDefinition {
   readonly then: Assertion | readonly Assertion[];
   readonly message?: string;
   readonly fix?: string;
+  readonly autofix?: Autofix;
   readonly severity?: Severity;
 }
 
@@ -91,4 +94,9 @@ export interface Assertion {
   readonly function: FunctionName;
   readonly functionOptions?: Readonly<Record<string, unknown>>;
   readonly message?: string;
+}
+
+/** A safe fix: set the reported field to `set`. */
+export interface Autofix {
+  readonly set: unknown;
 }

@@ -34,6 +34,7 @@ export function runRules(manifest: LoadedManifest, ruleSet: RuleSet, severities:
           path: violation.place.path,
           range: { start: lines.position(span.start), end: lines.position(span.end) },
           fix: violation.fix,
+          ...(violation.autofix === undefined ? {} : { autofix: violation.autofix }),
         });
         findings.push({ finding, offset: span.start });
       }

@@ -10,4 +10,6 @@ export interface Violation {
   readonly place: FieldPlace;
   readonly at: 'key' | 'value';
   readonly data: Readonly<Record<string, string | number>>;
+  /** The value lint --fix sets the reported field to, when the rule has a safe fix. */
+  readonly autofix?: { readonly set: unknown };
 }

@@ -1,0 +1,137 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { applyFixes, type FixEdit, placeOfFix } from '../document/apply-fixes.js';
+import { parseDocumentBytes } from '../document/parse-document.js';
+import type { PathSegment } from '../document/source-map.js';
+import type { FileReport } from '../lint/file-report.js';
+import { displayText } from '../text/display-text.js';
+import { readManifestFile } from './read-manifest-file.js';
+
+const MAX_PASSES = 5;
+const BOM = '\uFEFF';
+
+/** What --fix or --fix-dry-run did to one file. */
+export interface FixedFile {
+  readonly file: string;
+  readonly before: string;
+  readonly after: string;
+  readonly fixes: number;
+}
+
+/**
+ * Applies the safe fixes of each report's live findings (never a suppressed one), relints, and repeats while a
+ * pass still fixes something (at most five passes, as a fix can uncover another); `write` saves each changed
+ * file, `dry-run` leaves it. Returns the reports of the fixed texts and what changed. A fixed text that would
+ * not parse is not used.
+ */
+export function fixReports(
+  reports: readonly FileReport[],
+  cwd: string,
+  mode: 'write' | 'dry-run',
+  relint: (file: string, bytes: Uint8Array) => FileReport,
+): { readonly reports: FileReport[]; readonly fixed: FixedFile[]; readonly notes: string[] } {
+  const fixed: FixedFile[] = [];
+  const notes: string[] = [];
+  const out = reports.map((report) => {
+    if (report.inputError) return report;
+    const read = readManifestFile(resolve(cwd, report.file));
+    if (!read.ok) return report;
+    const bom = read.bytes[0] === 0xef && read.bytes[1] === 0xbb && read.bytes[2] === 0xbf ? BOM : '';
+    const parsed = parseDocumentBytes(report.file, read.bytes);
+    if (!parsed.ok) return report;
+    const before = parsed.text;
+    let text = before;
+    let current = report;
+    let fixes = 0;
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const again = parseDocumentBytes(report.file, new TextEncoder().encode(text));
+      if (!again.ok) break;
+      const source = again.document.source;
+      const edits: FixEdit[] = current.findings
+        .filter((finding) => finding.autofix !== undefined && finding.suppression === undefined)
+        .map((finding) => ({ path: placeOfFix(source, segmentsOf(finding.path)), value: finding.autofix!.set }));
+      if (edits.length === 0) break;
+      const applied = applyFixes(text, again.document.source, edits, /\.json$/i.test(report.file) ? 'json' : 'yaml');
+      if (applied.text === text) break;
+      const bytes = new TextEncoder().encode(`${bom}${applied.text}`);
+      if (!parseDocumentBytes(report.file, bytes).ok) {
+        notes.push(`${displayText(report.file)}: the fixes would not parse; the file is left as it was`);
+        break;
+      }
+      text = applied.text;
+      fixes += applied.splices.length;
+      current = relint(report.file, bytes);
+    }
+    if (text === before) return report;
+    if (mode === 'write') writeFileSync(resolve(cwd, report.file), `${bom}${text}`);
+    fixed.push({ file: report.file, before, after: text, fixes });
+    return current;
+  });
+  return { reports: out, fixed, notes };
+}
+
+/** A JSON Pointer's segments, numbers for sequence indexes. */
+export function segmentsOf(pointer: string): PathSegment[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment));
+}
+
+/** A unified diff of one file's change, with two lines of context around each changed run of lines. */
+export function unifiedDiff(file: string, before: string, after: string): string {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  // The changes are local: trim the common head and tail, then diff what is left line by line.
+  const runs = changedRuns(a, b);
+  const lines = [`--- a/${file}`, `+++ b/${file}`];
+  for (const run of runs) {
+    const from = Math.max(0, run.aStart - 2);
+    const aEnd = Math.min(a.length, run.aEnd + 2);
+    const bFrom = run.bStart - (run.aStart - from);
+    const bEnd = run.bEnd + (aEnd - run.aEnd);
+    lines.push(`@@ -${from + 1},${aEnd - from} +${bFrom + 1},${bEnd - bFrom} @@`);
+    for (let index = from; index < run.aStart; index++) lines.push(` ${a[index]}`);
+    for (let index = run.aStart; index < run.aEnd; index++) lines.push(`-${a[index]}`);
+    for (let index = run.bStart; index < run.bEnd; index++) lines.push(`+${b[index]}`);
+    for (let index = run.aEnd; index < aEnd; index++) lines.push(` ${a[index]}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The runs of lines that differ, found by walking both texts together: fixes only replace a value within a line
+ * or add whole lines, so a line of `before` that is not the next line of `after` was changed, and lines of
+ * `after` that match none ahead were added.
+ */
+function changedRuns(a: readonly string[], b: readonly string[]): { aStart: number; aEnd: number; bStart: number; bEnd: number }[] {
+  const runs: { aStart: number; aEnd: number; bStart: number; bEnd: number }[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    const start = { i, j };
+    // Added lines: b runs ahead until it meets a[i] again (within a window, to stay linear).
+    let added = 0;
+    while (j + added < b.length && added < 50 && b[j + added] !== a[i]) added++;
+    if (i < a.length && j + added < b.length && b[j + added] === a[i] && added > 0) {
+      j += added;
+    } else {
+      // A changed line (replaced in place).
+      i = Math.min(i + 1, a.length);
+      j = Math.min(j + 1, b.length);
+    }
+    const last = runs.at(-1);
+    if (last !== undefined && last.aEnd >= start.i - 4) {
+      last.aEnd = i;
+      last.bEnd = j;
+    } else runs.push({ aStart: start.i, aEnd: i, bStart: start.j, bEnd: j });
+  }
+  return runs;
+}
