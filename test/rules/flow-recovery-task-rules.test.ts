@@ -13,11 +13,6 @@ ruleTester('flow-capacity-explicit', {
   ],
   invalid: [
     {
-      name: 'capacity 1',
-      manifest: manifest({ operations: streaming('{ progressBuffer: { capacity: 1 } }') }),
-      findings: [{ path: '/operations/0/flowControl/progressBuffer/capacity', line: 8 }],
-    },
-    {
       name: 'a listen stream without a buffer',
       manifest: manifest({ operations: op('    sideEffect: none', 'subscriptions/listen') }),
       findings: [{ path: '/operations/0/flowControl/progressBuffer/capacity', line: 5 }],
