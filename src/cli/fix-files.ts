@@ -84,19 +84,31 @@ export function segmentsOf(pointer: string): PathSegment[] {
 export function unifiedDiff(file: string, before: string, after: string): string {
   const a = before.split('\n');
   const b = after.split('\n');
-  // The changes are local: trim the common head and tail, then diff what is left line by line.
   const runs = changedRuns(a, b);
   const lines = [`--- a/${file}`, `+++ b/${file}`];
-  for (const run of runs) {
-    const from = Math.max(0, run.aStart - 2);
-    const aEnd = Math.min(a.length, run.aEnd + 2);
-    const bFrom = run.bStart - (run.aStart - from);
-    const bEnd = run.bEnd + (aEnd - run.aEnd);
-    lines.push(`@@ -${from + 1},${aEnd - from} +${bFrom + 1},${bEnd - bFrom} @@`);
-    for (let index = from; index < run.aStart; index++) lines.push(` ${a[index]}`);
-    for (let index = run.aStart; index < run.aEnd; index++) lines.push(`-${a[index]}`);
-    for (let index = run.bStart; index < run.bEnd; index++) lines.push(`+${b[index]}`);
-    for (let index = run.aEnd; index < aEnd; index++) lines.push(` ${a[index]}`);
+  const CONTEXT = 2;
+  let index = 0;
+  while (index < runs.length) {
+    // One hunk: runs whose context touches, with the equal lines between them as context.
+    let last = index;
+    while (last + 1 < runs.length && runs[last + 1]!.aStart - runs[last]!.aEnd <= 2 * CONTEXT) last++;
+    const first = runs[index]!;
+    const final = runs[last]!;
+    const from = Math.max(0, first.aStart - CONTEXT);
+    const to = Math.min(a.length, final.aEnd + CONTEXT);
+    const bFrom = first.bStart - (first.aStart - from);
+    const bTo = final.bEnd + (to - final.aEnd);
+    lines.push(`@@ -${from + 1},${to - from} +${bFrom + 1},${bTo - bFrom} @@`);
+    for (let line = from; line < first.aStart; line++) lines.push(` ${a[line]}`);
+    for (let run = index; run <= last; run++) {
+      const current = runs[run]!;
+      for (let line = current.aStart; line < current.aEnd; line++) lines.push(`-${a[line]}`);
+      for (let line = current.bStart; line < current.bEnd; line++) lines.push(`+${b[line]}`);
+      const next = runs[run + 1];
+      const until = run < last && next !== undefined ? next.aStart : to;
+      for (let line = current.aEnd; line < until; line++) lines.push(` ${a[line]}`);
+    }
+    index = last + 1;
   }
   return `${lines.join('\n')}\n`;
 }
@@ -120,17 +132,16 @@ function changedRuns(a: readonly string[], b: readonly string[]): { aStart: numb
     // Added lines: b runs ahead until it meets a[i] again (within a window, to stay linear).
     let added = 0;
     while (j + added < b.length && added < 50 && b[j + added] !== a[i]) added++;
-    if (i < a.length && j + added < b.length && b[j + added] === a[i] && added > 0) {
-      j += added;
-    } else {
+    if (i < a.length && j + added < b.length && b[j + added] === a[i] && added > 0) j += added;
+    else {
       // A changed line (replaced in place).
       i = Math.min(i + 1, a.length);
       j = Math.min(j + 1, b.length);
     }
-    const last = runs.at(-1);
-    if (last !== undefined && last.aEnd >= start.i - 4) {
-      last.aEnd = i;
-      last.bEnd = j;
+    const previous = runs.at(-1);
+    if (previous !== undefined && previous.aEnd === start.i && previous.bEnd === start.j) {
+      previous.aEnd = i;
+      previous.bEnd = j;
     } else runs.push({ aStart: start.i, aEnd: i, bStart: start.j, bEnd: j });
   }
   return runs;

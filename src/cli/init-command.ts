@@ -1,4 +1,6 @@
 import { scaffoldManifest } from '../init/scaffold-manifest.js';
+import { templateManifest } from '../init/template.js';
+import { SPEC_VERSIONS } from '../spec/revisions.js';
 import { summariseTools } from '../probe/tool-summary.js';
 import type { Connection, ProbeRevision } from '../probe/connection.js';
 import { HttpConnection } from '../probe/http-connection.js';
@@ -10,7 +12,27 @@ import { displayText } from '../text/display-text.js';
 import { writeOutputFile } from './output-files.js';
 
 /** `mcprely init --from-stdio cmd | --from-url url`: a starting manifest from the server's tools/list. */
-export async function runInit(options: { stdio?: string; url?: string; specVersion?: ProbeRevision; output?: string }): Promise<number> {
+export async function runInit(options: {
+  template?: 'stdio' | 'streamable-http' | 'both';
+  stdio?: string;
+  url?: string;
+  specVersion?: ProbeRevision;
+  output?: string;
+}): Promise<number> {
+  if (options.template !== undefined) {
+    if (options.stdio !== undefined || options.url !== undefined) {
+      process.stderr.write('error: --template writes without a server; give it, or --from-stdio/--from-url, not both\n');
+      return 2;
+    }
+    const transports = options.template === 'both' ? (['stdio', 'streamable-http'] as const) : ([options.template] as const);
+    const text = templateManifest({ specVersion: options.specVersion ?? SPEC_VERSIONS[SPEC_VERSIONS.length - 1]!, transports });
+    if (options.output === undefined) process.stdout.write(text);
+    else {
+      writeOutputFile(options.output, text, 'the manifest');
+      process.stderr.write(`wrote ${options.output}; run mcprely lint ${options.output}: it reports each decision marked DECIDE\n`);
+    }
+    return 0;
+  }
   const target = probeTarget(options.stdio, options.url, { stdio: '--from-stdio', url: '--from-url' });
   if ('problem' in target) {
     process.stderr.write(`error: ${displayText(target.problem)}\n`);

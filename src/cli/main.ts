@@ -245,7 +245,13 @@ export function buildProgram(): Command {
 
   program
     .command('init')
-    .description("write a starting manifest from a running server's tools/list")
+    .description("write a starting manifest from a running server's tools/list, or a commented template without one")
+    .option('--template', 'write a commented template, every decision visible, without a server', false)
+    .addOption(
+      new Option('--transport <name>', 'with --template: the transports the server offers')
+        .choices(['stdio', 'streamable-http', 'both'])
+        .default('both'),
+    )
     .option('--from-stdio <command>', 'run this command and ask it over stdio (no shell)')
     .option('--from-url <endpoint>', 'ask the server at this Streamable HTTP endpoint')
     .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices([...SPEC_VERSIONS]))
@@ -253,6 +259,7 @@ export function buildProgram(): Command {
     .action(async (options: Record<string, unknown>) => {
       const { runInit } = await import('./init-command.js');
       process.exitCode = await runInit({
+        ...(options['template'] === true ? { template: options['transport'] as 'stdio' | 'streamable-http' | 'both' } : {}),
         ...(typeof options['fromStdio'] === 'string' ? { stdio: options['fromStdio'] } : {}),
         ...(typeof options['fromUrl'] === 'string' ? { url: options['fromUrl'] } : {}),
         ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),

@@ -198,26 +198,33 @@ function setNested(base: Record<string, unknown>, path: readonly PathSegment[], 
 }
 
 /**
- * Where a fix of an operation's field belongs: the operation's own field when it is written there, else the
- * `defaults` field it inherits when that is written (fixing the default fixes every operation that inherits
- * it), else the operation (a new field of its own).
+ * Where a fix of an operation's field belongs: the operation's own field when it is written there; else the
+ * `defaults` field it inherits, when `defaults` holds more of the path than the operation does (fixing the
+ * default fixes every operation that inherits it, and the new value joins the mapping already there); else the
+ * operation (a new field of its own).
  */
 export function placeOfFix(root: SourceNode, path: readonly PathSegment[]): readonly PathSegment[] {
-  if (path[0] !== 'operations' || path.length < 3 || exists(root, path)) return path;
+  if (path[0] !== 'operations' || path.length < 3) return path;
+  const own = existingDepth(root, path);
+  if (own === path.length) return path;
   const inherited = ['defaults', ...path.slice(2)];
-  return exists(root, inherited) ? inherited : path;
+  // Depths counted within the field's own path (after operations/<i> or defaults).
+  return existingDepth(root, inherited) - 1 > own - 2 && existingDepth(root, ['defaults']) === 1 ? inherited : path;
 }
 
-function exists(root: SourceNode, path: readonly PathSegment[]): boolean {
+/** How many segments of the path exist in the document. */
+function existingDepth(root: SourceNode, path: readonly PathSegment[]): number {
   let node: SourceNode | undefined = root;
+  let depth = 0;
   for (const segment of path) {
-    if (node === undefined) return false;
     node =
-      node.kind === 'mapping'
+      node?.kind === 'mapping'
         ? node.entries.get(String(segment))?.value
-        : node.kind === 'sequence' && /^\d+$/.test(String(segment))
+        : node?.kind === 'sequence' && /^\d+$/.test(String(segment))
           ? node.items[Number(segment)]
           : undefined;
+    if (node === undefined) return depth;
+    depth++;
   }
-  return node !== undefined;
+  return depth;
 }

@@ -1,0 +1,148 @@
+import { Document, isMap, isScalar, type Node, type YAMLMap } from 'yaml';
+import { factsOf } from '../spec/revision-facts.js';
+import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
+import type { Transport } from '../spec/transports.js';
+
+export interface TemplateInput {
+  readonly specVersion: SpecVersion;
+  readonly transports: readonly Transport[];
+}
+
+/** The marker of a decision the template leaves to its author; mcprely lint reports each until it is made. */
+export const DECIDE = 'DECIDE';
+
+/**
+ * A starting manifest without a server: every field a visible choice with a comment that says what it decides,
+ * the safe value chosen where one exists (the revision's own cancellation signal, bounded buffers, no
+ * automatic retry, no Last-Event-ID, …), and the decisions only its author can make — the tool's name, its
+ * side effect, its timeouts — marked DECIDE and left for mcprely lint to report. Written with the `yaml`
+ * package's document API, which carries the comments.
+ */
+export function templateManifest(input: TemplateInput): string {
+  const facts = factsOf(input.specVersion);
+  const http = input.transports.includes('streamable-http');
+  const manifest = {
+    mcprely: 1,
+    specVersion: input.specVersion,
+    server: {
+      name: 'my-server',
+      transports: [...input.transports],
+      ...(http
+        ? {
+            http: {
+              endpoint: '/mcp',
+              sseHeaders: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+              keepaliveMs: 15000,
+              proxyIdleTimeoutMs: 60000,
+              responseMode: 'sse',
+            },
+          }
+        : {}),
+    },
+    defaults: {
+      timeouts: {
+        idleMs: 30000,
+        maxMs: 120000,
+        resetIdleOnProgress: true,
+        resetMaxOnProgress: false,
+        keepaliveCountsAsActivity: false,
+        cancelOnTimeout: true,
+        lateResponse: 'ignore',
+      },
+      progress: { emits: false },
+      cancellation: {
+        stopsWork: 'immediately',
+        suppressResponseAfterCancel: true,
+        handler: 'cooperative',
+        ...(http
+          ? { httpSignal: facts['http-cancel-signal'].value, disconnectIsCancellation: facts['disconnect-is-cancellation'].value }
+          : {}),
+        invalidOrLate: 'ignore',
+      },
+      retry: { automatic: 'never' },
+      flowControl: { progressBuffer: { capacity: 64, overflow: 'coalesce-then-drop-oldest' }, preserveFinal: true, refetchOnDrop: true },
+      recovery: {
+        reconnect: { newRequestId: true, sendLastEventId: false, backoff: { baseMs: 250, capMs: 8000, jitter: 'full' } },
+        replayUnsafeMutations: false,
+      },
+      task: { used: false },
+    },
+    operations: [{ name: 'my_tool', method: 'tools/call', description: 'What the tool does, in one sentence.', timeouts: {} }],
+  };
+  const doc = new Document(manifest);
+  doc.commentBefore = [
+    ' yaml-language-server: $schema=./node_modules/mcprely/schemas/manifest.schema.json',
+    ` Written by mcprely init --template (MCP ${input.specVersion}, ${input.transports.join(' and ')}).`,
+    ' Every field is a decision. The values here are the safe ones; change a value only for a reason.',
+    ` The decisions only you can make are marked ${DECIDE}: mcprely lint reports each until it is made.`,
+  ].join('\n');
+  const root = doc.contents as YAMLMap;
+  const comment = (path: readonly (string | number)[], text: string, before = false) => {
+    const pair = pairAt(root, path);
+    if (pair === undefined) return;
+    if (before) (pair.key as Node).commentBefore = ` ${text}`;
+    else if (isScalar(pair.value) || isMap(pair.value)) (pair.value as Node).comment = ` ${text}`;
+  };
+  // Small mappings and lists read best on one line.
+  for (const path of [
+    ['server', 'transports'],
+    ['server', 'http', 'sseHeaders'],
+    ['defaults', 'timeouts'],
+    ['defaults', 'progress'],
+    ['defaults', 'retry'],
+    ['defaults', 'flowControl', 'progressBuffer'],
+    ['defaults', 'recovery', 'reconnect'],
+    ['defaults', 'task'],
+    ['operations', 0, 'timeouts'],
+  ] as const) {
+    const node = doc.getIn(path, true) as { flow?: boolean } | undefined;
+    if (node !== undefined) node.flow = true;
+  }
+  const latest = SPEC_VERSIONS[SPEC_VERSIONS.length - 1]!;
+  comment(['specVersion'], `the revision the server speaks: ${latest} (current) or ${MOST_DEPLOYED_REVISION} (the most deployed; SDK 1.x)`);
+  comment(['server', 'name'], `${DECIDE}: the server's name`);
+  comment(['server', 'transports'], 'stdio, streamable-http, or both');
+  if (http) {
+    comment(['server', 'http', 'sseHeaders'], 'what every SSE response carries: proxies deliver events at once');
+    comment(['server', 'http', 'keepaliveMs'], 'an SSE comment this often on a quiet stream, below the proxy idle timeout');
+    comment(['server', 'http', 'proxyIdleTimeoutMs'], "your reverse proxy's or load balancer's idle timeout");
+    comment(['server', 'http', 'responseMode'], 'sse carries progress and sees cancellation; json does neither');
+  }
+  comment(['defaults'], 'merged into every operation, field by field; an operation overrides what differs', true);
+  comment(['defaults', 'timeouts'], 'the caller: an idle clock progress resets, a maximum it never does, cancel on expiry');
+  comment(['defaults', 'progress'], 'set emits: true (with minIntervalMs) on operations that report progress');
+  comment(['defaults', 'cancellation'], 'stop at once, answer nothing, ignore late or unknown cancellations', true);
+  comment(['defaults', 'retry'], 'no automatic retry until an operation is safe to repeat (reads, or keyed mutations)');
+  comment(['defaults', 'flowControl'], 'a bounded event buffer that coalesces progress and never drops the final response', true);
+  comment(['defaults', 'recovery'], 'after a drop: a new request id, no Last-Event-ID, jittered backoff', true);
+  comment(['defaults', 'task'], 'task.used: true for work that outlives a request (minutes to hours)');
+  comment(['operations'], 'one entry per tool, resource, prompt or stream the server offers', true);
+  comment(['operations', 0, 'name'], `${DECIDE}: the tool's name as tools/list gives it`);
+  comment(['operations', 0, 'description'], `${DECIDE}: say what it does`);
+  comment(['operations', 0, 'timeouts'], "its own idleMs and maxMs, the longest silence and the longest run (until then, the defaults')");
+  const operation = doc.getIn(['operations', 0], true) as YAMLMap | undefined;
+  if (operation !== undefined)
+    operation.commentBefore = ` ${DECIDE}: its side effect, as a contract: sideEffect: none | idempotent | mutation (a mutation also needs an idempotency key)`;
+  // Values other YAML readers (YAML 1.1) would take for a date or a boolean are quoted.
+  for (const path of [['specVersion'], ['server', 'http', 'sseHeaders', 'X-Accel-Buffering']] as const) {
+    const node = doc.getIn(path, true);
+    if (isScalar(node)) node.type = 'QUOTE_DOUBLE';
+  }
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: true });
+}
+
+function pairAt(root: YAMLMap, path: readonly (string | number)[]): { key: unknown; value: unknown } | undefined {
+  let node: unknown = root;
+  let pair: { key: unknown; value: unknown } | undefined;
+  for (const segment of path) {
+    if (typeof segment === 'number') {
+      node = (node as { items?: unknown[] } | undefined)?.items?.[segment];
+      pair = undefined;
+      continue;
+    }
+    if (!isMap(node)) return undefined;
+    pair = node.items.find((item) => isScalar(item.key) && item.key.value === segment) as { key: unknown; value: unknown } | undefined;
+    node = pair?.value;
+  }
+  return pair;
+}
