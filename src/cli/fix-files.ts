@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { applyFixes, type FixEdit, placeOfFix } from '../document/apply-fixes.js';
+import { LineIndex } from '../document/line-index.js';
 import { parseDocumentBytes } from '../document/parse-document.js';
 import type { PathSegment } from '../document/source-map.js';
 import type { FileReport } from '../lint/file-report.js';
@@ -145,4 +146,30 @@ function changedRuns(a: readonly string[], b: readonly string[]): { aStart: numb
     } else runs.push({ aStart: start.i, aEnd: i, bStart: start.j, bEnd: j });
   }
   return runs;
+}
+
+/**
+ * Each safe fix of a report as the text change that makes it, for SARIF's `fixes`: the fix applied alone to
+ * the file as it is. Findings without a safe fix, and files that cannot be read or parsed, are left as they are.
+ */
+export function withReplacements(report: FileReport, cwd: string): FileReport {
+  if (report.inputError || !report.findings.some((finding) => finding.autofix !== undefined)) return report;
+  const read = readManifestFile(resolve(cwd, report.file));
+  if (!read.ok) return report;
+  const parsed = parseDocumentBytes(report.file, read.bytes);
+  if (!parsed.ok) return report;
+  const { text, document } = parsed;
+  const lines = new LineIndex(text);
+  const format = /\.json$/i.test(report.file) ? 'json' : 'yaml';
+  return {
+    ...report,
+    findings: report.findings.map((finding) => {
+      if (finding.autofix === undefined) return finding;
+      const edit = { path: placeOfFix(document.source, segmentsOf(finding.path)), value: finding.autofix.set };
+      const splice = applyFixes(text, document.source, [edit], format).splices[0];
+      if (splice === undefined) return finding;
+      const replacement = { start: lines.position(splice.at), end: lines.position(splice.at + splice.length), text: splice.text };
+      return { ...finding, autofix: { ...finding.autofix, replacement } };
+    }),
+  };
 }

@@ -17,7 +17,7 @@ import { loadBaseline, loadSettings, type Settings, SettingsError, toSlashes } f
 import type { OutputSpec } from './output-spec.js';
 import { readManifestFile } from './read-manifest-file.js';
 import { ruleDocsBase } from './rule-docs-base.js';
-import { type FixedFile, fixReports, unifiedDiff } from './fix-files.js';
+import { type FixedFile, fixReports, unifiedDiff, withReplacements } from './fix-files.js';
 import { writeOutputFile } from './output-files.js';
 
 export interface LintOptions {
@@ -125,10 +125,14 @@ export function runLint(paths: readonly string[], options: LintOptions, toolVers
     const files = run.fixed.length;
     process.stderr.write(`${options.fix === 'write' ? 'fixed' : 'would fix'} ${plural(count, 'value')} in ${plural(files, 'file')}\n`);
   }
+  // SARIF carries each safe fix as the text change that makes it; only then are they worked out.
+  const sarifResult = options.outputs.some((output) => output.format === 'sarif')
+    ? { ...result, files: result.files.map((report) => withReplacements(report, cwd)) }
+    : result;
   for (const output of options.outputs) {
     const color = output.file === undefined && useColor(process.stdout);
     const ruleDocs = ruleDocsBase(options.docsUrl, output.file, cwd);
-    const text = FORMATTERS[output.format](result, {
+    const text = FORMATTERS[output.format](output.format === 'sarif' ? sarifResult : result, {
       toolVersion,
       rules,
       color,

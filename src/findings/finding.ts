@@ -1,4 +1,4 @@
-import type { Range } from '../document/position.js';
+import type { Position, Range } from '../document/position.js';
 
 export type Severity = 'error' | 'warn' | 'info';
 
@@ -22,7 +22,16 @@ export interface Finding {
   /** Present when the finding is suppressed: reported for the record, never counted. */
   readonly suppression?: Suppression;
   /** A safe fix lint --fix applies: set the value at `path` (a JSON Pointer, the finding's own place). */
-  readonly autofix?: { readonly set: unknown };
+  readonly autofix?: Autofix;
+}
+
+/**
+ * A safe fix: the value set at the finding's path, and — when a report asked for it (SARIF) — the text
+ * change that does it (`length` characters at `start` become `text`; an insertion when start = end).
+ */
+export interface Autofix {
+  readonly set: unknown;
+  readonly replacement?: { readonly start: Position; readonly end: Position; readonly text: string };
 }
 
 /** `in-source`: an x-mcprely-ignore entry in the manifest; `baseline`: listed in the baseline file. */
@@ -43,7 +52,7 @@ export interface FindingSpec {
   readonly path?: readonly (string | number)[] | string;
   readonly range?: Range;
   readonly fix?: string;
-  readonly autofix?: { readonly set: unknown };
+  readonly autofix?: Autofix;
 }
 
 /** The one factory of findings: every output format can rely on the same fields in the same order. */

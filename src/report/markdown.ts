@@ -39,7 +39,8 @@ export function findingRows(result: LintResult, context: Pick<ReportContext, 'ru
         finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
       const link = ruleDocLink(context, rules.get(finding.ruleId));
       const rule = link === undefined ? code(finding.ruleId) : `[${code(finding.ruleId)}](${link})`;
-      const text = finding.fix === undefined ? finding.message : `${finding.message}. *Fix:* ${finding.fix}`;
+      const fix = finding.autofix === undefined ? '*Fix:*' : '*Fix (mcprely lint --fix does it):*';
+      const text = finding.fix === undefined ? finding.message : `${finding.message}. ${fix} ${finding.fix}`;
       rows.push(`| ${BADGE[finding.severity]} | ${code(where)} | ${rule} | ${cell(text)} |`);
     }
   }

@@ -108,6 +108,31 @@ function sarifResult(finding: Finding, index: number | undefined, print: string)
     message: { text: finding.fix === undefined ? finding.message : `${finding.message}. ${finding.fix}` },
     locations: [{ physicalLocation: { artifactLocation: artifactUri(finding.file), ...(region === undefined ? {} : { region }) } }],
     partialFingerprints: { [FINGERPRINT_KEY]: print },
+    ...(finding.autofix?.replacement === undefined
+      ? {}
+      : {
+          fixes: [
+            {
+              description: { text: `Set ${finding.path || '/'} to ${JSON.stringify(finding.autofix.set)} (mcprely lint --fix)` },
+              artifactChanges: [
+                {
+                  artifactLocation: artifactUri(finding.file),
+                  replacements: [
+                    {
+                      deletedRegion: {
+                        startLine: finding.autofix.replacement.start.line,
+                        startColumn: finding.autofix.replacement.start.column,
+                        endLine: finding.autofix.replacement.end.line,
+                        endColumn: finding.autofix.replacement.end.column,
+                      },
+                      insertedContent: { text: finding.autofix.replacement.text },
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        }),
     ...(finding.suppression === undefined
       ? {}
       : {

@@ -22,6 +22,13 @@ export function formatStylish(result: LintResult, context: Pick<ReportContext, '
     for (const finding of activeFindings(report)) lines.push(findingLine(finding, paint));
   }
   lines.push(summaryLine(result, paint));
+  // What --fix would do for you; the other findings' Fix: words need a number or a name only you know.
+  const fixable = result.files.reduce(
+    (sum, report) => sum + activeFindings(report).filter((finding) => finding.autofix !== undefined).length,
+    0,
+  );
+  if (fixable > 0)
+    lines.push(paint(ANSI.dim, `${plural(fixable, 'finding')} can be fixed with mcprely lint --fix (--fix-dry-run shows the diff).`));
   return `${lines.join('\n')}\n`;
 }
 

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import AjvDraft04Module from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import { applyFixes, placeOfFix } from '../../src/document/apply-fixes.js';
 import { parseDocumentBytes } from '../../src/document/parse-document.js';
@@ -95,6 +96,41 @@ describe('lint --fix: safe fixes that keep every other byte', () => {
     expect(run.stdout).toMatch(/^- {4}invalidOrLate: error-response$/m);
     expect(run.stdout).toMatch(/^\+ {4}invalidOrLate: ignore$/m);
     expect(readFileSync(file, 'utf8')).toBe(broken);
+  });
+
+  it('SARIF carries each safe fix as a replacement that makes it, valid against the 2.1.0 schema', () => {
+    const dir = tmp();
+    const file = join(dir, 'billing.yaml');
+    const broken = BILLING.replace('invalidOrLate: ignore', 'invalidOrLate: error-response').replace('      whileInFlight: wait\n', '');
+    writeFileSync(file, broken);
+    const sarif = JSON.parse(runCli(['lint', file, '-f', 'sarif']).stdout);
+    type AjvClass = new (options: Record<string, unknown>) => { compile(schema: object): (data: unknown) => boolean };
+    const AjvDraft04 = (AjvDraft04Module as unknown as { default: AjvClass }).default;
+    const validate = new AjvDraft04({ unicodeRegExp: false, validateFormats: false, strict: false }).compile(
+      JSON.parse(readFileSync('node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json', 'utf8')),
+    );
+    expect(validate(sarif)).toBe(true);
+    const results = sarif.runs[0].results as {
+      ruleId: string;
+      fixes?: {
+        artifactChanges: {
+          replacements: {
+            deletedRegion: { startLine: number; startColumn: number; endColumn: number };
+            insertedContent: { text: string };
+          }[];
+        }[];
+      }[];
+    }[];
+    const invalid = results.find((result) => result.ruleId === 'cancel-invalid-ignored')!;
+    const replacement = invalid.fixes![0]!.artifactChanges[0]!.replacements[0]!;
+    const line = broken.split('\n')[replacement.deletedRegion.startLine - 1]!;
+    const patched =
+      line.slice(0, replacement.deletedRegion.startColumn - 1) +
+      replacement.insertedContent.text +
+      line.slice(replacement.deletedRegion.endColumn - 1);
+    expect(patched).toBe('    invalidOrLate: ignore');
+    // A finding whose fix needs a person's number or name carries no fix.
+    expect(results.find((result) => result.ruleId === 'idem-in-flight')?.fixes).toBeUndefined();
   });
 
   it('fixes a JSON manifest keeping its layout, adding a missing key on a line of its own', () => {
