@@ -46,7 +46,7 @@ async function check(env: NodeJS.ProcessEnv): Promise<number> {
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
 
-  const run = lintPaths(
+  const run = await lintPaths(
     inputs.manifests,
     { ...(inputs.config === undefined ? {} : { config: inputs.config }), ignorePatterns: inputs.ignorePatterns, quiet: false },
     cwd,

@@ -5,7 +5,6 @@ import type { LoadedManifest } from '../manifest/load.js';
 import type { ProbeRevision } from '../probe/connection.js';
 import { DRIFT_RULES, driftFindings } from '../probe/drift.js';
 import type { ProbeReport } from '../probe/probe-types.js';
-import { PROBE_CHECKS, runProbe } from '../probe/run-probe.js';
 import { FORMATTERS } from '../report/formats.js';
 import { displayText } from '../text/display-text.js';
 import { useColor } from './color.js';
@@ -13,7 +12,7 @@ import { readManifestInput } from './manifest-input.js';
 import { writeOutputFile } from './output-files.js';
 import type { OutputSpec } from './output-spec.js';
 import { probeTarget } from './probe-target.js';
-import { Progress } from './progress.js';
+import { probeWithProgress } from './probe-command.js';
 
 export interface DriftOptions {
   readonly manifest: string;
@@ -43,17 +42,14 @@ export async function probeForDrift(options: Omit<DriftOptions, 'outputs' | 'fai
   if ('problem' in target) return { ok: false, problem: `error: ${displayText(target.problem)}\n` };
   const input = readManifestInput(options.manifest);
   if (!input.ok) return { ok: false, problem: input.report };
-  const progress = new Progress(process.stderr, PROBE_CHECKS.length);
-  const report = await runProbe({
+  const report = await probeWithProgress({
     target,
     manifest: input.manifest,
     ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
     allowMutations: options.allowMutations,
     graceMs: options.graceMs,
     maxTimeMs: options.maxTimeMs,
-    onCheck: (index, _total, id) => progress.update(index, id),
   });
-  progress.done();
   if ('usage' in report) return { ok: false, problem: `error: ${displayText(report.usage)}\n` };
   if (!report.startedOk)
     return { ok: false, problem: `error: the probe could not start: ${displayText(report.problem ?? 'unknown reason')}\n` };

@@ -1,7 +1,8 @@
 import { closeSync, type Dirent, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { globMatcher, type Matcher } from '../config/glob.js';
-import { makeFinding, type Finding } from '../findings/finding.js';
+import type { Finding } from '../findings/finding.js';
+import { fileFinding } from './read-manifest-file.js';
 import { toSlashes } from './load-settings.js';
 
 /** What `lint` was asked to check, in command-line order: files, and a finding for each folder or glob that found none. */
@@ -63,7 +64,7 @@ export function expandLintPaths(paths: readonly string[], ignorePatterns: readon
     }
     if (budget.left < 0) {
       targets.push({
-        unmatched: problem(
+        unmatched: fileFinding(
           path,
           'too-many',
           `The folders and globs given hold more than ${MAX_EXPANDED_FILES} manifests`,
@@ -76,13 +77,13 @@ export function expandLintPaths(paths: readonly string[], ignorePatterns: readon
       targets.push({
         unmatched:
           kind === 'folder'
-            ? problem(
+            ? fileFinding(
                 path,
                 'no-manifest-in-folder',
                 'No manifest (a .yaml, .yml or .json file with a top-level mcprely key) is in this folder',
                 'check the path, or name the files',
               )
-            : problem(path, 'no-match', 'No file matches this glob', 'check the pattern; quote it so the shell leaves it to mcprely'),
+            : fileFinding(path, 'no-match', 'No file matches this glob', 'check the pattern; quote it so the shell leaves it to mcprely'),
       });
     for (const file of found.sort(byPath)) take(file);
   }
@@ -178,8 +179,4 @@ function trimSlashes(pattern: string): string {
 
 function byPath(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function problem(path: string, messageId: string, message: string, fix: string): Finding {
-  return makeFinding({ ruleId: 'manifest-file', severity: 'error', messageId, message, file: path, fix });
 }

@@ -3,10 +3,9 @@ import { resolve } from 'node:path';
 import { applyFixes, type FixEdit, placeOfFix } from '../document/apply-fixes.js';
 import { LineIndex } from '../document/line-index.js';
 import { parseDocumentBytes } from '../document/parse-document.js';
-import type { PathSegment } from '../document/source-map.js';
+import { parsePointer } from '../document/describe-schema-error.js';
 import type { FileReport } from '../lint/file-report.js';
 import { displayText } from '../text/display-text.js';
-import { readManifestFile } from './read-manifest-file.js';
 
 const MAX_PASSES = 5;
 const BOM = '\uFEFF';
@@ -22,11 +21,12 @@ export interface FixedFile {
 /**
  * Applies the safe fixes of each report's live findings (never a suppressed one), relints, and repeats while a
  * pass still fixes something (at most five passes, as a fix can uncover another); `write` saves each changed
- * file, `dry-run` leaves it. Returns the reports of the fixed texts and what changed. A fixed text that would
- * not parse is not used.
+ * file, `dry-run` leaves it. Works on the bytes lint read (`bytesOf`), never on a second read of the file.
+ * Returns the reports of the fixed texts and what changed. A fixed text that would not parse is not used.
  */
 export function fixReports(
   reports: readonly FileReport[],
+  bytesOf: (file: string) => Uint8Array | undefined,
   cwd: string,
   mode: 'write' | 'dry-run',
   relint: (file: string, bytes: Uint8Array) => FileReport,
@@ -34,51 +34,42 @@ export function fixReports(
   const fixed: FixedFile[] = [];
   const notes: string[] = [];
   const out = reports.map((report) => {
-    if (report.inputError) return report;
-    const read = readManifestFile(resolve(cwd, report.file));
-    if (!read.ok) return report;
-    const bom = read.bytes[0] === 0xef && read.bytes[1] === 0xbb && read.bytes[2] === 0xbf ? BOM : '';
-    const parsed = parseDocumentBytes(report.file, read.bytes);
+    const read = report.inputError ? undefined : bytesOf(report.file);
+    if (read === undefined) return report;
+    const bom = read[0] === 0xef && read[1] === 0xbb && read[2] === 0xbf ? BOM : '';
+    let parsed = parseDocumentBytes(report.file, read);
     if (!parsed.ok) return report;
     const before = parsed.text;
-    let text = before;
     let current = report;
     let fixes = 0;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
-      const again = parseDocumentBytes(report.file, new TextEncoder().encode(text));
-      if (!again.ok) break;
-      const source = again.document.source;
+      const source = parsed.document.source;
       const edits: FixEdit[] = current.findings
         .filter((finding) => finding.autofix !== undefined && finding.suppression === undefined)
-        .map((finding) => ({ path: placeOfFix(source, segmentsOf(finding.path)), value: finding.autofix!.set }));
+        .map((finding) => ({ path: placeOfFix(source, parsePointer(finding.path)), value: finding.autofix!.set }));
       if (edits.length === 0) break;
-      const applied = applyFixes(text, again.document.source, edits, /\.json$/i.test(report.file) ? 'json' : 'yaml');
-      if (applied.text === text) break;
+      const applied = applyFixes(parsed.text, source, edits, formatOf(report.file));
+      if (applied.text === parsed.text) break;
       const bytes = new TextEncoder().encode(`${bom}${applied.text}`);
-      if (!parseDocumentBytes(report.file, bytes).ok) {
+      const next = parseDocumentBytes(report.file, bytes);
+      if (!next.ok) {
         notes.push(`${displayText(report.file)}: the fixes would not parse; the file is left as it was`);
         break;
       }
-      text = applied.text;
+      parsed = next;
       fixes += applied.splices.length;
       current = relint(report.file, bytes);
     }
-    if (text === before) return report;
-    if (mode === 'write') writeFileSync(resolve(cwd, report.file), `${bom}${text}`);
-    fixed.push({ file: report.file, before, after: text, fixes });
+    if (parsed.text === before) return report;
+    if (mode === 'write') writeFileSync(resolve(cwd, report.file), `${bom}${parsed.text}`);
+    fixed.push({ file: report.file, before, after: parsed.text, fixes });
     return current;
   });
   return { reports: out, fixed, notes };
 }
 
-/** A JSON Pointer's segments, numbers for sequence indexes. */
-export function segmentsOf(pointer: string): PathSegment[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment));
+function formatOf(file: string): 'json' | 'yaml' {
+  return /\.json$/i.test(file) ? 'json' : 'yaml';
 }
 
 /** A unified diff of one file's change, with two lines of context around each changed run of lines. */
@@ -150,23 +141,20 @@ function changedRuns(a: readonly string[], b: readonly string[]): { aStart: numb
 
 /**
  * Each safe fix of a report as the text change that makes it, for SARIF's `fixes`: the fix applied alone to
- * the file as it is. Findings without a safe fix, and files that cannot be read or parsed, are left as they are.
+ * the bytes lint read. Findings without a safe fix, and files that cannot be parsed, are left as they are.
  */
-export function withReplacements(report: FileReport, cwd: string): FileReport {
-  if (report.inputError || !report.findings.some((finding) => finding.autofix !== undefined)) return report;
-  const read = readManifestFile(resolve(cwd, report.file));
-  if (!read.ok) return report;
-  const parsed = parseDocumentBytes(report.file, read.bytes);
+export function withReplacements(report: FileReport, bytes: Uint8Array | undefined): FileReport {
+  if (bytes === undefined || report.inputError || !report.findings.some((finding) => finding.autofix !== undefined)) return report;
+  const parsed = parseDocumentBytes(report.file, bytes);
   if (!parsed.ok) return report;
   const { text, document } = parsed;
   const lines = new LineIndex(text);
-  const format = /\.json$/i.test(report.file) ? 'json' : 'yaml';
   return {
     ...report,
     findings: report.findings.map((finding) => {
       if (finding.autofix === undefined) return finding;
-      const edit = { path: placeOfFix(document.source, segmentsOf(finding.path)), value: finding.autofix.set };
-      const splice = applyFixes(text, document.source, [edit], format).splices[0];
+      const edit = { path: placeOfFix(document.source, parsePointer(finding.path)), value: finding.autofix.set };
+      const splice = applyFixes(text, document.source, [edit], formatOf(report.file)).splices[0];
       if (splice === undefined) return finding;
       const replacement = { start: lines.position(splice.at), end: lines.position(splice.at + splice.length), text: splice.text };
       return { ...finding, autofix: { ...finding.autofix, replacement } };

@@ -17,7 +17,7 @@ import { loadBaseline, loadSettings, type Settings, SettingsError, toSlashes } f
 import type { OutputSpec } from './output-spec.js';
 import { readManifestFile } from './read-manifest-file.js';
 import { ruleDocsBase } from './rule-docs-base.js';
-import { type FixedFile, fixReports, unifiedDiff, withReplacements } from './fix-files.js';
+import type { FixedFile } from './fix-files.js';
 import { writeOutputFile } from './output-files.js';
 
 export interface LintOptions {
@@ -48,6 +48,8 @@ export type LintRun =
       readonly notes: readonly string[];
       /** The files --fix (or --fix-dry-run) changed. */
       readonly fixed: readonly FixedFile[];
+      /** The bytes each report was made from (after any fix): later work uses them, not a second read. */
+      readonly bytesOf: (file: string) => Uint8Array | undefined;
     }
   | { readonly ok: false; readonly report: string };
 
@@ -55,10 +57,12 @@ export type LintRun =
 export type LintSelection = Pick<LintOptions, 'config' | 'baseline' | 'writeBaseline' | 'ignorePatterns' | 'quiet' | 'fix'>;
 
 /**
- * Expands the paths (folders, globs, --ignore-pattern), lints each file with the configuration and applies the
- * baseline. One bad file never stops the others; `notes` are lines for standard error (files left out).
+ * Expands the paths (folders, globs, --ignore-pattern), lints each file with the configuration, applies the safe
+ * fixes when asked, and applies the baseline. One bad file never stops the others; `notes` are lines for
+ * standard error (files left out). The fixing code (and the `yaml` package it renders with) is loaded only for
+ * --fix, so a plain lint does not pay for it at start-up.
  */
-export function lintPaths(paths: readonly string[], options: LintSelection, cwd: string): LintRun {
+export async function lintPaths(paths: readonly string[], options: LintSelection, cwd: string): Promise<LintRun> {
   let ruleSet: RuleSet;
   let severitiesFor: Settings['severitiesFor'];
   let baseline: Baseline | undefined;
@@ -79,19 +83,21 @@ export function lintPaths(paths: readonly string[], options: LintSelection, cwd:
       ok: false,
       report: `${notes.map((note) => `${note}\n`).join('')}error: nothing to lint: every file given matches an --ignore-pattern\n`,
     };
+  const bytes = new Map<string, Uint8Array>();
+  const lint = (file: string, read: Uint8Array) => {
+    bytes.set(file, read);
+    return lintFile(file, read, { ruleSet, severities: severitiesFor(resolve(cwd, file)) });
+  };
   let reports: FileReport[] = targets.targets.map((target) => {
     if ('unmatched' in target) return fileReport(target.unmatched.file, [target.unmatched]);
     const path = target.file;
     const read = readManifestFile(resolve(cwd, path));
-    return read.ok
-      ? lintFile(path, read.bytes, { ruleSet, severities: severitiesFor(resolve(cwd, path)) })
-      : fileReport(path, [{ ...read.finding, file: path }]);
+    return read.ok ? lint(path, read.bytes) : fileReport(path, [{ ...read.finding, file: path }]);
   });
-  let fixed: FixedFile[] = [];
+  let fixed: readonly FixedFile[] = [];
   if (options.fix !== undefined) {
-    const outcome = fixReports(reports, cwd, options.fix, (file, bytes) =>
-      lintFile(file, bytes, { ruleSet, severities: severitiesFor(resolve(cwd, file)) }),
-    );
+    const { fixReports } = await import('./fix-files.js');
+    const outcome = fixReports(reports, (file) => bytes.get(file), cwd, options.fix, lint);
     reports = outcome.reports;
     fixed = outcome.fixed;
     notes.push(...outcome.notes);
@@ -106,29 +112,33 @@ export function lintPaths(paths: readonly string[], options: LintSelection, cwd:
   }
   if (options.quiet)
     reports = reports.map((report) => ({ ...report, findings: report.findings.filter((finding) => finding.severity === 'error') }));
-  return { ok: true, result: lintResult(reports), rules: reportableRules(ruleSet), notes, fixed };
+  return { ok: true, result: lintResult(reports), rules: reportableRules(ruleSet), notes, fixed, bytesOf: (file) => bytes.get(file) };
 }
 
 /** Reads each path, lints it, writes every requested report; returns the exit code. One bad file never stops the others. */
-export function runLint(paths: readonly string[], options: LintOptions, toolVersion: string): number {
+export async function runLint(paths: readonly string[], options: LintOptions, toolVersion: string): Promise<number> {
   const cwd = process.cwd();
-  const run = lintPaths(paths, options, cwd);
+  const run = await lintPaths(paths, options, cwd);
   if (!run.ok) {
     process.stderr.write(run.report);
     return 2;
   }
   for (const note of run.notes) process.stderr.write(`${note}\n`);
   const { result, rules } = run;
-  if (options.fix === 'dry-run') for (const file of run.fixed) process.stdout.write(unifiedDiff(file.file, file.before, file.after));
+  const sarif = options.outputs.some((output) => output.format === 'sarif');
+  const fixing = options.fix !== undefined || sarif ? await import('./fix-files.js') : undefined;
+  if (options.fix === 'dry-run')
+    for (const file of run.fixed) process.stdout.write(fixing!.unifiedDiff(file.file, file.before, file.after));
   if (options.fix !== undefined) {
     const count = run.fixed.reduce((sum, file) => sum + file.fixes, 0);
     const files = run.fixed.length;
     process.stderr.write(`${options.fix === 'write' ? 'fixed' : 'would fix'} ${plural(count, 'value')} in ${plural(files, 'file')}\n`);
   }
   // SARIF carries each safe fix as the text change that makes it; only then are they worked out.
-  const sarifResult = options.outputs.some((output) => output.format === 'sarif')
-    ? { ...result, files: result.files.map((report) => withReplacements(report, cwd)) }
-    : result;
+  const sarifResult =
+    fixing !== undefined && sarif
+      ? { ...result, files: result.files.map((report) => fixing.withReplacements(report, run.bytesOf(report.file))) }
+      : result;
   for (const output of options.outputs) {
     const color = output.file === undefined && useColor(process.stdout);
     const ruleDocs = ruleDocsBase(options.docsUrl, output.file, cwd);

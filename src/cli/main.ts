@@ -51,7 +51,7 @@ export function buildProgram(): Command {
     .option('--sarif-category <name>', 'SARIF automationDetails category, one per manifest set (default: mcprely)', asUsage(parseCategory))
     .action(async (paths: string[], options: Record<string, unknown>) => {
       const { runLint } = await import('./lint-command.js');
-      process.exitCode = runLint(
+      process.exitCode = await runLint(
         paths,
         {
           outputs: outputs.resolve(),

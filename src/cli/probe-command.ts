@@ -1,7 +1,8 @@
 import type { LoadedManifest } from '../manifest/load.js';
 import type { ProbeRevision } from '../probe/connection.js';
 import { probeAsLintResult, renderProbeText } from '../probe/render-probe.js';
-import { PROBE_CHECKS, runProbe } from '../probe/run-probe.js';
+import { PROBE_CHECKS, type ProbeOptions, type ProbeUsageError, runProbe } from '../probe/run-probe.js';
+import type { ProbeReport } from '../probe/probe-types.js';
 import { FORMATTERS } from '../report/formats.js';
 import { useColor } from './color.js';
 import { readManifestInput } from './manifest-input.js';
@@ -45,8 +46,7 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
     }
     manifest = input.manifest;
   }
-  const progress = new Progress(process.stderr, PROBE_CHECKS.length);
-  const report = await runProbe({
+  const report = await probeWithProgress({
     target,
     ...(manifest === undefined ? {} : { manifest }),
     ...(options.operation === undefined ? {} : { operation: options.operation }),
@@ -57,9 +57,7 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
     allowMutations: options.allowMutations,
     graceMs: options.graceMs,
     maxTimeMs: options.maxTimeMs,
-    onCheck: (index, _total, id) => progress.update(index, id),
   });
-  progress.done();
   if ('usage' in report) {
     process.stderr.write(`error: ${displayText(report.usage)}\n`);
     return 2;
@@ -82,4 +80,14 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
   }
   if (!report.startedOk) return 2;
   return report.checks.some((check) => check.status === 'fail') || report.nothingRan !== undefined ? 1 : 0;
+}
+
+/** Runs the probe with the check under way shown on standard error (on a terminal). */
+export async function probeWithProgress(options: Omit<ProbeOptions, 'onCheck'>): Promise<ProbeReport | ProbeUsageError> {
+  const progress = new Progress(process.stderr, PROBE_CHECKS.length);
+  try {
+    return await runProbe({ ...options, onCheck: (index, _total, id) => progress.update(index, id) });
+  } finally {
+    progress.done();
+  }
 }

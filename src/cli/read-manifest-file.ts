@@ -59,5 +59,10 @@ function readAtMost(fd: number, limit: number): Uint8Array {
 }
 
 function refuse(file: string, messageId: string, message: string, fix: string): FileRead {
-  return { ok: false, finding: makeFinding({ ruleId: 'manifest-file', severity: 'error', messageId, message, file, fix }) };
+  return { ok: false, finding: fileFinding(file, messageId, message, fix) };
+}
+
+/** A path that cannot be used as a manifest file (missing, a folder, a glob that found nothing, …): exit 2. */
+export function fileFinding(file: string, messageId: string, message: string, fix: string): Finding {
+  return makeFinding({ ruleId: 'manifest-file', severity: 'error', messageId, message, file, fix });
 }

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { MappingSource, PathSegment, SourceNode } from './source-map.js';
+import { type MappingSource, type PathSegment, reach, type SourceNode } from './source-map.js';
 
 /** Set the value at `path` (from the document root). */
 export interface FixEdit {
@@ -43,19 +43,7 @@ export function applyFixes(
     const id = JSON.stringify(edit.path);
     if (seen.has(id)) continue;
     seen.add(id);
-    let node: SourceNode = root;
-    let depth = 0;
-    for (; depth < edit.path.length; depth++) {
-      const segment = edit.path[depth]!;
-      const next: SourceNode | undefined =
-        node.kind === 'mapping'
-          ? node.entries.get(String(segment))?.value
-          : node.kind === 'sequence' && /^\d+$/.test(String(segment))
-            ? node.items[Number(segment)]
-            : undefined;
-      if (next === undefined) break;
-      node = next;
-    }
+    const { node, depth } = reach(root, edit.path);
     if (depth === edit.path.length) {
       if (node.kind !== 'scalar') skipped.push(edit);
       else splices.push({ at: node.start, length: node.end - node.start, text: render(edit.value, format) });
@@ -171,7 +159,7 @@ function columnOf(text: string, offset: number): number {
 }
 
 /** A value written inline: a scalar as YAML writes it, a mapping as a flow mapping. */
-export function render(value: unknown, format: 'yaml' | 'json'): string {
+function render(value: unknown, format: 'yaml' | 'json'): string {
   if (format === 'json') return JSON.stringify(value);
   if (isPlainObject(value))
     return `{ ${Object.entries(value)
@@ -205,26 +193,10 @@ function setNested(base: Record<string, unknown>, path: readonly PathSegment[], 
  */
 export function placeOfFix(root: SourceNode, path: readonly PathSegment[]): readonly PathSegment[] {
   if (path[0] !== 'operations' || path.length < 3) return path;
-  const own = existingDepth(root, path);
-  if (own === path.length) return path;
+  // How much of the field's own path (after operations/<i>, or after defaults) is written in each place.
+  const own = reach(root, path).depth - 2;
+  if (own === path.length - 2) return path;
   const inherited = ['defaults', ...path.slice(2)];
-  // Depths counted within the field's own path (after operations/<i> or defaults).
-  return existingDepth(root, inherited) - 1 > own - 2 && existingDepth(root, ['defaults']) === 1 ? inherited : path;
-}
-
-/** How many segments of the path exist in the document. */
-function existingDepth(root: SourceNode, path: readonly PathSegment[]): number {
-  let node: SourceNode | undefined = root;
-  let depth = 0;
-  for (const segment of path) {
-    node =
-      node?.kind === 'mapping'
-        ? node.entries.get(String(segment))?.value
-        : node?.kind === 'sequence' && /^\d+$/.test(String(segment))
-          ? node.items[Number(segment)]
-          : undefined;
-    if (node === undefined) return depth;
-    depth++;
-  }
-  return depth;
+  const written = reach(root, inherited).depth;
+  return written >= 1 && written - 1 > own ? inherited : path;
 }

@@ -46,10 +46,10 @@ export interface Located {
 }
 
 /**
- * Finds the span for a path: the value itself (`at: 'value'`), or the key that names it (`at: 'key'`),
- * or, when the path does not exist, the key of its nearest existing ancestor (or that ancestor's value when it has no key).
+ * Walks a path as far as it exists: the deepest node reached, the entry that named it (absent for the root
+ * and for sequence items), and how many segments were found.
  */
-export function locate(root: SourceNode, path: readonly PathSegment[], at: 'key' | 'value' = 'value'): Located {
+export function reach(root: SourceNode, path: readonly PathSegment[]): { node: SourceNode; entry: SourceEntry | undefined; depth: number } {
   let node: SourceNode = root;
   let entry: SourceEntry | undefined;
   for (let i = 0; i < path.length; i++) {
@@ -62,11 +62,21 @@ export function locate(root: SourceNode, path: readonly PathSegment[], at: 'key'
     } else if (node.kind === 'sequence' && /^\d+$/.test(String(segment))) {
       next = node.items[Number(segment)];
     }
-    if (next === undefined) return { ...spanOf(node, entry, 'key'), exact: false, depth: i };
+    if (next === undefined) return { node, entry, depth: i };
     node = next;
     entry = nextEntry;
   }
-  return { ...spanOf(node, entry, at), exact: true, depth: path.length };
+  return { node, entry, depth: path.length };
+}
+
+/**
+ * Finds the span for a path: the value itself (`at: 'value'`), or the key that names it (`at: 'key'`),
+ * or, when the path does not exist, the key of its nearest existing ancestor (or that ancestor's value when it has no key).
+ */
+export function locate(root: SourceNode, path: readonly PathSegment[], at: 'key' | 'value' = 'value'): Located {
+  const { node, entry, depth } = reach(root, path);
+  const exact = depth === path.length;
+  return { ...spanOf(node, entry, exact ? at : 'key'), exact, depth };
 }
 
 function spanOf(node: SourceNode, entry: SourceEntry | undefined, at: 'key' | 'value'): { start: number; end: number } {

@@ -1,3 +1,4 @@
+import type { Finding } from '../findings/finding.js';
 import type { LintResult } from '../lint/lint-result.js';
 import { activeFindings } from '../lint/lint-result.js';
 
@@ -5,15 +6,7 @@ import { activeFindings } from '../lint/lint-result.js';
 export function formatJunit(result: LintResult): string {
   const suites = result.files.map((report) => {
     const findings = activeFindings(report);
-    const cases = findings.map((finding) => {
-      const place =
-        finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
-      const body = escapeXml(`${place}: ${finding.message}${finding.fix === undefined ? '' : `\nFix: ${finding.fix}`}`);
-      const element = report.inputError ? 'error' : 'failure';
-      const name = escapeXml(`${finding.ruleId} ${finding.path || '/'}`);
-      const failure = `<${element} type="${finding.severity}" message="${escapeXml(finding.message)}">${body}</${element}>`;
-      return `    <testcase classname="${escapeXml(report.file)}" name="${name}">\n      ${failure}\n    </testcase>`;
-    });
+    const cases = findings.map((finding) => findingCase(finding, report.file, report.inputError ? 'error' : 'failure', finding.severity));
     if (cases.length === 0) cases.push(`    <testcase classname="${escapeXml(report.file)}" name="mcprely lint"/>`);
     const failures = report.inputError ? 0 : findings.length;
     const errors = report.inputError ? findings.length : 0;
@@ -25,6 +18,15 @@ export function formatJunit(result: LintResult): string {
   const tests = result.files.reduce((sum, report) => sum + Math.max(1, activeFindings(report).length), 0);
   const counts = `tests="${tests}" failures="${failures}" errors="${errors}"`;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcprely" ${counts}>\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+/** One finding as a JUnit test case named by its rule and place, failing (or in error) with its message and fix. */
+export function findingCase(finding: Finding, classname: string, element: 'failure' | 'error', type: string): string {
+  const place = finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
+  const body = escapeXml(`${place}: ${finding.message}${finding.fix === undefined ? '' : `\nFix: ${finding.fix}`}`);
+  const name = escapeXml(`${finding.ruleId} ${finding.path || '/'}`);
+  const failure = `<${element} type="${escapeXml(type)}" message="${escapeXml(finding.message)}">${body}</${element}>`;
+  return `    <testcase classname="${escapeXml(classname)}" name="${name}">\n      ${failure}\n    </testcase>`;
 }
 
 export function escapeXml(text: string): string {

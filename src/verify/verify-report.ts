@@ -1,5 +1,5 @@
 import type { Finding } from '../findings/finding.js';
-import { escapeXml } from '../report/junit.js';
+import { escapeXml, findingCase } from '../report/junit.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { describeExpectation, renderRun } from '../simulator/render-transcript.js';
 
@@ -85,15 +85,7 @@ export function formatVerifyJunit(outcome: VerifyOutcome): string {
   }
   for (const findings of outcome.unusable) {
     const file = findings[0]?.file ?? '';
-    const cases = findings.map((finding) => {
-      const place =
-        finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
-      const body = escapeXml(`${place}: ${finding.message}${finding.fix === undefined ? '' : `\nFix: ${finding.fix}`}`);
-      return (
-        `    <testcase classname="${escapeXml(file)}" name="${escapeXml(`${finding.ruleId} ${finding.path || '/'}`)}">\n` +
-        `      <error type="${finding.ruleId}" message="${escapeXml(finding.message)}">${body}</error>\n    </testcase>`
-      );
-    });
+    const cases = findings.map((finding) => findingCase(finding, file, 'error', finding.ruleId));
     suites.push(
       `  <testsuite name="${escapeXml(file)}" tests="${cases.length}" failures="0" errors="${cases.length}">\n${cases.join('\n')}\n  </testsuite>`,
     );
