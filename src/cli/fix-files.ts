@@ -4,6 +4,7 @@ import { applyFixes, type FixEdit, placeOfFix } from '../document/apply-fixes.js
 import { LineIndex } from '../document/line-index.js';
 import { parseDocumentBytes } from '../document/parse-document.js';
 import { parsePointer } from '../document/describe-schema-error.js';
+import { type Autofix, changeOf, type Finding } from '../findings/finding.js';
 import type { FileReport } from '../lint/file-report.js';
 import { displayText } from '../text/display-text.js';
 
@@ -46,7 +47,7 @@ export function fixReports(
       const source = parsed.document.source;
       const edits: FixEdit[] = current.findings
         .filter((finding) => finding.autofix !== undefined && finding.suppression === undefined)
-        .map((finding) => ({ path: placeOfFix(source, parsePointer(finding.path)), value: finding.autofix!.set }));
+        .map((finding) => ({ path: placeOfFix(source, parsePointer(finding.path)), change: changeOf(finding.autofix!) }));
       if (edits.length === 0) break;
       const applied = applyFixes(parsed.text, source, edits, formatOf(report.file));
       if (applied.text === parsed.text) break;
@@ -106,9 +107,9 @@ export function unifiedDiff(file: string, before: string, after: string): string
 }
 
 /**
- * The runs of lines that differ, found by walking both texts together: fixes only replace a value within a line
- * or add whole lines, so a line of `before` that is not the next line of `after` was changed, and lines of
- * `after` that match none ahead were added.
+ * The runs of lines that differ, found by walking both texts together: fixes replace a value within a line, add
+ * whole lines or remove them, so where the texts part, lines of `after` until the next line of `before` were
+ * added, lines of `before` until the next line of `after` were removed, or else one line was changed.
  */
 function changedRuns(a: readonly string[], b: readonly string[]): { aStart: number; aEnd: number; bStart: number; bEnd: number }[] {
   const runs: { aStart: number; aEnd: number; bStart: number; bEnd: number }[] = [];
@@ -121,12 +122,13 @@ function changedRuns(a: readonly string[], b: readonly string[]): { aStart: numb
       continue;
     }
     const start = { i, j };
-    // Added lines: b runs ahead until it meets a[i] again (within a window, to stay linear).
-    let added = 0;
-    while (j + added < b.length && added < 50 && b[j + added] !== a[i]) added++;
-    if (i < a.length && j + added < b.length && b[j + added] === a[i] && added > 0) j += added;
+    // Added lines: b runs ahead until it meets a[i] again; removed lines: a runs ahead until it meets b[j]
+    // (each within a window, to stay linear); else one line replaced in place.
+    const added = aheadUntil(b, j, a[i]);
+    const removed = aheadUntil(a, i, b[j]);
+    if (i < a.length && added > 0 && (removed === 0 || added <= removed)) j += added;
+    else if (j < b.length && removed > 0) i += removed;
     else {
-      // A changed line (replaced in place).
       i = Math.min(i + 1, a.length);
       j = Math.min(j + 1, b.length);
     }
@@ -139,25 +141,40 @@ function changedRuns(a: readonly string[], b: readonly string[]): { aStart: numb
   return runs;
 }
 
+/** How many lines of `lines` from `from` come before one equal to `wanted` (0 when none within 50 lines). */
+function aheadUntil(lines: readonly string[], from: number, wanted: string | undefined): number {
+  if (wanted === undefined) return 0;
+  for (let step = 1; step <= 50 && from + step < lines.length; step++) if (lines[from + step] === wanted) return step;
+  return 0;
+}
+
 /**
- * Each safe fix of a report as the text change that makes it, for SARIF's `fixes`: the fix applied alone to
- * the bytes lint read. Findings without a safe fix, and files that cannot be parsed, are left as they are.
+ * Each fix of a report (safe fix or suggestion) as the text change that makes it, for SARIF's `fixes`: the fix
+ * applied alone to the bytes lint read. Findings without one, and files that cannot be parsed, are left as
+ * they are.
  */
 export function withReplacements(report: FileReport, bytes: Uint8Array | undefined): FileReport {
-  if (bytes === undefined || report.inputError || !report.findings.some((finding) => finding.autofix !== undefined)) return report;
+  const fixable = (finding: Finding) => finding.autofix !== undefined || finding.suggestion !== undefined;
+  if (bytes === undefined || report.inputError || !report.findings.some(fixable)) return report;
   const parsed = parseDocumentBytes(report.file, bytes);
   if (!parsed.ok) return report;
   const { text, document } = parsed;
   const lines = new LineIndex(text);
+  const withText = (finding: Finding, fix: Autofix): Autofix => {
+    const edit = { path: placeOfFix(document.source, parsePointer(finding.path)), change: changeOf(fix) };
+    const splice = applyFixes(text, document.source, [edit], formatOf(report.file)).splices[0];
+    if (splice === undefined) return fix;
+    return { ...fix, replacement: { start: lines.position(splice.at), end: lines.position(splice.at + splice.length), text: splice.text } };
+  };
   return {
     ...report,
     findings: report.findings.map((finding) => {
-      if (finding.autofix === undefined) return finding;
-      const edit = { path: placeOfFix(document.source, parsePointer(finding.path)), value: finding.autofix.set };
-      const splice = applyFixes(text, document.source, [edit], formatOf(report.file)).splices[0];
-      if (splice === undefined) return finding;
-      const replacement = { start: lines.position(splice.at), end: lines.position(splice.at + splice.length), text: splice.text };
-      return { ...finding, autofix: { ...finding.autofix, replacement } };
+      if (!fixable(finding)) return finding;
+      return {
+        ...finding,
+        ...(finding.autofix === undefined ? {} : { autofix: withText(finding, finding.autofix) }),
+        ...(finding.suggestion === undefined ? {} : { suggestion: withText(finding, finding.suggestion) }),
+      };
     }),
   };
 }

@@ -1,10 +1,11 @@
 import { stringify } from 'yaml';
-import { type MappingSource, type PathSegment, reach, type SourceNode } from './source-map.js';
+import type { FixChange } from './fix-change.js';
+import { type MappingSource, type PathSegment, reach, type SequenceSource, type SourceNode } from './source-map.js';
 
-/** Set the value at `path` (from the document root). */
+/** One change at `path` (from the document root): set a value, remove the key, or add an item to a list. */
 export interface FixEdit {
   readonly path: readonly PathSegment[];
-  readonly value: unknown;
+  readonly change: FixChange;
 }
 
 /** One change to the original text: `length` characters at `at` become `text`. */
@@ -25,8 +26,11 @@ export interface Splice {
  * collections — which re-printing a parsed document would not keep. A value that exists is replaced where it
  * is written; a missing key is added to its nearest existing mapping (a line in a block mapping, at that
  * mapping's indentation; an entry in a flow mapping or a JSON object), with missing mappings on the way
- * written as flow mappings. New values are rendered by the `yaml` package (quoted only where YAML needs it), or
- * as JSON in a JSON file. Edits that meet inside a sequence, or at a collection, are left out (`skipped`).
+ * written as flow mappings. A removed key takes its lines (or its flow entry and one comma) with it, and the
+ * mapping around it when nothing else is left there; an added list item goes after the list's last item (a
+ * line at its dashes' indentation, or an entry in a flow list), or makes the list when it is missing, and is
+ * not added twice. New values are rendered by the `yaml` package (quoted only where YAML needs it), or as JSON
+ * in a JSON file. Edits that meet inside a sequence, or set a collection, are left out (`skipped`).
  */
 export function applyFixes(
   text: string,
@@ -44,24 +48,37 @@ export function applyFixes(
     if (seen.has(id)) continue;
     seen.add(id);
     const { node, depth } = reach(root, edit.path);
+    const change = edit.change;
+    if ('remove' in change) {
+      if (depth === edit.path.length) {
+        const removal = removeEntry(text, root, edit.path);
+        if (removal === undefined) skipped.push(edit);
+        else splices.push(removal);
+      }
+      continue;
+    }
     if (depth === edit.path.length) {
-      if (node.kind !== 'scalar') skipped.push(edit);
-      else splices.push({ at: node.start, length: node.end - node.start, text: render(edit.value, format) });
+      if ('add' in change) {
+        if (node.kind !== 'sequence') skipped.push(edit);
+        else if (!holds(text, node, change.add, format)) splices.push(appendItem(text, node, change.add, format));
+      } else if (node.kind !== 'scalar') skipped.push(edit);
+      else splices.push({ at: node.start, length: node.end - node.start, text: render(change.set, format) });
       continue;
     }
     if (node.kind !== 'mapping') {
       skipped.push(edit);
       continue;
     }
+    const value = 'add' in change ? [change.add] : change.set;
     const key = String(edit.path[depth]);
     const group = inserts.get(node) ?? new Map<string, { value: unknown }>();
     inserts.set(node, group);
     const rest = edit.path.slice(depth + 1);
     const entry = group.get(key);
-    if (rest.length === 0) group.set(key, { value: edit.value });
+    if (rest.length === 0) group.set(key, { value });
     else {
       const base = entry !== undefined && isPlainObject(entry.value) ? entry.value : {};
-      group.set(key, { value: setNested(base, rest, edit.value) });
+      group.set(key, { value: setNested(base, rest, value) });
     }
   }
   for (const [mapping, group] of inserts)
@@ -112,6 +129,84 @@ function insertion(text: string, mapping: MappingSource, entries: readonly [stri
   const lines = rendered.map((entry) => `${' '.repeat(indent)}${entry}\n`).join('');
   if (newline === -1) return { at: text.length, length: 0, text: `\n${lines}`, order: -indent };
   return { at: newline + 1, length: 0, text: lines, order: -indent };
+}
+
+/**
+ * The text change that removes the entry at `path`: in a block mapping its lines (with the comment that ends
+ * its last line), in a flow mapping or JSON object the entry and one comma. When it is the only entry, the
+ * mapping around it goes too (a mapping with nothing in it is not what the fix means), up to the root or a
+ * sequence item, where an empty mapping stays as `{}`.
+ */
+function removeEntry(text: string, root: SourceNode, path: readonly PathSegment[]): Splice | undefined {
+  const parent = reach(root, path.slice(0, -1)).node;
+  if (parent.kind !== 'mapping') return undefined;
+  const entry = parent.entries.get(String(path.at(-1)));
+  if (entry === undefined) return undefined;
+  const entries = [...parent.entries.values()].sort((a, b) => a.keyStart - b.keyStart);
+  const position = entries.indexOf(entry);
+  const flow = text[parent.start] === '{';
+  if (entries.length === 1) {
+    if (path.length >= 2 && typeof path.at(-2) === 'string') {
+      const outer = removeEntry(text, root, path.slice(0, -1));
+      if (outer !== undefined) return outer;
+    }
+    if (flow) return { at: parent.start + 1, length: closingBracket(text, parent.start) - parent.start - 1, text: '' };
+    return { at: entry.keyStart, length: endOf(text, entry.value) - entry.keyStart, text: '{}' };
+  }
+  if (flow) {
+    const next = entries[position + 1];
+    if (next !== undefined) return { at: entry.keyStart, length: next.keyStart - entry.keyStart, text: '' };
+    const previous = entries[position - 1]!;
+    const from = endOf(text, previous.value);
+    return { at: from, length: endOf(text, entry.value) - from, text: '' };
+  }
+  const lineStart = text.lastIndexOf('\n', entry.keyStart - 1) + 1;
+  const next = entries[position + 1];
+  // The first key of a sequence item (`- key: …`): the next key moves up behind the dash.
+  if (text.slice(lineStart, entry.keyStart).trim() !== '') {
+    if (next === undefined) return { at: entry.keyStart, length: endOf(text, entry.value) - entry.keyStart, text: '{}' };
+    return { at: entry.keyStart, length: next.keyStart - entry.keyStart, text: '' };
+  }
+  const newline = text.indexOf('\n', Math.max(endOf(text, entry.value) - 1, entry.keyStart));
+  const lineEnd = newline === -1 ? text.length : newline + 1;
+  return { at: lineStart, length: lineEnd - lineStart, text: '' };
+}
+
+/** The text change that adds `item` after a sequence's last item. */
+function appendItem(text: string, sequence: SequenceSource, item: unknown, format: 'yaml' | 'json'): Splice {
+  const rendered = render(item, format);
+  const last = sequence.items.at(-1);
+  if (text[sequence.start] === '[') {
+    const close = closingBracket(text, sequence.start);
+    if (last === undefined) return { at: sequence.start + 1, length: close - sequence.start - 1, text: rendered };
+    const end = endOf(text, last);
+    const lineBreak = text.slice(sequence.start, last.start).includes('\n');
+    const separator = lineBreak ? `,\n${' '.repeat(columnOf(text, last.start))}` : ', ';
+    return { at: end, length: 0, text: `${separator}${rendered}` };
+  }
+  // A block sequence: a new `- item` line after the last item's last line, at the dashes' indentation.
+  const first = sequence.items[0]!;
+  const dash = text.lastIndexOf('-', first.start - 1);
+  const indent = columnOf(text, dash);
+  const newline = text.indexOf('\n', Math.max(endOf(text, last!) - 1, 0));
+  const line = `${' '.repeat(indent)}- ${rendered}\n`;
+  // Before lines added at the same place to the mapping that holds the list (whose keys may share the dashes' column).
+  const order = -indent - 0.5;
+  if (newline === -1) return { at: text.length, length: 0, text: `\n${line}`, order };
+  return { at: newline + 1, length: 0, text: line, order };
+}
+
+/** Whether a sequence already holds a scalar item written as `item` would be (so an add is not made twice). */
+function holds(text: string, sequence: SequenceSource, item: unknown, format: 'yaml' | 'json'): boolean {
+  return sequence.items.some(
+    (existing) => existing.kind === 'scalar' && sameScalar(text.slice(existing.start, existing.end), item, format),
+  );
+}
+
+function sameScalar(written: string, item: unknown, format: 'yaml' | 'json'): boolean {
+  if (written === render(item, format)) return true;
+  const unquoted = /^(["'])(.*)\1$/s.exec(written);
+  return unquoted !== null && typeof item === 'string' && unquoted[2] === item;
 }
 
 /** The offset of the bracket that closes the flow collection opening at `open`, skipping quoted text and nested brackets. */

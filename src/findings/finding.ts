@@ -1,4 +1,7 @@
+import type { FixChange } from '../document/fix-change.js';
 import type { Position, Range } from '../document/position.js';
+
+export { changeOf, describeChange, type FixChange } from '../document/fix-change.js';
 
 export type Severity = 'error' | 'warn' | 'info';
 
@@ -21,18 +24,22 @@ export interface Finding {
   readonly fix?: string;
   /** Present when the finding is suppressed: reported for the record, never counted. */
   readonly suppression?: Suppression;
-  /** A safe fix lint --fix applies: set the value at `path` (a JSON Pointer, the finding's own place). */
+  /** A safe fix lint --fix applies at `path` (a JSON Pointer, the finding's own place). */
   readonly autofix?: Autofix;
+  /**
+   * A fix with a value only a person can choose (a capacity, a backoff, an interval): proposed, shown in the
+   * reports and offered as a SARIF fix, never applied by lint --fix.
+   */
+  readonly suggestion?: Autofix;
 }
 
 /**
- * A safe fix: the value set at the finding's path, and — when a report asked for it (SARIF) — the text
- * change that does it (`length` characters at `start` become `text`; an insertion when start = end).
+ * A fix: the change at the finding's path, and — when a report asked for it (SARIF) — the text change that
+ * makes it (the characters from `start` to `end` become `text`; an insertion when start = end).
  */
-export interface Autofix {
-  readonly set: unknown;
+export type Autofix = FixChange & {
   readonly replacement?: { readonly start: Position; readonly end: Position; readonly text: string };
-}
+};
 
 /** `in-source`: an x-mcprely-ignore entry in the manifest; `baseline`: listed in the baseline file. */
 export interface Suppression {
@@ -53,6 +60,7 @@ export interface FindingSpec {
   readonly range?: Range;
   readonly fix?: string;
   readonly autofix?: Autofix;
+  readonly suggestion?: Autofix;
 }
 
 /** The one factory of findings: every output format can rely on the same fields in the same order. */
@@ -68,6 +76,7 @@ export function makeFinding(spec: FindingSpec): Finding {
     ...(spec.range === undefined ? {} : { range: spec.range }),
     ...(spec.fix === undefined ? {} : { fix: spec.fix }),
     ...(spec.autofix === undefined ? {} : { autofix: spec.autofix }),
+    ...(spec.suggestion === undefined ? {} : { suggestion: spec.suggestion }),
   };
 }
 

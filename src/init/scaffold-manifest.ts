@@ -1,5 +1,6 @@
 import type { ToolSummary } from '../probe/tool-summary.js';
 import type { SpecVersion } from '../spec/revisions.js';
+import { CommentedDocument } from './commented-document.js';
 
 /** Argument names that carry an idempotency key, by convention. */
 const KEY_ARGUMENT =
@@ -23,57 +24,92 @@ export interface ScaffoldInput {
  * timeouts; no retry or flow control), so mcprely lint reports each decision still to make.
  */
 export function scaffoldManifest(input: ScaffoldInput): string {
-  const lines = [
-    '# yaml-language-server: $schema=./node_modules/mcprely/schemas/manifest.schema.json',
-    `# Written by mcprely init from the tools/list of ${input.source}.`,
-    '# Fields listed in x-mcprely-unverified were inferred from tool annotations, which are untrusted hints:',
-    '# confirm each against the implementation, then remove it from the list. Run mcprely lint on this file:',
-    '# it reports every decision still to make (timeouts, retry, idempotency, flow control, recovery).',
-    'mcprely: 1',
-    `specVersion: "${input.specVersion}"`,
-    'server:',
-    `  name: ${yamlString(input.serverName)}`,
-    `  transports: [${input.transport}]`,
-    'operations:',
-  ];
-  if (input.tools.length === 0) lines.push('  [] # TODO: the server listed no tools');
-  for (const tool of input.tools) {
-    const hints = tool.annotations ?? {};
-    const inferred = hints.readOnlyHint === true ? 'none' : hints.idempotentHint === true ? 'idempotent' : 'mutation';
-    const why =
-      hints.readOnlyHint === true
-        ? 'readOnlyHint: true'
-        : hints.idempotentHint === true
-          ? 'idempotentHint: true'
-          : 'no read-only or idempotent hint';
-    lines.push(`  - name: ${yamlString(tool.name)}`, '    method: tools/call');
-    if (tool.description !== undefined && tool.description !== '') lines.push(`    description: ${yamlString(tool.description)}`);
-    lines.push(`    sideEffect: ${inferred} # unverified: inferred from ${why}`);
-    const advertised = Object.entries(hints).filter(([, value]) => typeof value === 'boolean');
-    if (advertised.length > 0)
-      lines.push(`    annotations: { ${advertised.map(([name, value]) => `${name}: ${String(value)}`).join(', ')} } # as advertised`);
-    const unverified = ['sideEffect'];
-    if (tool.taskSupport === 'required') lines.push('    task: { used: true } # as advertised: execution.taskSupport is required');
-    else if (tool.taskSupport === 'optional')
-      lines.push('    task: { used: false } # execution.taskSupport is optional: decide whether to run it as a task');
-    const key = inferred === 'none' ? undefined : tool.arguments?.find((name) => KEY_ARGUMENT.test(name));
-    if (key !== undefined) {
-      const required = (tool.required ?? []).includes(key);
-      lines.push(
-        `    idempotency: { keyArgument: ${yamlString(key)} } # unverified: proposed from the input schema${required ? '' : ' (where it is optional)'}`,
-      );
-      unverified.push('idempotency.keyArgument');
-    }
-    if (SAYS_PROGRESS.test(tool.description ?? '')) {
-      lines.push('    progress: { emits: true } # unverified: its description says it reports progress');
-      unverified.push('progress.emits');
-    }
-    lines.push(`    x-mcprely-unverified: [${unverified.join(', ')}]`, '    timeouts: {} # TODO: idleMs and maxMs');
+  const operations = input.tools.map((tool) => scaffoldOperation(tool));
+  const doc = new CommentedDocument(
+    {
+      mcprely: 1,
+      specVersion: input.specVersion,
+      server: { name: input.serverName, transports: [input.transport] },
+      operations: operations.map(({ value }) => value),
+    },
+    [
+      'yaml-language-server: $schema=./node_modules/mcprely/schemas/manifest.schema.json',
+      `Written by mcprely init from the tools/list of ${input.source.replace(/[\r\n]+/g, ' ')}.`,
+      'Fields listed in x-mcprely-unverified were inferred from tool annotations, which are untrusted hints:',
+      'confirm each against the implementation, then remove it from the list. Run mcprely lint on this file:',
+      'it reports every decision still to make (timeouts, retry, idempotency, flow control, recovery).',
+    ],
+  );
+  doc.quote(['specVersion']);
+  if (misread(input.serverName)) doc.quote(['server', 'name']);
+  doc.flow(['server', 'transports']);
+  if (operations.length === 0) {
+    doc.flow(['operations']);
+    doc.comment(['operations'], 'TODO: the server listed no tools');
   }
-  return `${lines.join('\n')}\n`;
+  operations.forEach(({ value, comments }, index) => {
+    const at = (field: string) => ['operations', index, field];
+    if (value.description !== undefined) doc.quote(at('description'));
+    if (misread(value.name)) doc.quote(at('name'));
+    for (const field of ['annotations', 'task', 'idempotency', 'progress', 'x-mcprely-unverified', 'timeouts']) doc.flow(at(field));
+    for (const [field, text] of Object.entries(comments)) doc.comment(at(field), text);
+  });
+  return doc.toString();
 }
 
-/** A YAML scalar that reads back as exactly this string. */
-function yamlString(text: string): string {
-  return /^[A-Za-z_][\w.-]*$/.test(text) && !/^(true|false|null|yes|no|on|off|~)$/i.test(text) ? text : JSON.stringify(text);
+/** A name another YAML reader might take for something else (a YAML 1.1 boolean, a number, null): quoted. */
+function misread(name: string): boolean {
+  return !/^[A-Za-z_][\w.-]*$/.test(name) || /^(true|false|null|yes|no|on|off|y|n|~)$/i.test(name);
+}
+
+/** One tool's operation, and the comment each inferred or open field carries. */
+function scaffoldOperation(tool: ToolSummary): { value: ScaffoldedOperation; comments: Record<string, string> } {
+  const hints = tool.annotations ?? {};
+  const inferred = hints.readOnlyHint === true ? 'none' : hints.idempotentHint === true ? 'idempotent' : 'mutation';
+  const why =
+    hints.readOnlyHint === true
+      ? 'readOnlyHint: true'
+      : hints.idempotentHint === true
+        ? 'idempotentHint: true'
+        : 'no read-only or idempotent hint';
+  const comments: Record<string, string> = { sideEffect: `unverified: inferred from ${why}` };
+  const unverified = ['sideEffect'];
+  const advertised = Object.fromEntries(Object.entries(hints).filter(([, value]) => typeof value === 'boolean'));
+  if (Object.keys(advertised).length > 0) comments['annotations'] = 'as advertised';
+  const task = tool.taskSupport === 'required' ? { used: true } : tool.taskSupport === 'optional' ? { used: false } : undefined;
+  if (tool.taskSupport === 'required') comments['task'] = 'as advertised: execution.taskSupport is required';
+  else if (tool.taskSupport === 'optional') comments['task'] = 'execution.taskSupport is optional: decide whether to run it as a task';
+  const key = inferred === 'none' ? undefined : tool.arguments?.find((name) => KEY_ARGUMENT.test(name));
+  if (key !== undefined) {
+    const required = (tool.required ?? []).includes(key);
+    comments['idempotency'] = `unverified: proposed from the input schema${required ? '' : ' (where it is optional)'}`;
+    unverified.push('idempotency.keyArgument');
+  }
+  const progress = SAYS_PROGRESS.test(tool.description ?? '');
+  if (progress) {
+    comments['progress'] = 'unverified: its description says it reports progress';
+    unverified.push('progress.emits');
+  }
+  comments['timeouts'] = 'TODO: idleMs and maxMs';
+  return {
+    value: {
+      name: tool.name,
+      method: 'tools/call',
+      ...(tool.description === undefined || tool.description === '' ? {} : { description: tool.description }),
+      sideEffect: inferred,
+      ...(Object.keys(advertised).length > 0 ? { annotations: advertised } : {}),
+      ...(task === undefined ? {} : { task }),
+      ...(key === undefined ? {} : { idempotency: { keyArgument: key } }),
+      ...(progress ? { progress: { emits: true } } : {}),
+      'x-mcprely-unverified': unverified,
+      timeouts: {},
+    },
+    comments,
+  };
+}
+
+interface ScaffoldedOperation {
+  readonly name: string;
+  readonly description?: string;
+  readonly [field: string]: unknown;
 }

@@ -1,7 +1,7 @@
-import { Document, isMap, isScalar, type Node, type YAMLMap } from 'yaml';
 import { factsOf } from '../spec/revision-facts.js';
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import type { Transport } from '../spec/transports.js';
+import { CommentedDocument } from './commented-document.js';
 
 export interface TemplateInput {
   readonly specVersion: SpecVersion;
@@ -69,20 +69,13 @@ export function templateManifest(input: TemplateInput): string {
     },
     operations: [{ name: 'my_tool', method: 'tools/call', description: 'What the tool does, in one sentence.', timeouts: {} }],
   };
-  const doc = new Document(manifest);
-  doc.commentBefore = [
-    ' yaml-language-server: $schema=./node_modules/mcprely/schemas/manifest.schema.json',
-    ` Written by mcprely init --template (MCP ${input.specVersion}, ${input.transports.join(' and ')}).`,
-    ' Every field is a decision. The values here are the safe ones; change a value only for a reason.',
-    ` The decisions only you can make are marked ${DECIDE}: mcprely lint reports each until it is made.`,
-  ].join('\n');
-  const root = doc.contents as YAMLMap;
-  const comment = (path: readonly (string | number)[], text: string, before = false) => {
-    const pair = pairAt(root, path);
-    if (pair === undefined) return;
-    if (before) (pair.key as Node).commentBefore = ` ${text}`;
-    else if (isScalar(pair.value) || isMap(pair.value)) (pair.value as Node).comment = ` ${text}`;
-  };
+  const doc = new CommentedDocument(manifest, [
+    'yaml-language-server: $schema=./node_modules/mcprely/schemas/manifest.schema.json',
+    `Written by mcprely init --template (MCP ${input.specVersion}, ${input.transports.join(' and ')}).`,
+    'Every field is a decision. The values here are the safe ones; change a value only for a reason.',
+    `The decisions only you can make are marked ${DECIDE}: mcprely lint reports each until it is made.`,
+  ]);
+  const comment = doc.comment.bind(doc);
   // Small mappings and lists read best on one line.
   for (const path of [
     ['server', 'transports'],
@@ -94,10 +87,8 @@ export function templateManifest(input: TemplateInput): string {
     ['defaults', 'recovery', 'reconnect'],
     ['defaults', 'task'],
     ['operations', 0, 'timeouts'],
-  ] as const) {
-    const node = doc.getIn(path, true) as { flow?: boolean } | undefined;
-    if (node !== undefined) node.flow = true;
-  }
+  ] as const)
+    doc.flow(path);
   const latest = SPEC_VERSIONS[SPEC_VERSIONS.length - 1]!;
   comment(['specVersion'], `the revision the server speaks: ${latest} (current) or ${MOST_DEPLOYED_REVISION} (the most deployed; SDK 1.x)`);
   comment(['server', 'name'], `${DECIDE}: the server's name`);
@@ -120,29 +111,13 @@ export function templateManifest(input: TemplateInput): string {
   comment(['operations', 0, 'name'], `${DECIDE}: the tool's name as tools/list gives it`);
   comment(['operations', 0, 'description'], `${DECIDE}: say what it does`);
   comment(['operations', 0, 'timeouts'], "its own idleMs and maxMs, the longest silence and the longest run (until then, the defaults')");
-  const operation = doc.getIn(['operations', 0], true) as YAMLMap | undefined;
-  if (operation !== undefined)
-    operation.commentBefore = ` ${DECIDE}: its side effect, as a contract: sideEffect: none | idempotent | mutation (a mutation also needs an idempotency key)`;
+  comment(
+    ['operations', 0],
+    `${DECIDE}: its side effect, as a contract: sideEffect: none | idempotent | mutation (a mutation also needs an idempotency key)`,
+    true,
+  );
   // Values other YAML readers (YAML 1.1) would take for a date or a boolean are quoted.
-  for (const path of [['specVersion'], ['server', 'http', 'sseHeaders', 'X-Accel-Buffering']] as const) {
-    const node = doc.getIn(path, true);
-    if (isScalar(node)) node.type = 'QUOTE_DOUBLE';
-  }
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: true });
-}
-
-function pairAt(root: YAMLMap, path: readonly (string | number)[]): { key: unknown; value: unknown } | undefined {
-  let node: unknown = root;
-  let pair: { key: unknown; value: unknown } | undefined;
-  for (const segment of path) {
-    if (typeof segment === 'number') {
-      node = (node as { items?: unknown[] } | undefined)?.items?.[segment];
-      pair = undefined;
-      continue;
-    }
-    if (!isMap(node)) return undefined;
-    pair = node.items.find((item) => isScalar(item.key) && item.key.value === segment) as { key: unknown; value: unknown } | undefined;
-    node = pair?.value;
-  }
-  return pair;
+  doc.quote(['specVersion']);
+  if (http) doc.quote(['server', 'http', 'sseHeaders', 'X-Accel-Buffering']);
+  return doc.toString();
 }

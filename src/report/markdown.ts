@@ -1,4 +1,4 @@
-import type { Severity } from '../findings/finding.js';
+import { describeChange, type Severity } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
 import { displayText, markdownText } from '../text/display-text.js';
 import { plural } from './plural.js';
@@ -40,7 +40,11 @@ export function findingRows(result: LintResult, context: Pick<ReportContext, 'ru
       const link = ruleDocLink(context, rules.get(finding.ruleId));
       const rule = link === undefined ? code(finding.ruleId) : `[${code(finding.ruleId)}](${link})`;
       const fix = finding.autofix === undefined ? '*Fix:*' : '*Fix (mcprely lint --fix does it):*';
-      const text = finding.fix === undefined ? finding.message : `${finding.message}. ${fix} ${finding.fix}`;
+      const suggestion =
+        finding.suggestion === undefined
+          ? ''
+          : ` *Suggested:* ${describeChange(finding.suggestion, finding.path)} (check the value first).`;
+      const text = finding.fix === undefined ? finding.message : `${finding.message}. ${fix} ${finding.fix}${suggestion}`;
       rows.push(`| ${BADGE[finding.severity]} | ${code(where)} | ${rule} | ${cell(text)} |`);
     }
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Finding, Severity } from '../findings/finding.js';
+import { type Autofix, changeOf, describeChange, type Finding, type Severity } from '../findings/finding.js';
 import { stablePath } from '../findings/stable-path.js';
 import type { LintResult } from '../lint/lint-result.js';
 import { artifactUri, directoryUri } from './file-uri.js';
@@ -89,6 +89,10 @@ function fingerprint(finding: Finding, occurrences: Map<string, number>): string
 }
 
 function sarifResult(finding: Finding, index: number | undefined, print: string) {
+  const fixes = [
+    sarifFix(finding, finding.autofix, 'mcprely lint --fix makes this change'),
+    sarifFix(finding, finding.suggestion, 'a suggestion: check the value before you apply it'),
+  ].filter((fix) => fix !== undefined);
   const region =
     finding.range === undefined
       ? undefined
@@ -108,31 +112,7 @@ function sarifResult(finding: Finding, index: number | undefined, print: string)
     message: { text: finding.fix === undefined ? finding.message : `${finding.message}. ${finding.fix}` },
     locations: [{ physicalLocation: { artifactLocation: artifactUri(finding.file), ...(region === undefined ? {} : { region }) } }],
     partialFingerprints: { [FINGERPRINT_KEY]: print },
-    ...(finding.autofix?.replacement === undefined
-      ? {}
-      : {
-          fixes: [
-            {
-              description: { text: `Set ${finding.path || '/'} to ${JSON.stringify(finding.autofix.set)} (mcprely lint --fix)` },
-              artifactChanges: [
-                {
-                  artifactLocation: artifactUri(finding.file),
-                  replacements: [
-                    {
-                      deletedRegion: {
-                        startLine: finding.autofix.replacement.start.line,
-                        startColumn: finding.autofix.replacement.start.column,
-                        endLine: finding.autofix.replacement.end.line,
-                        endColumn: finding.autofix.replacement.end.column,
-                      },
-                      insertedContent: { text: finding.autofix.replacement.text },
-                    },
-                  ],
-                },
-              ],
-            },
-          ],
-        }),
+    ...(fixes.length === 0 ? {} : { fixes }),
     ...(finding.suppression === undefined
       ? {}
       : {
@@ -145,4 +125,28 @@ function sarifResult(finding: Finding, index: number | undefined, print: string)
 
 function pascalCase(id: string): string {
   return id.replace(/(^|-)([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase());
+}
+
+/** A SARIF fix: the change in words and the text replacement that makes it (for a fix whose text is known). */
+function sarifFix(finding: Finding, fix: Autofix | undefined, kind: string) {
+  if (fix?.replacement === undefined) return undefined;
+  const { start, end, text } = fix.replacement;
+  return {
+    description: { text: `${capitalised(describeChange(changeOf(fix), finding.path))} (${kind})` },
+    artifactChanges: [
+      {
+        artifactLocation: artifactUri(finding.file),
+        replacements: [
+          {
+            deletedRegion: { startLine: start.line, startColumn: start.column, endLine: end.line, endColumn: end.column },
+            insertedContent: { text },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function capitalised(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }

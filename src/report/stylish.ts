@@ -1,4 +1,4 @@
-import type { Finding } from '../findings/finding.js';
+import { describeChange, type Finding } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
 import { displayText } from '../text/display-text.js';
 import { plural } from './plural.js';
@@ -29,6 +29,19 @@ export function formatStylish(result: LintResult, context: Pick<ReportContext, '
   );
   if (fixable > 0)
     lines.push(paint(ANSI.dim, `${plural(fixable, 'finding')} can be fixed with mcprely lint --fix (--fix-dry-run shows the diff).`));
+  const suggested = result.files.reduce(
+    (sum, report) =>
+      sum + activeFindings(report).filter((finding) => finding.autofix === undefined && finding.suggestion !== undefined).length,
+    0,
+  );
+  if (suggested > 0)
+    lines.push(
+      paint(
+        ANSI.dim,
+        `${plural(suggested, 'finding')} ${suggested === 1 ? 'has' : 'have'} a suggested value: ` +
+          'check it fits, then write it in (lint --fix leaves these to you).',
+      ),
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -38,7 +51,9 @@ function findingLine(finding: Finding, paint: (code: string, text: string) => st
   const place = finding.range === undefined ? file : `${file}:${finding.range.start.line}:${finding.range.start.column}`;
   const fix = finding.fix === undefined ? '' : `. Fix: ${finding.fix.charAt(0).toUpperCase()}${finding.fix.slice(1).replace(/\.$/, '')}`;
   const severity = paint(SEVERITY_COLOUR[finding.severity], finding.severity);
-  return `${paint(ANSI.bold, place)}: ${severity}: ${displayText(`${finding.message}${fix}`)} ${paint(ANSI.dim, `[${displayText(finding.ruleId)}]`)}`;
+  const suggestion = finding.suggestion === undefined ? '' : ` (suggested: ${describeChange(finding.suggestion, finding.path)})`;
+  const rule = paint(ANSI.dim, `[${displayText(finding.ruleId)}]`);
+  return `${paint(ANSI.bold, place)}: ${severity}: ${displayText(`${finding.message}${fix}${suggestion}`)} ${rule}`;
 }
 
 function summaryLine(result: LintResult, paint: (code: string, text: string) => string): string {

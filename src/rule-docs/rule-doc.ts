@@ -1,3 +1,4 @@
+import { describeChange } from '../findings/finding.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import { citationLines } from '../rules/rule-help.js';
 import type { ExampleResults } from './rule-examples.js';
@@ -25,6 +26,7 @@ export function renderRuleDoc(rule: CompiledRule, examples: ExampleResults): str
     '',
     definition.fix,
     '',
+    ...fixLines(examples),
     '## Failing example',
     '',
     '```yaml',
@@ -50,4 +52,24 @@ export function renderRuleDoc(rule: CompiledRule, examples: ExampleResults): str
     '',
   ];
   return lines.join('\n');
+}
+
+/** What `lint --fix` does, and the values it suggests, for the failing example's findings. */
+function fixLines(examples: ExampleResults): string[] {
+  const distinct = (kind: 'autofix' | 'suggestion') => [
+    ...new Set(
+      examples.failing.flatMap((finding) => {
+        const fix = finding[kind];
+        return fix === undefined ? [] : [describeChange(fix, finding.path)];
+      }),
+    ),
+  ];
+  const fixes = distinct('autofix');
+  const suggestions = distinct('suggestion');
+  return [
+    ...(fixes.length === 0 ? [] : [`\`mcprely lint --fix\` does it for the failing example: ${fixes.join('; ')}.`, '']),
+    ...(suggestions.length === 0
+      ? []
+      : [`Suggested for the failing example (a value for you to check; \`lint --fix\` leaves it to you): ${suggestions.join('; ')}.`, '']),
+  ];
 }

@@ -1,5 +1,5 @@
 import { formatMessage } from '../document/message-template.js';
-import type { Severity } from '../findings/finding.js';
+import type { FixChange, Severity } from '../findings/finding.js';
 import { fact, isFactId, type FactId } from '../spec/revision-facts.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import type { CompiledRule } from './compiled-rule.js';
@@ -18,6 +18,8 @@ interface CompiledAssertion {
   readonly at: 'key' | 'value';
   readonly check: CompiledCheck;
   readonly message: string | undefined;
+  readonly autofix: FixChange | undefined;
+  readonly suggestion: FixChange | undefined;
 }
 
 interface CompiledCheckGroup {
@@ -27,7 +29,8 @@ interface CompiledCheckGroup {
   readonly assertions: readonly CompiledAssertion[];
   readonly message: string;
   readonly fix: string;
-  readonly autofix: { readonly set: unknown } | undefined;
+  readonly autofix: FixChange | undefined;
+  readonly suggestion: FixChange | undefined;
   readonly severity: Severity | undefined;
 }
 
@@ -82,7 +85,7 @@ export function compileRule(definition: RuleDefinition, ruleFunctions: Readonly<
             messageId: check.messageId,
             message: formatMessage(assertion.message ?? check.message, data),
             fix: check.fix,
-            ...(check.autofix === undefined ? {} : { autofix: check.autofix }),
+            ...withFixes(assertion.autofix ?? check.autofix, assertion.suggestion ?? check.suggestion),
             severity,
             place: assertion.reported.place(target),
             at: assertion.at,
@@ -106,6 +109,7 @@ function compileCheck(definition: RuleDefinition, check: CheckDefinition, index:
     message: check.message ?? definition.message,
     fix: check.fix ?? definition.fix,
     autofix: check.autofix ?? definition.autofix,
+    suggestion: check.suggestion ?? definition.suggestion,
     severity: check.severity,
   };
 }
@@ -120,7 +124,13 @@ function compileAssertion(assertion: Assertion): CompiledAssertion {
     at: assertion.at ?? 'value',
     check: generic.compile(assertion.functionOptions ?? {}),
     message: assertion.message,
+    autofix: assertion.autofix,
+    suggestion: assertion.suggestion,
   };
+}
+
+function withFixes(autofix: FixChange | undefined, suggestion: FixChange | undefined): Pick<Violation, 'autofix' | 'suggestion'> {
+  return { ...(autofix === undefined ? {} : { autofix }), ...(suggestion === undefined ? {} : { suggestion }) };
 }
 
 function failureData(field: string, value: unknown, failure: Failure): Record<string, string> {

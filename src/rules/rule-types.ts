@@ -1,4 +1,4 @@
-import type { Severity } from '../findings/finding.js';
+import type { FixChange, Severity } from '../findings/finding.js';
 import type { FactId } from '../spec/revision-facts.js';
 
 /** A rule as written in rules/<id>.yaml (see schemas/rule.schema.json). */
@@ -17,8 +17,10 @@ export interface RuleDefinition {
   readonly function?: string;
   readonly message: string;
   readonly fix: string;
-  /** A safe fix for lint --fix: the value the reported field is set to. */
-  readonly autofix?: Autofix;
+  /** A safe fix for lint --fix. */
+  readonly autofix?: FixChange;
+  /** A fix whose value a person chooses: proposed in the reports, never applied by lint --fix. */
+  readonly suggestion?: FixChange;
   readonly examples: { readonly failing: string; readonly passing: string };
 }
 
@@ -52,7 +54,8 @@ export interface CheckDefinition {
   readonly then: Assertion | readonly Assertion[];
   readonly message?: string;
   readonly fix?: string;
-  readonly autofix?: Autofix;
+  readonly autofix?: FixChange;
+  readonly suggestion?: FixChange;
   readonly severity?: Severity;
 }
 
@@ -94,9 +97,7 @@ export interface Assertion {
   readonly function: FunctionName;
   readonly functionOptions?: Readonly<Record<string, unknown>>;
   readonly message?: string;
-}
-
-/** A safe fix: set the reported field to `set`. */
-export interface Autofix {
-  readonly set: unknown;
+  /** This assertion's own fix (its reported field may differ from its check's other assertions'). */
+  readonly autofix?: FixChange;
+  readonly suggestion?: FixChange;
 }

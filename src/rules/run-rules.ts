@@ -35,6 +35,7 @@ export function runRules(manifest: LoadedManifest, ruleSet: RuleSet, severities:
           range: { start: lines.position(span.start), end: lines.position(span.end) },
           fix: violation.fix,
           ...(violation.autofix === undefined ? {} : { autofix: violation.autofix }),
+          ...(violation.suggestion === undefined ? {} : { suggestion: violation.suggestion }),
         });
         findings.push({ finding, offset: span.start });
       }

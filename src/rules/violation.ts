@@ -1,4 +1,4 @@
-import type { Severity } from '../findings/finding.js';
+import type { FixChange, Severity } from '../findings/finding.js';
 import type { FieldPlace } from './target.js';
 
 /** What a rule reports before it is placed in the file and turned into a finding. */
@@ -10,6 +10,8 @@ export interface Violation {
   readonly place: FieldPlace;
   readonly at: 'key' | 'value';
   readonly data: Readonly<Record<string, string | number>>;
-  /** The value lint --fix sets the reported field to, when the rule has a safe fix. */
-  readonly autofix?: { readonly set: unknown };
+  /** What lint --fix changes at the reported field, when the rule has a safe fix. */
+  readonly autofix?: FixChange;
+  /** A change proposed for a person to confirm (its value is theirs to choose). */
+  readonly suggestion?: FixChange;
 }

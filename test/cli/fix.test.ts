@@ -5,10 +5,13 @@ import fc from 'fast-check';
 import AjvDraft04Module from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import { applyFixes, placeOfFix } from '../../src/document/apply-fixes.js';
+import { unifiedDiff } from '../../src/cli/fix-files.js';
 import { parseDocumentBytes } from '../../src/document/parse-document.js';
-import type { Finding } from '../../src/findings/finding.js';
+import { changeOf, type Finding, type FixChange } from '../../src/findings/finding.js';
 import { parsePointer } from '../../src/document/describe-schema-error.js';
-import { lintText } from '../helpers/lint-text.js';
+import { isInputFinding } from '../../src/findings/input-rules.js';
+import { bundledRules } from '../../src/rules/load-rules.js';
+import { lintText, manifest } from '../helpers/lint-text.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcprely-fix-'));
@@ -27,6 +30,9 @@ const BREAKAGES: readonly [string, string][] = [
   ['replayUnsafeMutations: false', 'replayUnsafeMutations: true'],
   ['whileInFlight: wait', 'whileInFlight: execute'],
   ['carriesToolName: false', 'carriesToolName: true'],
+  // Removals: a flow entry of an operation, a block line of the defaults.
+  ['cancellation: { stopsWork: checkpoint }', 'cancellation: { stopsWork: checkpoint, serverSendsCancelled: true }'],
+  ['    invalidOrLate: ignore\n', '    invalidOrLate: ignore\n    serverSendsCancelled: true # not on tools/call\n'],
 ];
 
 const data = (text: string, file = 'm.yaml') => {
@@ -44,13 +50,37 @@ function fixOnce(
   text: string,
   file = 'm.yaml',
   ownField = false,
-): { text: string; edits: { path: (string | number)[]; value: unknown }[] } {
+): { text: string; edits: { path: (string | number)[]; change: FixChange }[] } {
   const source = data(text, file).source;
   const edits = fixable(lintText(text, undefined, file)).map((finding) => {
     const path = parsePointer(finding.path);
-    return { path: ownField ? path : [...placeOfFix(source, path)], value: finding.autofix!.set };
+    const change = changeOf(finding.autofix!);
+    // A removal always goes where the value is written (an inherited one in the defaults).
+    return { path: ownField && !('remove' in change) ? path : [...placeOfFix(source, path)], change };
   });
   return { text: applyFixes(text, source, edits, file.endsWith('.json') ? 'json' : 'yaml').text, edits };
+}
+
+/** What a change means for the parsed value: a set, an item added, or a key removed with the mappings it leaves empty. */
+function changeIn(value: unknown, path: readonly (string | number)[], change: FixChange): unknown {
+  if ('set' in change) return setIn(value, path, change.set);
+  const current = path.reduce<unknown>((inner, segment) => (inner as Record<string, unknown> | undefined)?.[segment], value);
+  if ('add' in change)
+    return setIn(value, path, Array.isArray(current) ? (current.includes(change.add) ? current : [...current, change.add]) : [change.add]);
+  if (current === undefined) return value;
+  let at = path;
+  for (;;) {
+    const parentPath = at.slice(0, -1);
+    const parent = parentPath.reduce<unknown>((inner, segment) => (inner as Record<string, unknown>)[segment], value) as Record<
+      string,
+      unknown
+    >;
+    if (Object.keys(parent).length > 1 || parentPath.length === 0 || typeof parentPath.at(-1) !== 'string') {
+      const { [String(at.at(-1))]: _removed, ...rest } = parent;
+      return setIn(value, parentPath, rest);
+    }
+    at = parentPath;
+  }
 }
 
 function setIn(value: unknown, path: readonly (string | number)[], to: unknown): unknown {
@@ -205,7 +235,7 @@ describe('lint --fix: safe fixes that keep every other byte', () => {
           for (let pass = 0; pass < 4 && fixable(lintText(after)).length > 0; pass++) after = fixOnce(after, 'm.yaml', ownField).text;
           expect(fixable(lintText(after))).toEqual([]);
           expect(fixOnce(after, 'm.yaml', ownField).text).toBe(after);
-          const expected = first.edits.reduce<unknown>((value, edit) => setIn(value, edit.path, edit.value), data(text).value);
+          const expected = first.edits.reduce<unknown>((value, edit) => changeIn(value, edit.path, edit.change), data(text).value);
           expect(data(first.text).value).toEqual(expected);
           const commentLines = (source: string) => source.split('\n').filter((line) => line.trimStart().startsWith('#'));
           expect(commentLines(after)).toEqual(commentLines(text));
@@ -214,4 +244,193 @@ describe('lint --fix: safe fixes that keep every other byte', () => {
       { numRuns: 1000 },
     );
   }, 120_000);
+});
+
+/** Applies one finding's change (safe fix or suggestion) alone, at the place --fix chooses. */
+function applyOne(text: string, finding: Finding, fix: FixChange): string {
+  const source = data(text).source;
+  return applyFixes(text, source, [{ path: [...placeOfFix(source, parsePointer(finding.path))], change: changeOf(fix) }], 'yaml').text;
+}
+
+const sameFinding = (a: Finding) => (b: Finding) => a.ruleId === b.ruleId && a.messageId === b.messageId && a.path === b.path;
+
+describe('the fixes the rules declare', () => {
+  /** Every bundled rule's failing example, and manifests that leave out or break what the suggestions fill in. */
+  const cases = (): string[] => [
+    ...bundledRules().rules.map((rule) => rule.definition.examples.failing),
+    manifest({
+      operations: [
+        '  - name: a',
+        '    method: tools/call',
+        '    sideEffect: none',
+        '    timeouts: { idleMs: 3000, maxMs: 9000 }',
+        '    progress: { emits: true, maxIntervalMs: 1000 }',
+        '    cancellation: { stopsWork: immediately, serverSendsCancelled: true }',
+      ].join('\n'),
+    }),
+    manifest({
+      server: '{ name: demo, transports: [streamable-http] }',
+      operations: [
+        '  - name: b',
+        '    method: tools/call',
+        '    sideEffect: idempotent',
+        '    timeouts: { idleMs: 3000, maxMs: 9000 }',
+        '    progress: { emits: true, minIntervalMs: 0, receiverMinIntervalMs: 500, maxIntervalMs: 1000 }',
+        '    retry: { automatic: on-timeout, newRequestId: true, backoff: { baseMs: 100, jitter: none } }',
+        '    flowControl: { progressBuffer: { overflow: drop-oldest } }',
+        '    recovery: { reconnect: { newRequestId: true, backoff: { baseMs: 100, jitter: none } } }',
+      ].join('\n'),
+    }),
+  ];
+
+  it('each safe fix and each suggestion, applied alone, clears its finding and leaves a valid manifest', () => {
+    const exercised = new Set<string>();
+    for (const text of cases()) {
+      for (const finding of lintText(text)) {
+        for (const [kind, fix] of [
+          ['autofix', finding.autofix],
+          ['suggestion', finding.suggestion],
+        ] as const) {
+          if (fix === undefined) continue;
+          const fixed = applyOne(text, finding, fix);
+          const after = lintText(fixed);
+          const label = `${finding.ruleId}/${finding.messageId} ${kind} ${JSON.stringify(changeOf(fix))} at ${finding.path}\n${fixed}`;
+          expect(after.filter(isInputFinding), label).toEqual([]);
+          expect(after.some(sameFinding(finding)), label).toBe(false);
+          exercised.add(`${finding.ruleId} ${kind}`);
+        }
+      }
+    }
+    // Every rule that declares a fix or a suggestion had it tried.
+    const declared = bundledRules().rules.flatMap(({ definition }) => {
+      const checks = definition.checks ?? (definition.then === undefined ? [] : [{ then: definition.then }]);
+      const all = [definition, ...checks, ...checks.flatMap((check) => (Array.isArray(check.then) ? check.then : [check.then]))] as {
+        autofix?: unknown;
+        suggestion?: unknown;
+      }[];
+      return [
+        ...(all.some((part) => part?.autofix !== undefined) ? [`${definition.id} autofix`] : []),
+        ...(all.some((part) => part?.suggestion !== undefined) ? [`${definition.id} suggestion`] : []),
+      ];
+    });
+    expect(declared.length).toBeGreaterThan(25);
+    expect([...exercised].sort()).toEqual(expect.arrayContaining(declared.sort()));
+    expect(declared.filter((name) => !exercised.has(name))).toEqual([]);
+  });
+
+  it('lint --fix never applies a suggestion; stylish, markdown and SARIF show it', () => {
+    const dir = tmp();
+    const file = join(dir, 'm.yaml');
+    const text = cases().at(-1)!;
+    writeFileSync(file, text);
+    const stylish = runCli(['lint', file]).stdout;
+    expect(stylish).toMatch(/\(suggested: set retry\.backoff\.capMs to 8000\) \[retry-backoff\]$/m);
+    expect(stylish).toMatch(/^\d+ findings have a suggested value: check it fits, then write it in/m);
+    expect(runCli(['lint', file, '-f', 'markdown']).stdout).toContain('*Suggested:* set flowControl.progressBuffer.capacity to 64');
+    const sarif = JSON.parse(runCli(['lint', file, '-f', 'sarif']).stdout) as {
+      runs: { results: { ruleId: string; fixes?: { description: { text: string } }[] }[] }[];
+    };
+    const capacity = sarif.runs[0]!.results.find((result) => result.ruleId === 'flow-capacity-explicit')!;
+    expect(capacity.fixes?.[0]?.description.text).toBe(
+      'Set flowControl.progressBuffer.capacity to 64 (a suggestion: check the value before you apply it)',
+    );
+    runCli(['lint', file, '--fix']);
+    const after = readFileSync(file, 'utf8');
+    expect(after).toContain('progressBuffer: { overflow: drop-oldest }');
+    expect(after).not.toContain('capMs');
+  });
+});
+
+describe('applyFixes: remove and add', () => {
+  const apply = (text: string, path: (string | number)[], change: FixChange, format: 'yaml' | 'json' = 'yaml') =>
+    applyFixes(text, data(text, format === 'json' ? 'm.json' : 'm.yaml').source, [{ path, change }], format).text;
+
+  it('removes a block entry with its line and its comment, keeping the lines around it', () => {
+    const text = 'a:\n  # about b\n  b: 1 # one\n  c: 2\nd: 3\n';
+    expect(apply(text, ['a', 'b'], { remove: true })).toBe('a:\n  # about b\n  c: 2\nd: 3\n');
+    expect(apply(text, ['a', 'c'], { remove: true })).toBe('a:\n  # about b\n  b: 1 # one\nd: 3\n');
+  });
+
+  it('removes a flow entry with one comma, and a mapping left empty with its key', () => {
+    expect(apply('a: { b: 1, c: 2 }\n', ['a', 'b'], { remove: true })).toBe('a: { c: 2 }\n');
+    expect(apply('a: { b: 1, c: 2 }\n', ['a', 'c'], { remove: true })).toBe('a: { b: 1 }\n');
+    expect(apply('x: 1\na: { b: 1 }\n', ['a', 'b'], { remove: true })).toBe('x: 1\n');
+    expect(apply('x: 1\na:\n  b: 1\ny: 2\n', ['a', 'b'], { remove: true })).toBe('x: 1\ny: 2\n');
+    expect(apply('a: { b: 1 }\n', ['a', 'b'], { remove: true })).toBe('{}\n');
+    expect(apply('l:\n  - b: 1\n    c: 2\n', ['l', 0, 'b'], { remove: true })).toBe('l:\n  - c: 2\n');
+    expect(apply('l:\n  - b: 1\n', ['l', 0, 'b'], { remove: true })).toBe('l:\n  - {}\n');
+    expect(apply('l: [{ b: 1 }]\n', ['l', 0, 'b'], { remove: true })).toBe('l: [{}]\n');
+    expect(apply('x: 1\n', ['a', 'b'], { remove: true })).toBe('x: 1\n');
+  });
+
+  it('removes a JSON member keeping the layout', () => {
+    const text = '{\n  "a": {\n    "b": 1,\n    "c": 2\n  },\n  "d": 3\n}\n';
+    expect(apply(text, ['a', 'b'], { remove: true }, 'json')).toBe('{\n  "a": {\n    "c": 2\n  },\n  "d": 3\n}\n');
+    expect(apply(text, ['a', 'c'], { remove: true }, 'json')).toBe('{\n  "a": {\n    "b": 1\n  },\n  "d": 3\n}\n');
+    expect(JSON.parse(apply(text, ['d'], { remove: true }, 'json'))).toEqual({ a: { b: 1, c: 2 } });
+  });
+
+  it('adds a list item once: block, flow, JSON, or a new list', () => {
+    expect(apply('l:\n  - a # first\n  - b\nx: 1\n', ['l'], { add: 'c' })).toBe('l:\n  - a # first\n  - b\n  - c\nx: 1\n');
+    expect(apply('l: [a, b]\n', ['l'], { add: 'c' })).toBe('l: [a, b, c]\n');
+    expect(apply('l: []\n', ['l'], { add: 'c' })).toBe('l: [c]\n');
+    expect(apply('l: [a, "c"]\n', ['l'], { add: 'c' })).toBe('l: [a, "c"]\n');
+    expect(apply('x: 1\n', ['l'], { add: 'c' })).toBe('x: 1\nl: [c]\n');
+    expect(apply('{\n  "l": [\n    "a"\n  ]\n}\n', ['l'], { add: 'b' }, 'json')).toBe('{\n  "l": [\n    "a",\n    "b"\n  ]\n}\n');
+  });
+});
+
+/** Applies a unified diff's hunks to a text (context and removed lines must match, or it throws). */
+function patch(before: string, diff: string): string {
+  const lines = before.split('\n');
+  const out: string[] = [];
+  let at = 0;
+  const body = diff.split('\n').slice(2);
+  for (let index = 0; index < body.length; index++) {
+    const header = /^@@ -(\d+),(\d+) \+\d+,\d+ @@$/.exec(body[index]!);
+    if (header === null) continue;
+    const from = Number(header[1]) - 1;
+    while (at < from) out.push(lines[at++]!);
+    for (index++; index < body.length && !body[index]!.startsWith('@@'); index++) {
+      const line = body[index]!;
+      if (line === '' && index === body.length - 1) break;
+      const text = line.slice(1);
+      if (line.startsWith('+')) out.push(text);
+      else {
+        if (lines[at] !== text) throw new Error(`line ${at + 1}: expected ${JSON.stringify(text)}, found ${JSON.stringify(lines[at])}`);
+        if (line.startsWith(' ')) out.push(text);
+        at++;
+      }
+    }
+    index--;
+  }
+  while (at < lines.length) out.push(lines[at++]!);
+  return out.join('\n');
+}
+
+describe('--fix-dry-run diffs', () => {
+  it('property: the diff of lines replaced, added and removed turns before into after', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', 'c', 'd', '', '  x: 1'), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(fc.nat(40), fc.constantFrom('replace', 'add', 'remove'), fc.constantFrom('a', 'n', 'z: 2')), { maxLength: 6 }),
+        (before, edits) => {
+          const after: string[] = [...before];
+          for (const [position, kind, text] of edits) {
+            const at = position % (after.length + 1);
+            if (kind === 'add') after.splice(at, 0, text);
+            else if (at < after.length) {
+              if (kind === 'remove') after.splice(at, 1);
+              else after[at] = text;
+            }
+          }
+          const a = before.join('\n');
+          const b = after.join('\n');
+          if (a === b) return;
+          expect(patch(a, unifiedDiff('m.yaml', a, b))).toBe(b);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,6 +84,46 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
     );
     expect(run.stderr).toMatch(/^team-rules\/malformed\.yaml:1:\d+: error: .*\[rule-file\]$/m);
     expect(run.stdout).toBe('');
+  });
+
+  it("a user rule's safe fixes run with lint --fix: add a list item, remove a key", () => {
+    const tagged = GOOD_RULE.replace('id: acme-description-required', 'id: acme-audit-tag')
+      .replace(
+        'then: { field: description, function: defined }',
+        'then: { field: x-tags, function: schema, functionOptions: { schema: { type: array, contains: { const: audited } } } }',
+      )
+      .replace('fix: Describe what the operation does (description).', 'fix: Tag the operation as audited.\nautofix: { add: audited }')
+      .replace('{ name: a, method: tools/call, description: does a }', '{ name: a, method: tools/call, x-tags: [audited] }');
+    const noDraft = GOOD_RULE.replace('id: acme-description-required', 'id: acme-no-draft')
+      .replace('when: [{ field: method, equals: tools/call }]', 'when: [{ field: x-draft, defined: true }]')
+      .replace('then: { field: description, function: defined }', 'then: { field: x-draft, function: falsy }')
+      .replace('fix: Describe what the operation does (description).', 'fix: Remove x-draft.\nautofix: { remove: true }')
+      .replace('{ name: a, method: tools/call }', '{ name: a, method: tools/call, x-draft: true }');
+    const root = project({ 'tagged.yaml': tagged, 'draft.yaml': noDraft });
+    const HEAD =
+      'mcprely: 1\nspecVersion: "2026-07-28"\nserver: { name: s, transports: [stdio] }\n' +
+      'operations:\n  - name: a # the first\n    method: tools/call\n    sideEffect: none';
+    writeFileSync(
+      join(root, 'manifest.yaml'),
+      [HEAD, '    x-draft: true # remove before release', '    x-tags:', '      - billing', ''].join('\n'),
+    );
+    const before = runCli(['lint', 'manifest.yaml', '-f', 'json'], { cwd: root });
+    expect(before.stderr).toBe('');
+    const ids = (JSON.parse(before.stdout) as { files: { findings: { ruleId: string }[] }[] }).files[0]!.findings.map(
+      (finding) => finding.ruleId,
+    );
+    expect(ids).toEqual(expect.arrayContaining(['acme-audit-tag', 'acme-no-draft']));
+    runCli(['lint', 'manifest.yaml', '--fix'], { cwd: root });
+    expect(readFileSync(join(root, 'manifest.yaml'), 'utf8')).toBe(
+      [
+        HEAD,
+        '    x-tags:',
+        '      - billing',
+        '      - audited',
+        '    cancellation: { invalidOrLate: ignore, suppressResponseAfterCancel: true }',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a rule folder that does not exist is a clear error; only the folders named are read', () => {

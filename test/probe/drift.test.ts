@@ -195,7 +195,7 @@ describe.concurrent('drift on the command line, against servers of known behavio
     expect((await runCliAsync(['init', '--from-stdio', SDK_V1, '-o', manifest])).status).toBe(0);
     const written = readFileSync(manifest, 'utf8');
     expect(written).toMatch(/ {4}idempotency: \{ keyArgument: idempotencyKey \} # unverified: proposed from the input schema\n/);
-    expect(written).toMatch(/x-mcprely-unverified: \[sideEffect, idempotency\.keyArgument\]/);
+    expect(written).toMatch(/x-mcprely-unverified: \[ sideEffect, idempotency\.keyArgument \]/);
     expect(written).toMatch(/progress: \{ emits: true \} # unverified: its description says it reports progress/);
     const run = await runCliAsync(['drift', manifest, '--stdio', SDK_V1, '-f', 'json']);
     expect(run.status, run.stdout + run.stderr).toBe(0);
