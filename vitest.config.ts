@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * two workers on the 2-core CI machine overlap their waiting.
  */
 const PROBE_VERDICTS = ['test/probe/hostile-servers.test.ts', 'test/probe/known-servers.test.ts'];
+// test/postgres/ needs a PostgreSQL server: npm run test:postgres starts one and runs them (vitest.postgres.config.ts).
 
 export default defineConfig({
   test: {
@@ -16,7 +17,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: PROBE_VERDICTS, maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: [...PROBE_VERDICTS, 'test/postgres/**'], maxWorkers: 2, sequence: { groupOrder: 0 } },
       },
       { extends: true, test: { name: 'probe verdicts', include: PROBE_VERDICTS, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],

@@ -9,6 +9,7 @@ const scripts = [
   'reference/ledger.mjs',
   'reference/buffer.mjs',
   'reference/storm.mjs',
+  'reference/postgres-ledger.mjs',
   'start-vs-lint.mjs',
 ];
 let failed = 0;

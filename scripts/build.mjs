@@ -27,7 +27,7 @@ await build({
   platform: 'node',
   target: 'node20',
   // better-sqlite3 is a native addon: it is loaded from node_modules, never bundled.
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'pg'],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },

@@ -25,7 +25,9 @@ export {
   type Reservation,
   type ReservationArguments,
 } from './ledger-operations.js';
+export { sqliteLedger, type IdempotencyLedger } from './idempotency-ledger.js';
 export { MutationLedger, type Execution, type KeyOptions, type LedgerOptions, type LedgerRecord } from './mutation-ledger.js';
+export { PostgresMutationLedger, type PostgresLedgerOptions } from './postgres-mutation-ledger.js';
 export { backoffDelay, KEEP_ALIVE_COMMENT, reconnectPlan, sseHeaders, type BackoffWindow, type ReconnectPlan } from './recovery.js';
 export {
   RequestCoordinator,

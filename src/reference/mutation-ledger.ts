@@ -4,6 +4,7 @@ import { InvalidArgumentError, IdempotencyKeyMismatchError, KeyInFlightError, Le
 import { fingerprint } from './fingerprint.js';
 import type { LedgerOperation } from './ledger-operations.js';
 import { requireInteger, requireJson, requireNonEmptyString } from './validate-arguments.js';
+import { requireKey } from './ledger-keys.js';
 import { whileBusy } from './while-busy.js';
 
 export interface LedgerOptions {
@@ -232,13 +233,6 @@ function prepare(db: Database.Database) {
       'INSERT OR REPLACE INTO idempotency_records (key, operation, fingerprint, result_json, execution, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
   };
-}
-
-function requireKey(key: unknown, name = 'idempotencyKey'): string {
-  const text = requireNonEmptyString(name, key);
-  if (text.length > 255) throw new InvalidArgumentError(name, `must be at most 255 characters, not ${text.length}`);
-  if (text.includes('\u0000')) throw new InvalidArgumentError(name, 'must not contain U+0000');
-  return text;
 }
 
 /** The key as stored: a global key as given; a scoped one prefixed by U+0000, its scope and U+0000 (which no key contains). */
