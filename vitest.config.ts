@@ -17,7 +17,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: [...PROBE_VERDICTS, 'test/postgres/**'], maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: {
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: [...PROBE_VERDICTS, 'test/postgres/**'],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
       },
       { extends: true, test: { name: 'probe verdicts', include: PROBE_VERDICTS, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],

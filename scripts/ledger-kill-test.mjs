@@ -28,7 +28,9 @@ const folder = mkdtempSync(join(tmpdir(), 'mcprely-kill-'));
 const schema = `kill_${process.pid}`;
 const path = DATABASE_URL ?? join(folder, 'ledger.sqlite');
 const openLedger = (create = false) =>
-  DATABASE_URL === undefined ? Promise.resolve(sqliteLedger(path, { create })) : PostgresMutationLedger.open({ connectionString: path, schema, create });
+  DATABASE_URL === undefined
+    ? Promise.resolve(sqliteLedger(path, { create }))
+    : PostgresMutationLedger.open({ connectionString: path, schema, create });
 await (await openLedger(true)).close();
 /** PostgreSQL's count of rolled-back transactions: those a killed worker left open are rolled back by the server. */
 async function rollbacks() {
@@ -104,7 +106,8 @@ if (DATABASE_URL !== undefined) {
 }
 
 console.log(
-  `kill test (${DATABASE_URL === undefined ? 'SQLite' : 'PostgreSQL'}): ${SECONDS} s, ${PROCESSES} processes, ${kills} SIGKILLs, ${KEYS} keys; ${counter} executions committed before the end, ` +
+  `kill test (${DATABASE_URL === undefined ? 'SQLite' : 'PostgreSQL'}): ${SECONDS} s, ${PROCESSES} processes, ${kills} SIGKILLs, ${KEYS} keys; ` +
+    `${counter} executions committed before the end, ` +
     `${replayed} keys replayed exactly, ${KEYS - replayed} executed once at the end` +
     (DATABASE_URL === undefined ? '' : `; ${rolledBack} transactions rolled back by the server (killed mid-way)`) +
     `; ${failures.length === 0 ? 'exact' : 'NOT EXACT'}`,
@@ -139,7 +142,10 @@ async function postgresState() {
     counter: await one(`SELECT executions AS n FROM "${schema}".mcprely_execution_counter`),
     // A claim whose transaction died never committed: every committed record has its result.
     records: await one(`SELECT COUNT(*) AS n FROM "${schema}".mcprely_idempotency_records WHERE execution > 0`),
-    integrity: (await one(`SELECT COUNT(*) AS n FROM "${schema}".mcprely_idempotency_records WHERE execution = 0`)) === 0 ? 'ok' : 'claims without results',
+    integrity:
+      (await one(`SELECT COUNT(*) AS n FROM "${schema}".mcprely_idempotency_records WHERE execution = 0`)) === 0
+        ? 'ok'
+        : 'claims without results',
   };
   await client.end();
   return state;

@@ -29,7 +29,11 @@ async function lane(ledger) {
       const { result, replayed } = await ledger.execute(chargeAccount, job.args, { idempotencyKey: job.key });
       outcomes.push({ key: job.key, cents: job.args.cents, replayed, result });
     } catch (error) {
-      outcomes.push({ key: job.key, cents: job.args.cents, error: error instanceof IdempotencyKeyMismatchError ? 'mismatch' : `${error.name}: ${error.message}` });
+      outcomes.push({
+        key: job.key,
+        cents: job.args.cents,
+        error: error instanceof IdempotencyKeyMismatchError ? 'mismatch' : `${error.name}: ${error.message}`,
+      });
     }
   }
 }

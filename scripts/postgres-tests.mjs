@@ -12,10 +12,16 @@ console.log(`--- PostgreSQL started on 127.0.0.1:${server.port} (a throwaway clu
 let status = 0;
 try {
   const env = { ...process.env, MCPRELY_TEST_DATABASE_URL: server.url };
-  const tests = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.postgres.config.ts'], { stdio: 'inherit', env });
+  const tests = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.postgres.config.ts'], {
+    stdio: 'inherit',
+    env,
+  });
   status ||= tests.status ?? 1;
   console.log(`--- the ledger under SIGKILL on PostgreSQL (${killSeconds} s)`);
-  const kill = spawnSync(process.execPath, ['scripts/ledger-kill-test.mjs', '--seconds', killSeconds, '--database-url', server.url], { stdio: 'inherit', env });
+  const kill = spawnSync(process.execPath, ['scripts/ledger-kill-test.mjs', '--seconds', killSeconds, '--database-url', server.url], {
+    stdio: 'inherit',
+    env,
+  });
   status ||= kill.status ?? 1;
 } finally {
   server.stop();

@@ -37,13 +37,21 @@ async function bare(schema, connections, callers) {
   await pool.query(`INSERT INTO ${schema}.counter VALUES (1, 0)`);
   await pool.query(`CREATE TABLE ${schema}.records (scope text NOT NULL, key text NOT NULL, operation text NOT NULL, fingerprint text NOT NULL,
     result_json text NOT NULL, execution bigint NOT NULL, created_at bigint NOT NULL, PRIMARY KEY (scope, key))`);
-  await pool.query(`CREATE TABLE ${schema}.effects (receipt text PRIMARY KEY, operation text NOT NULL, scope text, idempotency_key text, result_json text NOT NULL)`);
+  await pool.query(
+    `CREATE TABLE ${schema}.effects (receipt text PRIMARY KEY, operation text NOT NULL, scope text, idempotency_key text, result_json text NOT NULL)`,
+  );
   const ms = await timed(N, callers, async (i) => {
     const json = `{"receipt":"charge-${i}","account":"acct-${i}","cents":${i + 1},"status":"charged"}`;
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(`INSERT INTO ${schema}.records VALUES ('', $1, 'charge_account', $2, $3, $4, $5)`, [`key-${i}`, 'f'.repeat(64), json, i + 1, Date.now()]);
+      await client.query(`INSERT INTO ${schema}.records VALUES ('', $1, 'charge_account', $2, $3, $4, $5)`, [
+        `key-${i}`,
+        'f'.repeat(64),
+        json,
+        i + 1,
+        Date.now(),
+      ]);
       await client.query(`UPDATE ${schema}.counter SET executions = executions + 1 WHERE id = 1`);
       await client.query(`INSERT INTO ${schema}.effects VALUES ($1, 'charge_account', '', $2, $3)`, [`charge-${i}`, `key-${i}`, json]);
       await client.query('COMMIT');
@@ -91,10 +99,16 @@ try {
     const commitMs = median(commitTimes);
     const replayMs = median(replayTimes);
     const targets = shape.target ? ['(target ≥ 0.8×)', '(target ≥ 5×)'] : ['', ''];
-    console.log(`\nPostgreSQL ledger, ${shape.name}: ${N} operations per round, median of ${ROUNDS} interleaved rounds (synchronous_commit on)`);
+    console.log(
+      `\nPostgreSQL ledger, ${shape.name}: ${N} operations per round, median of ${ROUNDS} interleaved rounds (synchronous_commit on)`,
+    );
     console.log(`  bare pg transactions               ${rate(bareMs).padStart(7)} /s`);
-    console.log(`  PostgresMutationLedger commits     ${rate(commitMs).padStart(7)} /s   ${(bareMs / commitMs).toFixed(2)}× the bare rate ${targets[0]}`);
-    console.log(`  PostgresMutationLedger replays     ${rate(replayMs).padStart(7)} /s   ${(commitMs / replayMs).toFixed(1)}× faster than commits ${targets[1]}`);
+    console.log(
+      `  PostgresMutationLedger commits     ${rate(commitMs).padStart(7)} /s   ${(bareMs / commitMs).toFixed(2)}× the bare rate ${targets[0]}`,
+    );
+    console.log(
+      `  PostgresMutationLedger replays     ${rate(replayMs).padStart(7)} /s   ${(commitMs / replayMs).toFixed(1)}× faster than commits ${targets[1]}`,
+    );
     if (shape.target) ok = bareMs / commitMs >= 0.8 && commitMs / replayMs >= 5;
   }
 } finally {

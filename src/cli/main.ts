@@ -110,6 +110,10 @@ export function buildProgram(): Command {
     .option('--stdio <command>', "run the manifest's fixtures against this server, over stdio (no shell)")
     .option('--url <endpoint>', "run the manifest's fixtures against the server at this Streamable HTTP endpoint")
     .option('--allow-mutations', 'live: also run the key fixtures, calling the keyed mutation twice with one key', false)
+    .option(
+      '--database-url <url>',
+      'run the fixtures of ledgers the manifest keeps in PostgreSQL on this database (default: MCPRELY_DATABASE_URL; else SQLite stands in)',
+    )
     .action(async (paths: string[], options: Record<string, unknown>) => {
       if (typeof options['stdio'] === 'string' || typeof options['url'] === 'string') {
         const { runLiveVerify } = await import('./live-verify.js');
@@ -127,11 +131,14 @@ export function buildProgram(): Command {
         return;
       }
       const { runVerify } = await import('./verify-command.js');
+      const databaseUrl =
+        typeof options['databaseUrl'] === 'string' ? options['databaseUrl'] : process.env['MCPRELY_DATABASE_URL'] || undefined;
       process.exitCode = await runVerify(
         paths,
         {
           format: options['format'] as 'text' | 'json' | 'junit',
           ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+          ...(databaseUrl === undefined ? {} : { databaseUrl }),
         },
         MCPRELY_VERSION,
       );

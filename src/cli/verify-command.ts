@@ -7,6 +7,8 @@ import { loadManifest, type LoadedManifest } from '../manifest/load.js';
 import { parseDocumentBytes } from '../document/parse-document.js';
 import { makeProblem } from '../document/problem.js';
 import { locate, type SourceNode } from '../document/source-map.js';
+import { InvalidArgumentError, LedgerError } from '../reference/errors.js';
+import { PostgresMutationLedger } from '../reference/postgres-mutation-ledger.js';
 import { FixtureError } from '../simulator/fixture-error.js';
 import { contradictions, loadFixture } from '../verify/load-fixture.js';
 import { renderRun } from '../simulator/render-transcript.js';
@@ -20,6 +22,7 @@ import {
   formatVerifyJunit,
   type SourcedRun,
   type VerifyFormat,
+  ledgerStoreLine,
   type VerifyOutcome,
   verifySummary,
 } from '../verify/verify-report.js';
@@ -39,6 +42,8 @@ export interface VerifyOptions {
   readonly format: VerifyFormat;
   /** Absent: standard output. */
   readonly output?: string;
+  /** A PostgreSQL database for the ledgers the manifest keeps in PostgreSQL (absent: SQLite stands in, said so). */
+  readonly databaseUrl?: string;
 }
 
 /**
@@ -110,15 +115,31 @@ export async function runVerify(paths: readonly string[], options: VerifyOptions
     runnable.push({ fixture: loaded.fixture, origin: path, file: path, text: loaded.text, source: loaded.source });
   }
 
+  if (options.databaseUrl !== undefined) {
+    try {
+      await PostgresMutationLedger.checkConnection(options.databaseUrl);
+    } catch (error) {
+      if (!(error instanceof LedgerError || error instanceof InvalidArgumentError)) throw error;
+      process.stderr.write(`error: --database-url: ${error.message}\n`);
+      return 2;
+    }
+  }
   const progress = new Progress(process.stderr, runnable.length);
   const runs: SourcedRun[] = [];
+  let databaseFailed = false;
   for (const [index, item] of runnable.entries()) {
     progress.update(index, item.fixture.id);
     try {
-      const run = await runFixture(item.fixture);
+      const run = await runFixture(item.fixture, options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl });
       runs.push({ source: item.origin, run });
       if (text) write(`${renderRun(run)}\n`);
     } catch (error) {
+      if (error instanceof LedgerError) {
+        // The database the ledger runs on failed (it went away, or refused a query): the run is not a verdict.
+        process.stderr.write(`error: ${displayText(item.fixture.id)}: the ledger's database failed: ${error.message}\n`);
+        databaseFailed = true;
+        continue;
+      }
       if (!(error instanceof FixtureError)) throw error;
       const file = item.file ?? item.fixture.id;
       const place = item.source === undefined ? undefined : locate(item.source, error.path);
@@ -153,10 +174,12 @@ export async function runVerify(paths: readonly string[], options: VerifyOptions
         `${errors.length > 0 ? `; ${errors.length} file(s) could not be used` : ''}\n`,
     );
     for (const { run } of runs) write(`  ${run.passed ? 'PASS' : 'FAIL'}  ${displayText(run.fixture.id)}  [${run.fixture.transport}]\n`);
+    const ledger = ledgerStoreLine(outcome, options.databaseUrl === undefined ? undefined : databasePlace(options.databaseUrl));
+    if (ledger !== undefined) write(`${ledger}\n`);
   }
   if (options.output !== undefined) writeOutputFile(options.output, report.join(''), 'the verify report');
   if (errors.length > 0) process.stderr.write(errorReport(errors.flat()));
-  if (errors.length > 0) return 2;
+  if (errors.length > 0 || databaseFailed) return 2;
   return summary.failed > 0 ? 1 : 0;
 }
 
@@ -172,4 +195,14 @@ function manifestFor(path: string, cache: Map<string, LoadedManifest | Finding[]
     cache.set(path, cached);
   }
   return cached;
+}
+
+/** A database URL as it may be shown: host, port and database, never the user or password. */
+function databasePlace(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `PostgreSQL at ${parsed.hostname}:${parsed.port || '5432'}/${decodeURIComponent(parsed.pathname.slice(1))}`;
+  } catch {
+    return 'PostgreSQL';
+  }
 }

@@ -117,6 +117,39 @@ export class PostgresMutationLedger implements IdempotencyLedger {
     }
   }
 
+  /** Connects once and asks the server for nothing: a LedgerError that says what to do when it cannot. */
+  static async checkConnection(connectionString: string, connectTimeoutMs = 5000): Promise<void> {
+    const place = describePlace(requireNonEmptyString('connectionString', connectionString), 'public');
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs, application_name: 'mcprely-ledger' });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+    } catch (error) {
+      throw postgresError(error, place.replace(/ \(schema public\)$/, ''));
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+
+  /** Removes a ledger: its schema and everything in it (for throwaway ledgers, such as a fixture run's). */
+  static async drop(options: { readonly connectionString: string; readonly schema: string }): Promise<void> {
+    if (!SCHEMA_NAME.test(options.schema) || options.schema === 'public')
+      throw new InvalidArgumentError('schema', 'must be a lower-case SQL identifier other than public');
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: options.connectionString, application_name: 'mcprely-ledger' });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(options.schema)} CASCADE`);
+    } catch (error) {
+      throw postgresError(error, describePlace(options.connectionString, options.schema));
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+
   /** Runs `operation` once per idempotency key within its scope and lifetime (every time without a key). */
   async execute<Args, Result>(operation: LedgerOperation<Args, Result>, args: Args, options: KeyOptions = {}): Promise<Execution<Result>> {
     requireJson('arguments', args);
@@ -392,7 +425,8 @@ function quoteIdentifier(name: string): string {
 function describePlace(connectionString: string, schema: string): string {
   try {
     const url = new URL(connectionString);
-    return `PostgreSQL at ${url.hostname || 'localhost'}:${url.port || '5432'}/${decodeURIComponent(url.pathname.slice(1)) || '(default database)'} (schema ${schema})`;
+    const database = decodeURIComponent(url.pathname.slice(1)) || '(default database)';
+    return `PostgreSQL at ${url.hostname || 'localhost'}:${url.port || '5432'}/${database} (schema ${schema})`;
   } catch {
     throw new InvalidArgumentError('connectionString', 'must be a postgres:// or postgresql:// URL');
   }

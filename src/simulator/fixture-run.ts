@@ -1,4 +1,5 @@
 import type { Expectation, Fixture } from '../fixtures/fixture-types.js';
+import type { LedgerStoreUsed } from './policy-ledger.js';
 import type { TranscriptEntry } from './transcript.js';
 
 export interface ExpectationResult {
@@ -13,4 +14,6 @@ export interface FixtureRun {
   readonly transcript: readonly TranscriptEntry[];
   readonly results: readonly ExpectationResult[];
   readonly passed: boolean;
+  /** The ledger store the run used, when it charged anything: what the manifest declares and what it ran on. */
+  readonly ledger?: LedgerStoreUsed;
 }

@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -12,6 +13,20 @@ export interface RaceJob {
   readonly racers: number;
   readonly barrier: SharedArrayBuffer;
 }
+
+/** A contender of a race on PostgreSQL: a process of its own with its own connection pool. */
+export interface ProcessRaceJob {
+  readonly connection: string;
+  readonly databaseUrl: string;
+  readonly schema: string;
+  readonly operation: string;
+  readonly fingerprint: readonly string[] | null;
+  readonly arguments: Record<string, unknown>;
+  readonly key: string;
+}
+
+/** What the parent and a racing process say to each other over IPC. */
+export type RaceMessage = { readonly ready: true } | { readonly outcome: RaceOutcome };
 
 export type RaceOutcome =
   | { readonly connection: string; readonly result: unknown; readonly replayed: boolean }
@@ -61,5 +76,50 @@ export async function raceConnections(jobs: readonly Omit<RaceJob, 'racers' | 'b
   } finally {
     clearTimeout(timer);
     await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}
+
+/**
+ * Independent processes, one per contender, each opening its own PostgreSQL pool; when every one is ready (or
+ * the barrier deadline passes) all are told to go at once; outcomes in connection order. A process that fails
+ * or overruns is killed: none is left running.
+ */
+export async function raceProcesses(jobs: readonly ProcessRaceJob[]): Promise<RaceOutcome[]> {
+  const script = fileURLToPath(workerScript());
+  const children = jobs.map((job) => fork(script, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' }));
+  let timer: NodeJS.Timeout | undefined;
+  let barrier: NodeJS.Timeout | undefined;
+  const overrun = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the race did not finish within ${RACE_DEADLINE_MS} ms`)), RACE_DEADLINE_MS);
+  });
+  let ready = 0;
+  const go = () => {
+    clearTimeout(barrier);
+    for (const child of children) if (child.connected) child.send('go');
+  };
+  barrier = setTimeout(go, BARRIER_DEADLINE_MS);
+  const outcomes = children.map(
+    (child, index) =>
+      new Promise<RaceOutcome>((resolve, reject) => {
+        let stderr = '';
+        child.stderr?.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        child.on('message', (message: RaceMessage) => {
+          if ('ready' in message) {
+            if (++ready === children.length) go();
+          } else resolve(message.outcome);
+        });
+        child.once('error', reject);
+        child.once('exit', (code) => reject(new Error(`race process exited with code ${code} before reporting: ${stderr.slice(0, 300)}`)));
+        child.send({ job: jobs[index]! });
+      }),
+  );
+  try {
+    return await Promise.race([Promise.all(outcomes), overrun]);
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(barrier);
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   }
 }

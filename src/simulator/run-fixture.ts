@@ -9,7 +9,7 @@ import { FixtureError } from './fixture-error.js';
 import type { FixtureRun } from './fixture-run.js';
 import { runHerd, type HerdOutcome } from './policy-backoff.js';
 import { PolicyBuffer } from './policy-buffer.js';
-import { PolicyLedgers, type ChargeOutcome } from './policy-ledger.js';
+import { PolicyLedgers, type ChargeOutcome, type LedgerEnvironment } from './policy-ledger.js';
 import { RequestWorld } from './request-world.js';
 import { TaskWorld } from './task-world.js';
 import { Transcript } from './transcript.js';
@@ -20,7 +20,7 @@ import { Transcript } from './transcript.js';
  * Ledger files live in a temporary folder removed afterwards; nothing of it reaches the transcript, so
  * reruns produce the same transcript byte for byte.
  */
-export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
+export async function runFixture(fixture: Fixture, environment: LedgerEnvironment = {}): Promise<FixtureRun> {
   // A fixture the limits refused is not run at all: it fails with its reason.
   const refused = fixture.expect.find((expectation) => expectation.check === 'within-limits');
   if (refused !== undefined)
@@ -29,7 +29,7 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
   let workDir: string | undefined;
   const folder = () => (workDir ??= mkdtempSync(join(tmpdir(), 'mcprely-fixture-')));
   const requests = new RequestWorld(fixture, transcript);
-  const ledgers = new PolicyLedgers(folder, fixture.operation, fixture.parameters, transcript);
+  const ledgers = new PolicyLedgers(folder, fixture.operation, fixture.parameters, transcript, environment);
   const buffer = new PolicyBuffer(fixture.parameters, transcript);
   const tasks = new TaskWorld(fixture, transcript);
   const charges = new Map<string, { outcome: ChargeOutcome; snapshot: string | undefined }>();
@@ -62,9 +62,15 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
     }
     const observations: Observations = { fixture, requests, ledgers, buffer, tasks, charges, taskStatusAfter, herd, endedAt: clock };
     const results = checkExpectations(observations);
-    return { fixture, transcript: transcript.entries, results, passed: results.every((result) => result.passed) };
+    return {
+      fixture,
+      transcript: transcript.entries,
+      results,
+      passed: results.every((result) => result.passed),
+      ...(ledgers.used ? { ledger: ledgers.store } : {}),
+    };
   } finally {
-    ledgers.close();
+    await ledgers.close();
     tasks.close();
     if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
   }
@@ -90,7 +96,7 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
         return requests.reconnect(at, step.request, [...path, 'request']);
       case 'charge': {
         if (step.id !== undefined) chargeInputs.set(step.id, { arguments: { ...step.arguments }, key: step.key, request: step.request });
-        const outcome = charge(at, step.connection, step.request, step.arguments, step.key);
+        const outcome = await charge(at, step.connection, step.request, step.arguments, step.key);
         record(step.id, outcome);
         transcript.wire(
           at,
@@ -153,13 +159,13 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
     }
   }
 
-  function charge(
+  async function charge(
     at: number,
     connection: string,
     request: string,
     args: Readonly<Record<string, unknown>>,
     key: string | undefined,
-  ): ChargeOutcome {
+  ): Promise<ChargeOutcome> {
     transcript.wire(at, 'client → server', {
       jsonrpc: '2.0',
       id: request,
@@ -176,11 +182,11 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
    * The response of an earlier charge is lost; the client follows its retry policy: no automatic retry,
    * reconcile by key first (a committed record ends it), or re-send (with the key, when it has one).
    */
-  function retryAfterLostResponse(
+  async function retryAfterLostResponse(
     at: number,
     step: Extract<Step, { do: 'retry-after-lost-response' }>,
     path: readonly (string | number)[],
-  ): void {
+  ): Promise<void> {
     const first = chargeInputs.get(step.of);
     if (first === undefined) throw new FixtureError(`no charge step named ${step.of} whose response could be lost`, path);
     const retry = fixture.parameters.retry;
@@ -190,7 +196,7 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
       return;
     }
     if (retry.reconcileFirst && first.key !== undefined) {
-      const found = ledgers.reconcile(at, step.connection, first.key);
+      const found = await ledgers.reconcile(at, step.connection, first.key);
       if (found !== undefined) {
         transcript.note(at, 'client', `reconciled by key ${first.key}: the first attempt committed, so nothing is re-sent`);
         record(step.id, { result: found, replayed: true });
@@ -211,7 +217,7 @@ export async function runFixture(fixture: Fixture): Promise<FixtureRun> {
       `retries automatically (${retry.automatic}) as request ${request}` +
         (first.key === undefined ? ', with no idempotency key' : ` with the same key ${first.key}`),
     );
-    const outcome = charge(at, step.connection, request, first.arguments, first.key);
+    const outcome = await charge(at, step.connection, request, first.arguments, first.key);
     record(step.id, outcome);
     transcript.wire(
       at,

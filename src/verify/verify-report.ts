@@ -23,7 +23,14 @@ export type VerifyFormat = (typeof VERIFY_FORMATS)[number];
 
 export function verifySummary(outcome: VerifyOutcome) {
   const failed = outcome.runs.filter(({ run }) => !run.passed).length;
-  return { fixtures: outcome.runs.length, passed: outcome.runs.length - failed, failed, unusableFiles: outcome.unusable.length };
+  const ledgerStandIns = outcome.runs.filter(({ run }) => run.ledger?.standIn === true).length;
+  return {
+    fixtures: outcome.runs.length,
+    passed: outcome.runs.length - failed,
+    failed,
+    unusableFiles: outcome.unusable.length,
+    ledgerStandIns,
+  };
 }
 
 /** The machine-readable report: every fixture with its expectations and transcript, and the files that could not be used. */
@@ -41,6 +48,7 @@ export function formatVerifyJson(outcome: VerifyOutcome, toolVersion: string): s
       specVersion: run.fixture.specVersion,
       source,
       passed: run.passed,
+      ...(run.ledger === undefined ? {} : { ledger: run.ledger }),
       expectations: run.results.map((result) => ({
         check: result.expectation.check,
         description: describeExpectation(result.expectation),
@@ -52,6 +60,22 @@ export function formatVerifyJson(outcome: VerifyOutcome, toolVersion: string): s
     errors: outcome.unusable.flat(),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/**
+ * Where the fixtures' ledgers ran, in one sentence for the text report, when any declares PostgreSQL: on the
+ * database given, or on SQLite as a stand-in (said plainly, with how to run them on PostgreSQL).
+ */
+export function ledgerStoreLine(outcome: VerifyOutcome, databasePlace: string | undefined): string | undefined {
+  const postgres = outcome.runs.filter(({ run }) => run.ledger?.declared === 'postgres' && run.ledger.ranOn !== 'memory');
+  if (postgres.length === 0) return undefined;
+  const standIns = postgres.filter(({ run }) => run.ledger?.standIn === true).length;
+  if (standIns === 0)
+    return `Ledger: the ${postgres.length} fixture(s) whose ledger the manifest keeps in PostgreSQL ran on ${databasePlace ?? 'PostgreSQL'}`;
+  return (
+    `Ledger: the manifest keeps its ledger in PostgreSQL, but no database was given: ${standIns} fixture(s) ran it on SQLite as a stand-in ` +
+    '(verify --database-url postgres://… or MCPRELY_DATABASE_URL runs them on PostgreSQL)'
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -74,7 +74,9 @@ describe('PostgresMutationLedger', () => {
     const ledger = await PostgresMutationLedger.open({ connectionString: url, schema });
     expect(await ledger.executionCount()).toBe(250);
     await ledger.close();
-    const { rows } = await admin.query(`SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys FROM "${schema}".mcprely_effects`);
+    const { rows } = await admin.query(
+      `SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys FROM "${schema}".mcprely_effects`,
+    );
     expect(rows[0]).toEqual({ n: 250, keys: 250 });
   });
 
@@ -110,7 +112,8 @@ describe('PostgresMutationLedger', () => {
       await holder.query('BEGIN');
       await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', ['\u0001k']);
       await holder.query(
-        `INSERT INTO "${schema}".mcprely_idempotency_records (scope, key, operation, fingerprint, result_json, execution, created_at) VALUES ('', 'k', 'charge_account', 'x', '', 0, 1)`,
+        `INSERT INTO "${schema}".mcprely_idempotency_records (scope, key, operation, fingerprint, result_json, execution, created_at)
+         VALUES ('', 'k', 'charge_account', 'x', '', 0, 1)`,
       );
       await expect(conflict.execute(chargeAccount, { account: 'a', cents: 1 }, { idempotencyKey: 'k' })).rejects.toThrow(KeyInFlightError);
       const waited = waiting.execute(chargeAccount, { account: 'a', cents: 1 }, { idempotencyKey: 'k' });
@@ -158,7 +161,9 @@ describe('PostgresMutationLedger', () => {
       await holder.query('ROLLBACK');
       const { rows } = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".mcprely_idempotency_records`);
       expect(rows[0].n).toBe(0);
-      expect(await ledger.execute(chargeAccount, { account: 'a', cents: 7 }, { idempotencyKey: 'lost' })).toMatchObject({ replayed: false });
+      expect(await ledger.execute(chargeAccount, { account: 'a', cents: 7 }, { idempotencyKey: 'lost' })).toMatchObject({
+        replayed: false,
+      });
       expect(await ledger.execute(chargeAccount, { account: 'a', cents: 7 }, { idempotencyKey: 'lost' })).toMatchObject({ replayed: true });
       expect(await ledger.executionCount()).toBe(1);
     } finally {
@@ -181,7 +186,11 @@ describe('PostgresMutationLedger', () => {
     const parsed = new URL(url);
     const down = new URL(url);
     down.port = '9';
-    await refuse({ connectionString: down.href, create: true }, 'ECONNREFUSED', /127\.0\.0\.1:9\/postgres .*connection refused; is the server running/);
+    await refuse(
+      { connectionString: down.href, create: true },
+      'ECONNREFUSED',
+      /127\.0\.0\.1:9\/postgres .*connection refused; is the server running/,
+    );
     const wrong = new URL(url);
     wrong.password = 'wrong-secret';
     await refuse({ connectionString: wrong.href, create: true }, '28P01', /password authentication failed/);
@@ -192,7 +201,11 @@ describe('PostgresMutationLedger', () => {
     const odd = freshSchema();
     await admin.query(`CREATE SCHEMA "${odd}"`);
     await admin.query(`CREATE TABLE "${odd}".mcprely_idempotency_records (id integer, note text)`);
-    await refuse({ connectionString: url, schema: odd, create: true }, 'NOT_A_LEDGER', /has the columns \(id, note\) where the ledger needs/);
+    await refuse(
+      { connectionString: url, schema: odd, create: true },
+      'NOT_A_LEDGER',
+      /has the columns \(id, note\) where the ledger needs/,
+    );
     expect(parsed.password).toBe('mcprely-test');
   });
 
@@ -202,7 +215,9 @@ describe('PostgresMutationLedger', () => {
     const b = await PostgresMutationLedger.open({ connectionString: url, schema });
     try {
       const first = await a.execute(chargeAccount, { account: 'x', cents: 3 }, { idempotencyKey: 'shared' });
-      await expect(b.execute(chargeAccount, { account: 'x', cents: 4 }, { idempotencyKey: 'shared' })).rejects.toThrow(IdempotencyKeyMismatchError);
+      await expect(b.execute(chargeAccount, { account: 'x', cents: 4 }, { idempotencyKey: 'shared' })).rejects.toThrow(
+        IdempotencyKeyMismatchError,
+      );
       const replay = await b.execute(chargeAccount, { account: 'x', cents: 3 }, { idempotencyKey: 'shared' });
       expect(replay).toEqual({ result: first.result, replayed: true });
       expect(replay.result).not.toBe(first.result);
@@ -211,5 +226,57 @@ describe('PostgresMutationLedger', () => {
       await a.close();
       await b.close();
     }
+  });
+});
+
+describe('verify --database-url: the ledger fixtures run on PostgreSQL', () => {
+  const cli = (args: readonly string[], env: Record<string, string> = {}) =>
+    new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['dist/mcprely.js', ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...env },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
+    });
+
+  it('the complete example passes on PostgreSQL, the race between processes; every fixture schema is dropped afterwards', async () => {
+    const run = await cli(['verify', 'fixtures/examples/billing.yaml', '--database-url', url, '-f', 'json']);
+    expect(run.status, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      summary: { failed: number; ledgerStandIns: number };
+      fixtures: { kind: string; ledger?: { ranOn: string; declared: string; standIn: boolean }; transcript: { text?: string }[] }[];
+    };
+    expect(report.summary).toMatchObject({ failed: 0, ledgerStandIns: 0 });
+    const onPostgres = report.fixtures.filter((fixture) => fixture.ledger?.ranOn === 'postgresql');
+    expect(onPostgres.length).toBeGreaterThanOrEqual(5);
+    const race = report.fixtures.find((fixture) => fixture.kind === 'two-connections-race-one-key')!;
+    expect(race.ledger).toEqual({ declared: 'postgres', ranOn: 'postgresql', standIn: false });
+    expect(JSON.stringify(race.transcript)).toContain('separate processes, each with its own connection pool');
+    const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_namespace WHERE nspname LIKE 'mcprely_fixture%'");
+    expect(rows[0].n).toBe(0);
+    // The same from the environment, in text: the report says where the ledger ran.
+    const text = await cli(['verify', 'fixtures/examples/billing.yaml'], { MCPRELY_DATABASE_URL: url });
+    expect(text.stdout).toMatch(
+      /^Ledger: the \d+ fixture\(s\) whose ledger the manifest keeps in PostgreSQL ran on PostgreSQL at 127\.0\.0\.1:\d+\/postgres$/m,
+    );
+    expect(text.stdout).not.toContain('mcprely-test');
+  });
+
+  it('a PostgreSQL ledger not shared by the replicas (a database each) fails its race on PostgreSQL', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mcprely-pg-verify-')), 'billing.yaml');
+    const text = readFileSync('fixtures/examples/billing.yaml', 'utf8').replace(
+      'sharedAcrossReplicas: true',
+      'sharedAcrossReplicas: false',
+    );
+    writeFileSync(file, text);
+    const run = await cli(['verify', file, '--database-url', url, '-f', 'json']);
+    expect(run.status, run.stderr).toBe(1);
+    const report = JSON.parse(run.stdout) as { fixtures: { kind: string; passed: boolean; ledger?: { ranOn: string } }[] };
+    const race = report.fixtures.find((fixture) => fixture.kind === 'two-connections-race-one-key')!;
+    expect(race).toMatchObject({ passed: false, ledger: { ranOn: 'postgresql' } });
   });
 });

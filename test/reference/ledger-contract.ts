@@ -24,7 +24,11 @@ export async function scriptAnswers(ledger: IdempotencyLedger): Promise<unknown[
   const answers: unknown[] = [];
   const charge = (account: string, cents: number, key?: string, scope?: string) =>
     answer(() =>
-      ledger.execute(chargeAccount, { account, cents }, { ...(key === undefined ? {} : { idempotencyKey: key }), ...(scope === undefined ? {} : { scope }) }),
+      ledger.execute(
+        chargeAccount,
+        { account, cents },
+        { ...(key === undefined ? {} : { idempotencyKey: key }), ...(scope === undefined ? {} : { scope }) },
+      ),
     );
   answers.push(await charge('acct-1', 100, 'k1'));
   answers.push(await charge('acct-1', 100, 'k1'));

@@ -317,7 +317,7 @@ describe('the ledger under SIGKILL', () => {
     let output = '';
     run.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     const status = await new Promise<number | null>((resolve) => run.on('close', resolve));
-    expect(output).toMatch(/kill test: 4 s, 4 processes, [1-9]\d* SIGKILLs, 2000 keys; .*; exact$/m);
+    expect(output).toMatch(/kill test \(SQLite\): 4 s, 4 processes, [1-9]\d* SIGKILLs, 2000 keys; .*; exact$/m);
     expect(status, output).toBe(0);
   });
 });

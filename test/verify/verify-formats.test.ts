@@ -104,7 +104,7 @@ describe('verify --format json | junit', () => {
     expect(broken.testcase[0]!.error!.type).toBe('manifest-syntax');
     const json = JSON.parse(runCli(['verify', bad, 'fixtures/examples/billing.yaml', '-f', 'json']).stdout);
     expect(validateReport(json)).toBe(true);
-    expect(json.summary).toEqual({ fixtures: 39, passed: 39, failed: 0, unusableFiles: 1 });
+    expect(json.summary).toEqual({ fixtures: 39, passed: 39, failed: 0, unusableFiles: 1, ledgerStandIns: 7 });
     expect(json.errors[0]).toMatchObject({ ruleId: 'manifest-syntax', file: bad });
   });
 });
