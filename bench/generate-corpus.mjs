@@ -1,6 +1,6 @@
 // Writes the throughput corpus: FILES manifests × OPERATIONS operations (default 100 × 100 = 10 000),
-// every operation complete and varied (keyed mutations, reads, task-backed jobs, listen streams),
-// so the linter does its full work on each. Deterministic: the same corpus on every machine.
+// every operation complete and varied (keyed mutations, reads, task-backed jobs, listen streams), and clean
+// under every rule (no finding), so the linter does its full work on each. Deterministic: the same corpus on every machine.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ const KINDS = [
     sideEffect: mutation
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true }
     timeouts: { idleMs: ${5000 + (i % 7) * 1000}, maxMs: ${60000 + (i % 5) * 1000} }
-    progress: { emits: true, minIntervalMs: 250 }
+    progress: { emits: true, minIntervalMs: 250, receiverMinIntervalMs: 250 }
     cancellation: { stopsWork: checkpoint }
     retry:
       automatic: on-transport-error-or-timeout
@@ -26,6 +26,8 @@ const KINDS = [
       keyArgument: idempotencyKey
       fingerprint: [account, cents]
       onKeyReuseWithOtherArguments: reject
+      whileInFlight: wait
+      keyTtlMs: 86400000
       ledger: { store: postgres, durable: true, sharedAcrossReplicas: true, atomicWithEffect: true }
       effect: { kind: external-api, boundary: upstream-key }
       returns: defensive-copy
@@ -48,7 +50,7 @@ const KINDS = [
     sideEffect: idempotent
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }
     timeouts: { idleMs: 30000, maxMs: 60000 }
-    progress: { emits: true, minIntervalMs: 1000 }
+    progress: { emits: true, minIntervalMs: 1000, receiverMinIntervalMs: 500 }
     cancellation: { stopsWork: checkpoint }
     task:
       used: true
@@ -73,6 +75,8 @@ const KINDS = [
       preserveFinal: true
       refetchOnDrop: true
     recovery:
+      reconnect: { restoresFilter: true, carriesToolName: false }
+      dedupeBy: eventId
       refetch: ["resources/read store://collections/${i}", "resources/list"]`,
 ];
 
@@ -103,7 +107,18 @@ defaults:
 operations:
 `;
 
-export function generateCorpus(dir, files = 100, operations = 100) {
+/**
+ * The flawed corpus: the same manifests with every maximum timeout removed and Last-Event-ID resumption turned
+ * on in the defaults, so every operation has findings (about two each: 20 000 over 10 000 operations).
+ */
+export function flawed(text) {
+  return text
+    .replace(/, maxMs: \d+/g, '')
+    .replace(/maxMs: \d+, /g, '')
+    .replace('sendLastEventId: false', 'sendLastEventId: true');
+}
+
+export function generateCorpus(dir, files = 100, operations = 100, transform = (text) => text) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const paths = [];
@@ -114,7 +129,7 @@ export function generateCorpus(dir, files = 100, operations = 100) {
       ops.push(KINDS[i % KINDS.length](i));
     }
     const path = join(dir, `service-${String(file).padStart(3, '0')}.yaml`);
-    writeFileSync(path, `${HEADER + ops.join('\n')}\n`);
+    writeFileSync(path, transform(`${HEADER + ops.join('\n')}\n`));
     paths.push(path);
   }
   return paths;

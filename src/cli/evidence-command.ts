@@ -33,7 +33,7 @@ export async function writeEvidence(
   config?: string | false,
   target?: LiveTarget,
 ): Promise<{ readonly ok: true; readonly written: EvidenceWritten } | { readonly ok: false; readonly report: string }> {
-  const input = readLintedManifest(path, config);
+  const input = await readLintedManifest(path, config);
   if (!input.ok) return input;
   checkBundleFolder(directory);
   const runs = await runFixturesWithProgress(generateFixtures(input.manifest));

@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { applyFixes, type FixEdit, placeOfFix } from '../document/apply-fixes.js';
-import { LineIndex } from '../document/line-index.js';
 import { parseDocumentBytes } from '../document/parse-document.js';
 import { parsePointer } from '../document/describe-schema-error.js';
-import { type Autofix, changeOf, type Finding } from '../findings/finding.js';
+import { changeOf } from '../findings/finding.js';
 import type { FileReport } from '../lint/file-report.js';
 import { displayText } from '../text/display-text.js';
 
@@ -146,35 +145,4 @@ function aheadUntil(lines: readonly string[], from: number, wanted: string | und
   if (wanted === undefined) return 0;
   for (let step = 1; step <= 50 && from + step < lines.length; step++) if (lines[from + step] === wanted) return step;
   return 0;
-}
-
-/**
- * Each fix of a report (safe fix or suggestion) as the text change that makes it, for SARIF's `fixes`: the fix
- * applied alone to the bytes lint read. Findings without one, and files that cannot be parsed, are left as
- * they are.
- */
-export function withReplacements(report: FileReport, bytes: Uint8Array | undefined): FileReport {
-  const fixable = (finding: Finding) => finding.autofix !== undefined || finding.suggestion !== undefined;
-  if (bytes === undefined || report.inputError || !report.findings.some(fixable)) return report;
-  const parsed = parseDocumentBytes(report.file, bytes);
-  if (!parsed.ok) return report;
-  const { text, document } = parsed;
-  const lines = new LineIndex(text);
-  const withText = (finding: Finding, fix: Autofix): Autofix => {
-    const edit = { path: placeOfFix(document.source, parsePointer(finding.path)), change: changeOf(fix) };
-    const splice = applyFixes(text, document.source, [edit], formatOf(report.file)).splices[0];
-    if (splice === undefined) return fix;
-    return { ...fix, replacement: { start: lines.position(splice.at), end: lines.position(splice.at + splice.length), text: splice.text } };
-  };
-  return {
-    ...report,
-    findings: report.findings.map((finding) => {
-      if (!fixable(finding)) return finding;
-      return {
-        ...finding,
-        ...(finding.autofix === undefined ? {} : { autofix: withText(finding, finding.autofix) }),
-        ...(finding.suggestion === undefined ? {} : { suggestion: withText(finding, finding.suggestion) }),
-      };
-    }),
-  };
 }

@@ -9,6 +9,7 @@ import { lintFile } from '../lint/lint-file.js';
 import { exitCodeOf, lintResult, type LintResult } from '../lint/lint-result.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { FORMATTERS } from '../report/formats.js';
+import { writeSarif } from '../report/sarif.js';
 import { plural } from '../report/plural.js';
 import type { RuleSet } from '../rules/load-rules.js';
 import { reportableRules } from '../rules/rule-descriptors.js';
@@ -18,7 +19,8 @@ import type { OutputSpec } from './output-spec.js';
 import { readManifestFile } from './read-manifest-file.js';
 import { ruleDocsBase } from './rule-docs-base.js';
 import type { FixedFile } from './fix-files.js';
-import { writeOutputFile } from './output-files.js';
+import { LintCache } from './lint-cache.js';
+import { writeOutputFile, writeOutputFileInPieces } from './output-files.js';
 
 export interface LintOptions {
   readonly outputs: readonly OutputSpec[];
@@ -37,6 +39,8 @@ export interface LintOptions {
   readonly ignorePatterns?: readonly string[];
   /** Apply the safe fixes: `write` saves the files, `dry-run` prints the diff and leaves them. */
   readonly fix?: 'write' | 'dry-run';
+  /** Keep each file's report in the lint cache at this location (a file, or a folder) and reuse it while nothing changed. */
+  readonly cacheLocation?: string;
 }
 
 /** What linting the paths found, or why it could not start (a bad configuration, baseline or glob: exit 2). */
@@ -54,7 +58,15 @@ export type LintRun =
   | { readonly ok: false; readonly report: string };
 
 /** What `lint` reads besides the paths: the configuration, the baseline, the ignore patterns, --quiet. */
-export type LintSelection = Pick<LintOptions, 'config' | 'baseline' | 'writeBaseline' | 'ignorePatterns' | 'quiet' | 'fix'>;
+export type LintSelection = Pick<
+  LintOptions,
+  'config' | 'baseline' | 'writeBaseline' | 'ignorePatterns' | 'quiet' | 'fix' | 'cacheLocation'
+> & {
+  /** Give each fix the text change that makes it (SARIF's `fixes`), worked out while each file's parse is at hand. */
+  readonly fixReplacements?: boolean;
+  /** mcprely's version, part of the cache key. */
+  readonly toolVersion?: string;
+};
 
 /**
  * Expands the paths (folders, globs, --ignore-pattern), lints each file with the configuration, applies the safe
@@ -68,7 +80,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   let baseline: Baseline | undefined;
   let targets: LintTargets;
   try {
-    ({ ruleSet, severitiesFor } = loadSettings(options.config, cwd));
+    ({ ruleSet, severitiesFor } = await loadSettings(options.config, cwd));
     baseline = options.baseline === undefined ? undefined : loadBaseline(options.baseline, cwd);
     targets = expandLintPaths(paths, options.ignorePatterns ?? [], cwd);
   } catch (error) {
@@ -84,13 +96,36 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
       report: `${notes.map((note) => `${note}\n`).join('')}error: nothing to lint: every file given matches an --ignore-pattern\n`,
     };
   const bytes = new Map<string, Uint8Array>();
+  const replacements = options.fixReplacements === true ? (await import('../lint/fix-replacements.js')).withFixReplacements : undefined;
+  // Only --fix works on the bytes again; otherwise each file's bytes are let go once it is linted.
+  const keepBytes = options.fix !== undefined;
+  const cache =
+    options.cacheLocation === undefined ? undefined : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', ruleSet);
+  const settingsFor = (file: string) => ({
+    severities: severitiesFor(resolve(cwd, file)),
+    fixReplacements: options.fixReplacements === true,
+  });
   const lint = (file: string, read: Uint8Array) => {
-    bytes.set(file, read);
-    return lintFile(file, read, { ruleSet, severities: severitiesFor(resolve(cwd, file)) });
+    if (keepBytes) bytes.set(file, read);
+    const settings = settingsFor(file);
+    const cached = cache?.get(resolve(cwd, file), read, settings, file);
+    if (cached !== undefined) return cached;
+    const report = lintFile(file, read, {
+      ruleSet,
+      severities: settings.severities,
+      ...(replacements === undefined ? {} : { fixReplacements: replacements }),
+    });
+    cache?.set(resolve(cwd, file), read, settings, report);
+    return report;
   };
   let reports: FileReport[] = targets.targets.map((target) => {
     if ('unmatched' in target) return fileReport(target.unmatched.file, [target.unmatched]);
     const path = target.file;
+    // An unchanged file (size and time as recorded) is not even read, unless --fix will work on its bytes.
+    if (cache !== undefined && !keepBytes) {
+      const hit = cache.byMetadata(resolve(cwd, path), settingsFor(path), path);
+      if (hit !== undefined) return hit;
+    }
     const read = readManifestFile(resolve(cwd, path));
     return read.ok ? lint(path, read.bytes) : fileReport(path, [{ ...read.finding, file: path }]);
   });
@@ -101,6 +136,13 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
     reports = outcome.reports;
     fixed = outcome.fixed;
     notes.push(...outcome.notes);
+  }
+  if (cache !== undefined) {
+    cache.save();
+    notes.push(
+      ...cache.warnings,
+      `lint cache: ${cache.hits} of ${cache.hits + cache.misses} file(s) unchanged (reports from the cache), ${cache.misses} linted`,
+    );
   }
   const normalise = (file: string) => toSlashes(relative(cwd, resolve(cwd, file)));
   if (options.writeBaseline !== undefined) {
@@ -118,15 +160,18 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
 /** Reads each path, lints it, writes every requested report; returns the exit code. One bad file never stops the others. */
 export async function runLint(paths: readonly string[], options: LintOptions, toolVersion: string): Promise<number> {
   const cwd = process.cwd();
-  const run = await lintPaths(paths, options, cwd);
+  const run = await lintPaths(
+    paths,
+    { ...options, fixReplacements: options.outputs.some((output) => output.format === 'sarif'), toolVersion },
+    cwd,
+  );
   if (!run.ok) {
     process.stderr.write(run.report);
     return 2;
   }
   for (const note of run.notes) process.stderr.write(`${note}\n`);
   const { result, rules } = run;
-  const sarif = options.outputs.some((output) => output.format === 'sarif');
-  const fixing = options.fix !== undefined || sarif ? await import('./fix-files.js') : undefined;
+  const fixing = options.fix !== undefined ? await import('./fix-files.js') : undefined;
   if (options.fix === 'dry-run')
     for (const file of run.fixed) process.stdout.write(fixing!.unifiedDiff(file.file, file.before, file.after));
   if (options.fix !== undefined) {
@@ -134,22 +179,23 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
     const files = run.fixed.length;
     process.stderr.write(`${options.fix === 'write' ? 'fixed' : 'would fix'} ${plural(count, 'value')} in ${plural(files, 'file')}\n`);
   }
-  // SARIF carries each safe fix as the text change that makes it; only then are they worked out.
-  const sarifResult =
-    fixing !== undefined && sarif
-      ? { ...result, files: result.files.map((report) => fixing.withReplacements(report, run.bytesOf(report.file))) }
-      : result;
   for (const output of options.outputs) {
     const color = output.file === undefined && useColor(process.stdout);
     const ruleDocs = ruleDocsBase(options.docsUrl, output.file, cwd);
-    const text = FORMATTERS[output.format](output.format === 'sarif' ? sarifResult : result, {
+    const context = {
       toolVersion,
       rules,
       color,
       sourceRoot: cwd,
       ...(ruleDocs === undefined ? {} : { ruleDocs }),
       ...(options.sarifCategory === undefined ? {} : { category: options.sarifCategory }),
-    });
+    };
+    // A SARIF log can be tens of megabytes: to a file it is written as it is made.
+    if (output.format === 'sarif' && output.file !== undefined) {
+      writeOutputFileInPieces(output.file, (write) => writeSarif(result, context, write));
+      continue;
+    }
+    const text = FORMATTERS[output.format](result, context);
     if (output.file === undefined) process.stdout.write(text);
     else writeOutputFile(output.file, text);
   }

@@ -3,10 +3,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES, DEFAULT_CONFIG, type Config } from '../config/config.js';
 import { loadConfig } from '../config/load-config.js';
 import { severityResolver } from '../config/resolve-severities.js';
-import { validateBaseline } from '../generated/validators.js';
+import { validateBaseline } from '../generated/validate-baseline.js';
 import type { Baseline } from '../lint/baseline.js';
 import { problemFindings, RULE_FILE_PROBLEM_RULES } from '../lint/problem-findings.js';
-import { withUserRules } from '../config/user-rules.js';
 import { bundledRules } from '../rules/load-rules.js';
 import { displayText } from '../text/display-text.js';
 import { parseDocumentBytes } from '../document/parse-document.js';
@@ -45,7 +44,7 @@ export interface Settings {
  * Finds and loads the configuration: --config, else mcprely.config.{yaml,yml,json} in the working directory, else
  * the recommended preset; and the rule files of the folders it names (`ruleFolders`, relative to it).
  */
-export function loadSettings(configOption: string | false | undefined, cwd: string): Settings {
+export async function loadSettings(configOption: string | false | undefined, cwd: string): Promise<Settings> {
   let config: Config = DEFAULT_CONFIG;
   let baseDir = cwd;
   let ruleSet = bundledRules();
@@ -56,8 +55,10 @@ export function loadSettings(configOption: string | false | undefined, cwd: stri
   if (file !== undefined) {
     const shown = relative(cwd, resolve(cwd, file)) || file;
     baseDir = dirname(resolve(cwd, file));
+    // The user's rules are read and checked by code (and the rule schema's validator) only a configuration needs.
+    const { withUserRules } = await import('../config/user-rules.js');
     const loaded = loadConfig(shown, readOrRefuse(resolve(cwd, file), shown), (read) => {
-      ruleSet = userRuleSet(read.ruleFolders ?? [], baseDir, cwd);
+      ruleSet = userRuleSet(read.ruleFolders ?? [], baseDir, cwd, withUserRules);
       return ruleSet.ids;
     });
     if (!loaded.ok) refuse(shown, loaded.text, loaded.problems);
@@ -71,7 +72,12 @@ export function loadSettings(configOption: string | false | undefined, cwd: stri
 }
 
 /** The bundled rules and those of the user's rule folders; a folder or rule file that cannot be used stops the run (exit 2). */
-function userRuleSet(folders: readonly string[], baseDir: string, cwd: string): RuleSet {
+function userRuleSet(
+  folders: readonly string[],
+  baseDir: string,
+  cwd: string,
+  withUserRules: typeof import('../config/user-rules.js').withUserRules,
+): RuleSet {
   const files: { file: string; bytes: Uint8Array }[] = [];
   for (const folder of folders) {
     const path = resolve(baseDir, folder);

@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
+import { DEFAULT_CACHE_LOCATION } from './cache-location.js';
 import { reportInternalError } from './internal-error.js';
 import { OutputSpecs } from './output-spec.js';
 import { parseDocsUrl } from './rule-docs-base.js';
@@ -45,6 +46,12 @@ export function buildProgram(): Command {
       'leave out files and folders matching this glob (relative to the working directory; repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option(
+      '--cache',
+      `reuse the reports of files that did not change since the last --cache run (kept in ${DEFAULT_CACHE_LOCATION})`,
+      false,
+    )
+    .option('--cache-location <path>', 'the lint cache file, or a folder to keep it in (implies --cache)')
     .option('--fix', 'apply the safe fixes to the files (comments, order and quoting kept)', false)
     .option('--fix-dry-run', 'print the safe fixes as a diff, changing no file', false)
     .option('--docs-url <url>', 'link rule pages at this docs/rules/ address (default: relative to the report)', asUsage(parseDocsUrl))
@@ -65,6 +72,11 @@ export function buildProgram(): Command {
           ...(Array.isArray(options['ignorePattern']) ? { ignorePatterns: options['ignorePattern'] as string[] } : {}),
           ...(options['fixDryRun'] === true ? { fix: 'dry-run' as const } : options['fix'] === true ? { fix: 'write' as const } : {}),
           ...(typeof options['sarifCategory'] === 'string' ? { sarifCategory: options['sarifCategory'] } : {}),
+          ...(typeof options['cacheLocation'] === 'string'
+            ? { cacheLocation: options['cacheLocation'] }
+            : options['cache'] === true
+              ? { cacheLocation: DEFAULT_CACHE_LOCATION }
+              : {}),
         },
         MCPRELY_VERSION,
       );

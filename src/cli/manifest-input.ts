@@ -21,16 +21,16 @@ export function readManifestInput(path: string): ManifestInput {
  * A manifest named on the command line, linted with the configuration (`config`: a path, false for none,
  * undefined to look in the working directory) — what review and evidence start from.
  */
-export function readLintedManifest(
+export async function readLintedManifest(
   path: string,
   config: string | false | undefined,
-):
-  | { readonly ok: true; readonly manifest: LoadedManifest; readonly findings: Finding[] }
-  | { readonly ok: false; readonly report: string } {
+): Promise<
+  { readonly ok: true; readonly manifest: LoadedManifest; readonly findings: Finding[] } | { readonly ok: false; readonly report: string }
+> {
   const input = readManifestInput(path);
   if (!input.ok) return input;
   try {
-    const { ruleSet, severitiesFor } = loadSettings(config, process.cwd());
+    const { ruleSet, severitiesFor } = await loadSettings(config, process.cwd());
     const severities = severitiesFor(path);
     return { ok: true, manifest: input.manifest, findings: lintLoadedManifest(input.manifest, { ruleSet, severities }) };
   } catch (error) {

@@ -1,4 +1,4 @@
-import { closeSync, constants, lstatSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { displayText } from '../text/display-text.js';
 import { UsageError } from './output-spec.js';
 
@@ -16,6 +16,39 @@ export function writeOutputFile(path: string, content: string, what = 'the outpu
     writeFileSync(path, content);
   } catch (error) {
     throw ioError(error, path, `write ${what}`);
+  }
+}
+
+/**
+ * Like writeOutputFile, for output made in pieces: `produce` gives them to `write`, which sends them to the
+ * file in blocks of about 1 MiB, so the whole output is never one string in memory.
+ */
+export function writeOutputFileInPieces(path: string, produce: (write: (chunk: string) => void) => void, what = 'the output'): void {
+  requirePath(path, what);
+  const existing = statOrUndefined(path);
+  if (existing?.isDirectory()) throw new UsageError(`${shown(path)}: is a folder; give ${what} a file name`);
+  if (existing?.isFIFO()) requireReader(path);
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'w');
+    let pending: string[] = [];
+    let size = 0;
+    const flush = () => {
+      if (pending.length > 0) writeSync(fd!, pending.join(''));
+      pending = [];
+      size = 0;
+    };
+    produce((chunk) => {
+      pending.push(chunk);
+      size += chunk.length;
+      if (size >= 1 << 20) flush();
+    });
+    flush();
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw ioError(error, path, `write ${what}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

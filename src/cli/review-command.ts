@@ -13,7 +13,7 @@ export interface ReviewOptions {
 
 /** `mcprely review`: exit 0 when the verdict is production-ready, 1 when not, 2 when the manifest or configuration is unusable. */
 export async function runReview(path: string, options: ReviewOptions): Promise<number> {
-  const input = readLintedManifest(path, options.config);
+  const input = await readLintedManifest(path, options.config);
   if (!input.ok) {
     process.stderr.write(input.report);
     return 2;

@@ -1,5 +1,5 @@
 import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
-import { validateConfig } from '../generated/validators.js';
+import { validateConfig } from '../generated/validate-config.js';
 import { closestMatch } from '../document/did-you-mean.js';
 import { parseDocumentBytes } from '../document/parse-document.js';
 import { makeProblem, type DocumentProblem } from '../document/problem.js';

@@ -4,7 +4,7 @@ import { makeProblem, type DocumentProblem } from '../document/problem.js';
 import { schemaLookup, type SchemaNode } from '../document/schema-lookup.js';
 import { locate } from '../document/source-map.js';
 import { validateAgainst } from '../document/validate-against.js';
-import { validateRule } from '../generated/validators.js';
+import { validateRule } from '../generated/validate-rule.js';
 import { compileRule } from '../rules/compile-rule.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import type { RuleSet } from '../rules/load-rules.js';

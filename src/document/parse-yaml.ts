@@ -6,6 +6,7 @@ import { MAX_ALIAS_CHARACTERS, MAX_ALIAS_EXPANSION, MAX_NESTING_DEPTH } from './
 import { duplicateKeyError, syntaxError, SyntaxProblem, tooDeepError, type DocumentProblem } from './problem.js';
 import type { MappingSource, SequenceSource, SourceEntry, SourceNode } from './source-map.js';
 import { findUnclosedOpener } from './yaml-error-hint.js';
+import { fastParseYaml } from './fast-yaml.js';
 import { numberProblem } from './number-fidelity.js';
 import { resolvePlainScalar, resolveTaggedScalar } from './yaml-scalar.js';
 
@@ -33,6 +34,13 @@ interface Anchored {
  * a duplicate key, nesting deeper than MAX_NESTING_DEPTH, an alias bomb, several documents, unsupported tags.
  */
 export function parseYaml(text: string): ParseResult {
+  const fast = fastParseYaml(text);
+  if (fast !== undefined) return { ok: true, document: fast };
+  return parseYamlEvents(text);
+}
+
+/** The same, always through js-yaml's events (everything fast-yaml.ts leaves to it, and its differential test). */
+export function parseYamlEvents(text: string): ParseResult {
   let events: Event[];
   try {
     events = parseEvents(text, { maxDepth: MAX_NESTING_DEPTH });

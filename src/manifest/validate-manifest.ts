@@ -3,7 +3,7 @@ import type { DocumentProblem } from '../document/problem.js';
 import { schemaLookup, type SchemaNode } from '../document/schema-lookup.js';
 import type { SourceNode } from '../document/source-map.js';
 import { validateAgainst } from '../document/validate-against.js';
-import { validateManifest } from '../generated/validators.js';
+import { validateManifest } from '../generated/validate-manifest.js';
 
 const manifestLookup = schemaLookup(manifestSchema as SchemaNode, 'the manifest');
 

@@ -17,10 +17,24 @@ export const FINGERPRINT_KEY = 'mcprelyFinding/v2';
  * manifest set, and a partial fingerprint per result that names the operation rather than counting it, so
  * code scanning keeps an alert across edits that move lines or reorder operations.
  */
-export function formatSarif(
-  result: LintResult,
-  context: Pick<ReportContext, 'toolVersion' | 'rules' | 'ruleDocs' | 'category' | 'sourceRoot'>,
-): string {
+export function formatSarif(result: LintResult, context: SarifContext): string {
+  const chunks: string[] = [];
+  writeSarif(result, context, (chunk) => chunks.push(chunk));
+  return chunks.join('');
+}
+
+type SarifContext = Pick<ReportContext, 'toolVersion' | 'rules' | 'ruleDocs' | 'category' | 'sourceRoot'>;
+
+/** Where the results sit in the pretty-printed log, and how deep. */
+const RESULTS_MARKER = '\u0000mcprely-results\u0000';
+const RESULT_INDENT = ' '.repeat(8);
+const RESULT_BREAK = `\n${RESULT_INDENT}`;
+
+/**
+ * The SARIF log as `formatSarif` returns it, given to `write` in pieces: the log around the results, then one
+ * result at a time, so a large run never holds the whole log (or an array of every result) in memory.
+ */
+export function writeSarif(result: LintResult, context: SarifContext, write: (chunk: string) => void): void {
   const rules = context.rules;
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
   const occurrences = new Map<string, number>();
@@ -60,13 +74,25 @@ export function formatSarif(
         automationDetails: { id: `${context.category ?? DEFAULT_CATEGORY}/` },
         ...(context.sourceRoot === undefined ? {} : { originalUriBaseIds: { '%SRCROOT%': { uri: directoryUri(context.sourceRoot) } } }),
         columnKind: 'utf16CodeUnits',
-        results: result.files.flatMap((file) =>
-          file.findings.map((finding) => sarifResult(finding, ruleIndex.get(finding.ruleId), fingerprint(finding, occurrences))),
-        ),
+        results: RESULTS_MARKER,
       },
     ],
   };
-  return `${JSON.stringify(sarif, null, 2)}\n`;
+  const [head, tail] = JSON.stringify(sarif, null, 2).split(JSON.stringify(RESULTS_MARKER)) as [string, string];
+  let first = true;
+  for (const file of result.files) {
+    const uri = artifactUri(file.file);
+    for (const finding of file.findings) {
+      const text = JSON.stringify(
+        sarifResult(finding, ruleIndex.get(finding.ruleId), fingerprint(finding, uri, occurrences), uri),
+        null,
+        2,
+      );
+      write(`${first ? `${head}[\n` : ',\n'}${RESULT_INDENT}${text.replaceAll('\n', RESULT_BREAK)}`);
+      first = false;
+    }
+  }
+  write(first ? `${head}[]${tail}\n` : `\n${' '.repeat(6)}]${tail}\n`);
 }
 
 /**
@@ -74,10 +100,10 @@ export function formatSarif(
  * a line, a column or an operation's index) and the operation it is about (a finding on an inherited default
  * has the defaults' place), and which occurrence of that key it is.
  */
-function fingerprint(finding: Finding, occurrences: Map<string, number>): string {
+function fingerprint(finding: Finding, artifact: ReturnType<typeof artifactUri>, occurrences: Map<string, number>): string {
   const operation = finding.data['operation'];
   const key = JSON.stringify([
-    artifactUri(finding.file).uri,
+    artifact.uri,
     finding.ruleId,
     finding.messageId,
     stablePath(finding),
@@ -88,10 +114,10 @@ function fingerprint(finding: Finding, occurrences: Map<string, number>): string
   return `${createHash('sha256').update(key).digest('hex').slice(0, 32)}:${occurrence}`;
 }
 
-function sarifResult(finding: Finding, index: number | undefined, print: string) {
+function sarifResult(finding: Finding, index: number | undefined, print: string, artifact: ReturnType<typeof artifactUri>) {
   const fixes = [
-    sarifFix(finding, finding.autofix, 'mcprely lint --fix makes this change'),
-    sarifFix(finding, finding.suggestion, 'a suggestion: check the value before you apply it'),
+    sarifFix(finding, finding.autofix, 'mcprely lint --fix makes this change', artifact),
+    sarifFix(finding, finding.suggestion, 'a suggestion: check the value before you apply it', artifact),
   ].filter((fix) => fix !== undefined);
   const region =
     finding.range === undefined
@@ -110,7 +136,7 @@ function sarifResult(finding: Finding, index: number | undefined, print: string)
     ...(index === undefined ? {} : { ruleIndex: index }),
     level: LEVEL[finding.severity],
     message: { text: finding.fix === undefined ? finding.message : `${finding.message}. ${finding.fix}` },
-    locations: [{ physicalLocation: { artifactLocation: artifactUri(finding.file), ...(region === undefined ? {} : { region }) } }],
+    locations: [{ physicalLocation: { artifactLocation: artifact, ...(region === undefined ? {} : { region }) } }],
     partialFingerprints: { [FINGERPRINT_KEY]: print },
     ...(fixes.length === 0 ? {} : { fixes }),
     ...(finding.suppression === undefined
@@ -128,14 +154,14 @@ function pascalCase(id: string): string {
 }
 
 /** A SARIF fix: the change in words and the text replacement that makes it (for a fix whose text is known). */
-function sarifFix(finding: Finding, fix: Autofix | undefined, kind: string) {
+function sarifFix(finding: Finding, fix: Autofix | undefined, kind: string, artifact: ReturnType<typeof artifactUri>) {
   if (fix?.replacement === undefined) return undefined;
   const { start, end, text } = fix.replacement;
   return {
     description: { text: `${capitalised(describeChange(changeOf(fix), finding.path))} (${kind})` },
     artifactChanges: [
       {
-        artifactLocation: artifactUri(finding.file),
+        artifactLocation: artifact,
         replacements: [
           {
             deletedRegion: { startLine: start.line, startColumn: start.column, endLine: end.line, endColumn: end.column },

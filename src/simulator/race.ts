@@ -86,7 +86,7 @@ export async function raceConnections(jobs: readonly Omit<RaceJob, 'racers' | 'b
  */
 export async function raceProcesses(jobs: readonly ProcessRaceJob[]): Promise<RaceOutcome[]> {
   const script = fileURLToPath(workerScript());
-  const children = jobs.map((job) => fork(script, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' }));
+  const children = jobs.map(() => fork(script, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' }));
   let timer: NodeJS.Timeout | undefined;
   let barrier: NodeJS.Timeout | undefined;
   const overrun = new Promise<never>((_, reject) => {

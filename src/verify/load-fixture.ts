@@ -1,7 +1,7 @@
 import fixtureSchema from '../../schemas/fixture.schema.json' with { type: 'json' };
 import { fixtureParameters } from '../fixtures/fixture-parameters.js';
 import type { Fixture } from '../fixtures/fixture-types.js';
-import { validateFixture } from '../generated/validators.js';
+import { validateFixture } from '../generated/validate-fixture.js';
 import { canonicalJson } from '../json/canonical-json.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import { parseDocumentBytes } from '../document/parse-document.js';

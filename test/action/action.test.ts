@@ -324,6 +324,6 @@ describe('action.yml', () => {
     const last = action.runs.steps.at(-1)!;
     expect(last.if).toBe('always()');
     expect(last.run).toContain('exit "$EXIT_CODE"');
-    expect(action.runs.steps.findIndex((step) => step === sarif)).toBeLessThan(action.runs.steps.length - 1);
+    expect(action.runs.steps.indexOf(sarif)).toBeLessThan(action.runs.steps.length - 1);
   });
 });

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { ruleOptionValidators } from '../../generated/validators.js';
+import { ruleOptionValidators } from '../../generated/rule-option-validators.js';
 import { canonicalJson } from '../../json/canonical-json.js';
 import type { CompiledValidator } from '../../document/validator-types.js';
 import type { GenericFunction } from './generic-function.js';

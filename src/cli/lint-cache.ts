@@ -1,0 +1,246 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { canonicalJson } from '../json/canonical-json.js';
+import type { FileReport } from '../lint/file-report.js';
+import { bundledRules, type RuleSet } from '../rules/load-rules.js';
+import type { RuleSeverities } from '../rules/run-rules.js';
+import { displayText } from '../text/display-text.js';
+
+declare const MCPRELY_BUILD_ID: string | undefined;
+
+/** What a file's report depends on besides its bytes: the rules on for it, and whether fixes carry their text change. */
+export interface CacheSettings {
+  readonly severities: RuleSeverities;
+  readonly fixReplacements: boolean;
+}
+
+const CACHE_FILE_NAME = 'lint-cache.json';
+const FORMAT = 'mcprely-lint-cache';
+const FORMAT_VERSION = 1;
+
+interface CacheEntry {
+  /** SHA-1 of the file's bytes. */
+  readonly content: string;
+  /** The file's size and modification time when its content was hashed: unchanged, the file is not read again. */
+  readonly size?: number;
+  readonly mtimeMs?: number;
+  /** When the content was last hashed (ms since the epoch). */
+  readonly checkedAt?: number;
+  /** SHA-1 of the file's effective configuration: the rules on for it and their severities. */
+  readonly settings: string;
+  readonly report: FileReport;
+}
+
+interface CacheFile {
+  readonly format: typeof FORMAT;
+  readonly version: typeof FORMAT_VERSION;
+  /** mcprely's version and build, and the rule set (bundled and the user's own rules): any change empties the cache. */
+  readonly tool: string;
+  readonly rules: string;
+  readonly files: Record<string, CacheEntry>;
+}
+
+/**
+ * The lint cache (`lint --cache`): each file's report, keyed by its path and kept while its content hash, its
+ * effective configuration, the rule set and mcprely's version and build are unchanged. A cache file that is
+ * not valid JSON, not one mcprely wrote, or of another shape is ignored with a warning and rewritten, never
+ * trusted and never fatal; one written by another version or for other rules is simply replaced.
+ */
+export class LintCache {
+  readonly #path: string;
+  readonly #tool: string;
+  readonly #rules: string;
+  readonly #files: Record<string, CacheEntry>;
+  readonly #settings = new WeakMap<RuleSeverities, readonly [string, string]>();
+  readonly warnings: string[] = [];
+  /** Whether any entry was written (or the file must be replaced): an unchanged cache is not written again. */
+  #changed = false;
+  hits = 0;
+  misses = 0;
+
+  private constructor(path: string, tool: string, rules: string, files: Record<string, CacheEntry>) {
+    this.#path = path;
+    this.#tool = tool;
+    this.#rules = rules;
+    this.#files = files;
+  }
+
+  /** Opens the cache at `location` (a file, or a folder to hold `lint-cache.json`), relative to `cwd`. */
+  static open(location: string, cwd: string, toolVersion: string, ruleSet: RuleSet): LintCache {
+    const path = cacheFilePath(location, cwd);
+    const tool = `${toolVersion}+${typeof MCPRELY_BUILD_ID === 'string' ? MCPRELY_BUILD_ID : 'source'}`;
+    // A build's own rules are part of its build id; without one (run from source), and for the user's rules, the definitions count.
+    const bundled = typeof MCPRELY_BUILD_ID === 'string' ? new Set(bundledRules().rules) : new Set();
+    const rules = contentHash(canonicalJson(ruleSet.rules.filter((rule) => !bundled.has(rule)).map((rule) => rule.definition)));
+    const cache = new LintCache(path, tool, rules, {});
+    cache.#changed = true;
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        cache.warnings.push(
+          `warning: the lint cache ${displayText(location)} cannot be read (${(error as Error).message}); linting every file`,
+        );
+      return cache;
+    }
+    const read = parseCache(text);
+    if (read === undefined) {
+      cache.warnings.push(
+        `warning: ${displayText(location)} is not a lint cache mcprely wrote (corrupt or foreign); it is ignored and will be rewritten`,
+      );
+      return cache;
+    }
+    if (read.tool !== tool || read.rules !== rules) return cache;
+    return new LintCache(path, tool, rules, read.files);
+  }
+
+  /**
+   * The cached report of a file whose size and modification time are those recorded with it (and whose
+   * configuration is unchanged), without reading it — as ESLint's default `metadata` strategy does; undefined
+   * when anything differs, and then the content decides (`get`).
+   */
+  byMetadata(path: string, settings: CacheSettings, file: string): FileReport | undefined {
+    const entry = this.#files[path];
+    if (entry?.size === undefined || entry.settings !== this.#settingsHash(settings)) return undefined;
+    let stat: ReturnType<typeof statSync>;
+    try {
+      stat = statSync(path);
+    } catch {
+      return undefined;
+    }
+    if (!stat.isFile() || stat.size !== entry.size || stat.mtimeMs !== entry.mtimeMs || !trustworthy(entry)) return undefined;
+    this.hits++;
+    return entry.report.file === file ? entry.report : renamed(entry.report, file);
+  }
+
+  /** The cached report of a file (by its absolute path) whose content and configuration are unchanged, under the name given now. */
+  get(path: string, bytes: Uint8Array, settings: CacheSettings, file: string): FileReport | undefined {
+    const entry = this.#files[path];
+    if (entry === undefined || entry.content !== contentHash(bytes) || entry.settings !== this.#settingsHash(settings)) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    // Same content, new time (touched, checked out again): remember the time, so the next run need not read it.
+    const metadata = metadataOf(path, bytes);
+    if (metadata.mtimeMs !== entry.mtimeMs || metadata.size !== entry.size) {
+      this.#files[path] = { ...entry, ...metadata };
+      this.#changed = true;
+    }
+    return entry.report.file === file ? entry.report : renamed(entry.report, file);
+  }
+
+  set(path: string, bytes: Uint8Array, settings: CacheSettings, report: FileReport): void {
+    this.#files[path] = { content: contentHash(bytes), settings: this.#settingsHash(settings), report, ...metadataOf(path, bytes) };
+    this.#changed = true;
+  }
+
+  /** Writes the cache (atomically: a temporary file renamed over it); a failure is a warning, not an error. */
+  save(): void {
+    if (!this.#changed) return;
+    const file: CacheFile = { format: FORMAT, version: FORMAT_VERSION, tool: this.#tool, rules: this.#rules, files: this.#files };
+    try {
+      mkdirSync(dirname(this.#path), { recursive: true });
+      const temporary = `${this.#path}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify(file));
+      renameSync(temporary, this.#path);
+    } catch (error) {
+      this.warnings.push(`warning: the lint cache could not be written (${(error as Error).message}); the next run lints every file`);
+    }
+  }
+
+  #settingsHash({ severities, fixReplacements }: CacheSettings): string {
+    let hashes = this.#settings.get(severities);
+    if (hashes === undefined) {
+      const text = JSON.stringify([...severities].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      hashes = [contentHash(`${text}/plain`), contentHash(`${text}/fix-replacements`)];
+      this.#settings.set(severities, hashes);
+    }
+    return hashes[fixReplacements ? 1 : 0]!;
+  }
+}
+
+/** The size and modification time of a file as read now (nothing when it changed while it was read). */
+function metadataOf(path: string, bytes: Uint8Array): { size?: number; mtimeMs?: number; checkedAt?: number } {
+  try {
+    const stat = statSync(path);
+    return stat.size === bytes.length ? { size: stat.size, mtimeMs: stat.mtimeMs, checkedAt: Date.now() } : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Whether a recorded time can tell a later change apart (git's "racily clean" problem): a file system with
+ * sub-second times can; on one with whole seconds, only a file last changed two seconds or more before its
+ * content was hashed — a change in the same second, of the same size, would otherwise go unseen.
+ */
+function trustworthy(entry: CacheEntry): boolean {
+  if (entry.mtimeMs === undefined) return false;
+  return entry.mtimeMs % 1000 !== 0 || (entry.checkedAt !== undefined && entry.mtimeMs < entry.checkedAt - 2000);
+}
+
+function cacheFilePath(location: string, cwd: string): string {
+  const path = resolve(cwd, location);
+  if (/[\\/]$/.test(location)) return join(path, CACHE_FILE_NAME);
+  try {
+    if (statSync(path).isDirectory()) return join(path, CACHE_FILE_NAME);
+  } catch {}
+  return path;
+}
+
+/** The cache file, when it is one mcprely wrote and every entry has the shape of one; else undefined. */
+function parseCache(text: string): CacheFile | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const file = value as Partial<CacheFile>;
+  if (file.format !== FORMAT || file.version !== FORMAT_VERSION || typeof file.tool !== 'string' || typeof file.rules !== 'string')
+    return undefined;
+  if (typeof file.files !== 'object' || file.files === null || Array.isArray(file.files)) return undefined;
+  const files: Record<string, CacheEntry> = Object.create(null);
+  for (const [path, entry] of Object.entries(file.files)) {
+    if (!isEntry(entry)) return undefined;
+    files[path] = entry;
+  }
+  return { ...(file as CacheFile), files };
+}
+
+function isEntry(entry: unknown): entry is CacheEntry {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { content, settings, report, size, mtimeMs } = entry as Partial<CacheEntry>;
+  if (typeof content !== 'string' || typeof settings !== 'string' || typeof report !== 'object' || report === null) return false;
+  const { checkedAt } = entry as Partial<CacheEntry>;
+  for (const number of [size, mtimeMs, checkedAt]) if (number !== undefined && typeof number !== 'number') return false;
+  const { file, findings, inputError } = report as Partial<FileReport>;
+  return (
+    typeof file === 'string' &&
+    typeof inputError === 'boolean' &&
+    Array.isArray(findings) &&
+    findings.every(
+      (finding) =>
+        typeof finding === 'object' &&
+        finding !== null &&
+        typeof finding.ruleId === 'string' &&
+        typeof finding.message === 'string' &&
+        typeof finding.severity === 'string' &&
+        ['error', 'warn', 'info'].includes(finding.severity),
+    )
+  );
+}
+
+/** A cached report given under another name of the same file (another working directory). */
+function renamed(report: FileReport, file: string): FileReport {
+  return { ...report, file, findings: report.findings.map((finding) => ({ ...finding, file })) };
+}
+
+/** A content hash for telling versions of a file apart (not a security boundary: the cache is the user's own file). */
+function contentHash(data: string | Uint8Array): string {
+  return createHash('sha1').update(data).digest('hex');
+}
