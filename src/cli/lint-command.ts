@@ -9,6 +9,7 @@ import { lintFile } from '../lint/lint-file.js';
 import { exitCodeOf, lintResult, type LintResult } from '../lint/lint-result.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { FORMATTERS } from '../report/formats.js';
+import { writeJson } from '../report/json.js';
 import { writeSarif } from '../report/sarif.js';
 import { plural } from '../report/plural.js';
 import type { RuleSet } from '../rules/load-rules.js';
@@ -190,9 +191,10 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
       ...(ruleDocs === undefined ? {} : { ruleDocs }),
       ...(options.sarifCategory === undefined ? {} : { category: options.sarifCategory }),
     };
-    // A SARIF log can be tens of megabytes: to a file it is written as it is made.
-    if (output.format === 'sarif' && output.file !== undefined) {
-      writeOutputFileInPieces(output.file, (write) => writeSarif(result, context, write));
+    // A SARIF log or JSON report can be tens of megabytes: to a file it is written as it is made.
+    const pieces = output.format === 'sarif' ? writeSarif : output.format === 'json' ? writeJson : undefined;
+    if (pieces !== undefined && output.file !== undefined) {
+      writeOutputFileInPieces(output.file, (write) => pieces(result, context, write));
       continue;
     }
     const text = FORMATTERS[output.format](result, context);

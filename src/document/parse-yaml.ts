@@ -34,9 +34,19 @@ interface Anchored {
  * a duplicate key, nesting deeper than MAX_NESTING_DEPTH, an alias bomb, several documents, unsupported tags.
  */
 export function parseYaml(text: string): ParseResult {
-  const fast = fastParseYaml(text);
+  const fast = reader === 'fast' ? fastParseYaml(text) : undefined;
   if (fast !== undefined) return { ok: true, document: fast };
   return parseYamlEvents(text);
+}
+
+let reader: 'fast' | 'js-yaml' = 'fast';
+
+/**
+ * Reads every file through js-yaml alone (`js-yaml`), or through the fast reader first (`fast`, the default):
+ * the CLI's `MCPRELY_YAML=js-yaml` switch, for telling the two readers apart.
+ */
+export function readYamlWith(which: 'fast' | 'js-yaml'): void {
+  reader = which;
 }
 
 /** The same, always through js-yaml's events (everything fast-yaml.ts leaves to it, and its differential test). */

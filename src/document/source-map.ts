@@ -76,7 +76,8 @@ export function reach(root: SourceNode, path: readonly PathSegment[]): { node: S
 export function locate(root: SourceNode, path: readonly PathSegment[], at: 'key' | 'value' = 'value'): Located {
   const { node, entry, depth } = reach(root, path);
   const exact = depth === path.length;
-  return { ...spanOf(node, entry, exact ? at : 'key'), exact, depth };
+  const span = spanOf(node, entry, exact ? at : 'key');
+  return { start: span.start, end: span.end, exact, depth };
 }
 
 function spanOf(node: SourceNode, entry: SourceEntry | undefined, at: 'key' | 'value'): { start: number; end: number } {

@@ -28,11 +28,11 @@ type SarifContext = Pick<ReportContext, 'toolVersion' | 'rules' | 'ruleDocs' | '
 /** Where the results sit in the pretty-printed log, and how deep. */
 const RESULTS_MARKER = '\u0000mcprely-results\u0000';
 const RESULT_INDENT = ' '.repeat(8);
-const RESULT_BREAK = `\n${RESULT_INDENT}`;
 
 /**
- * The SARIF log as `formatSarif` returns it, given to `write` in pieces: the log around the results, then one
- * result at a time, so a large run never holds the whole log (or an array of every result) in memory.
+ * The SARIF log as `formatSarif` returns it, given to `write` in pieces: the log around the results (indented),
+ * then one result at a time, each on a line of its own, so a large run never holds the whole log (or an array of
+ * every result) in memory.
  */
 export function writeSarif(result: LintResult, context: SarifContext, write: (chunk: string) => void): void {
   const rules = context.rules;
@@ -83,12 +83,9 @@ export function writeSarif(result: LintResult, context: SarifContext, write: (ch
   for (const file of result.files) {
     const uri = artifactUri(file.file);
     for (const finding of file.findings) {
-      const text = JSON.stringify(
-        sarifResult(finding, ruleIndex.get(finding.ruleId), fingerprint(finding, uri, occurrences), uri),
-        null,
-        2,
-      );
-      write(`${first ? `${head}[\n` : ',\n'}${RESULT_INDENT}${text.replaceAll('\n', RESULT_BREAK)}`);
+      // One result per line: a large log stays quick to write and to diff.
+      const text = JSON.stringify(sarifResult(finding, ruleIndex.get(finding.ruleId), fingerprint(finding, uri, occurrences), uri));
+      write(`${first ? `${head}[\n` : ',\n'}${RESULT_INDENT}${text}`);
       first = false;
     }
   }

@@ -162,6 +162,24 @@ describe('json', () => {
     expect(report.summary).toEqual(result.summary);
     expect(report.summary.suppressed).toBe(1);
   });
+
+  it('written in pieces, one file at a time, is the same text as the whole report pretty-printed', () => {
+    const whole = (value: typeof result) =>
+      `${JSON.stringify(
+        {
+          version: 1,
+          tool: { name: 'mcprely', version: context.toolVersion },
+          summary: value.summary,
+          files: value.files.map((file) => ({ file: file.file, inputError: file.inputError, findings: file.findings })),
+        },
+        null,
+        2,
+      )}\n`;
+    expect(result.files.length).toBeGreaterThan(1);
+    expect(formatJson(result, context)).toBe(whole(result));
+    const empty = lintResult([]);
+    expect(formatJson(empty, context)).toBe(whole(empty));
+  });
 });
 
 describe('github', () => {
