@@ -10,7 +10,7 @@ import { exitCodeOf, lintResult, type LintResult } from '../lint/lint-result.js'
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { FORMATTERS } from '../report/formats.js';
 import { writeJson } from '../report/json.js';
-import { writeSarif } from '../report/sarif.js';
+import { sarifWriter, writeSarif } from '../report/sarif.js';
 import { plural } from '../report/plural.js';
 import type { RuleSet } from '../rules/load-rules.js';
 import { reportableRules } from '../rules/rule-descriptors.js';
@@ -21,7 +21,7 @@ import { readManifestFile } from './read-manifest-file.js';
 import { ruleDocsBase } from './rule-docs-base.js';
 import type { FixedFile } from './fix-files.js';
 import { LintCache } from './lint-cache.js';
-import { writeOutputFile, writeOutputFileInPieces } from './output-files.js';
+import { openOutputFile, writeOutputFile, writeOutputFileInPieces } from './output-files.js';
 
 export interface LintOptions {
   readonly outputs: readonly OutputSpec[];
@@ -67,6 +67,11 @@ export type LintSelection = Pick<
   readonly fixReplacements?: boolean;
   /** mcprely's version, part of the cache key. */
   readonly toolVersion?: string;
+  /**
+   * Report each file as it is made (baseline and --quiet applied) instead of keeping its findings: given the
+   * rules, returns where each report goes. Not with --fix or --write-baseline, which need every report.
+   */
+  readonly stream?: (rules: readonly RuleDescriptor[]) => (report: FileReport) => void;
 };
 
 /**
@@ -119,7 +124,24 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
     cache?.set(resolve(cwd, file), read, settings, report);
     return report;
   };
+  const normalise = (file: string) => toSlashes(relative(cwd, resolve(cwd, file)));
+  // Streaming (one SARIF log to a file, no --fix, no new baseline): each report goes out as it is made, with the
+  // baseline and --quiet applied, and only its counts are kept.
+  const sink = options.stream?.(reportableRules(ruleSet));
+  const counts = { errors: 0, warnings: 0, infos: 0, suppressed: 0, inputErrors: 0 };
+  const streamed = (report: FileReport): FileReport => {
+    let final = baseline === undefined ? report : applyBaseline([report], baseline, normalise, options.baseline!)[0]!;
+    if (options.quiet) final = { ...final, findings: final.findings.filter((finding) => finding.severity === 'error') };
+    sink!(final);
+    const summary = lintResult([final]).summary;
+    for (const key of Object.keys(counts) as (keyof typeof counts)[]) counts[key] += summary[key];
+    return { file: final.file, inputError: final.inputError, findings: [] };
+  };
   let reports: FileReport[] = targets.targets.map((target) => {
+    const report = reportOf(target);
+    return sink === undefined ? report : streamed(report);
+  });
+  function reportOf(target: LintTargets['targets'][number]): FileReport {
     if ('unmatched' in target) return fileReport(target.unmatched.file, [target.unmatched]);
     const path = target.file;
     // An unchanged file (size and time as recorded) is not even read, unless --fix will work on its bytes.
@@ -129,7 +151,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
     }
     const read = readManifestFile(resolve(cwd, path));
     return read.ok ? lint(path, read.bytes) : fileReport(path, [{ ...read.finding, file: path }]);
-  });
+  }
   let fixed: readonly FixedFile[] = [];
   if (options.fix !== undefined) {
     const { fixReports } = await import('./fix-files.js');
@@ -145,7 +167,15 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
       `lint cache: ${cache.hits} of ${cache.hits + cache.misses} file(s) unchanged (reports from the cache), ${cache.misses} linted`,
     );
   }
-  const normalise = (file: string) => toSlashes(relative(cwd, resolve(cwd, file)));
+  if (sink !== undefined)
+    return {
+      ok: true,
+      result: { files: reports, summary: { files: reports.length, ...counts } },
+      rules: reportableRules(ruleSet),
+      notes,
+      fixed,
+      bytesOf: (file) => bytes.get(file),
+    };
   if (options.writeBaseline !== undefined) {
     const written = createBaseline(reports, normalise);
     writeOutputFile(resolve(cwd, options.writeBaseline), `${JSON.stringify(written, null, 2)}\n`, 'the baseline');
@@ -161,11 +191,49 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
 /** Reads each path, lints it, writes every requested report; returns the exit code. One bad file never stops the others. */
 export async function runLint(paths: readonly string[], options: LintOptions, toolVersion: string): Promise<number> {
   const cwd = process.cwd();
-  const run = await lintPaths(
-    paths,
-    { ...options, fixReplacements: options.outputs.some((output) => output.format === 'sarif'), toolVersion },
-    cwd,
-  );
+  const contextOf = (output: OutputSpec, rules: readonly RuleDescriptor[]) => {
+    const ruleDocs = ruleDocsBase(options.docsUrl, output.file, cwd);
+    return {
+      toolVersion,
+      rules,
+      color: output.file === undefined && useColor(process.stdout),
+      sourceRoot: cwd,
+      ...(ruleDocs === undefined ? {} : { ruleDocs }),
+      ...(options.sarifCategory === undefined ? {} : { category: options.sarifCategory }),
+    };
+  };
+  // One SARIF log to a file (and no --fix or new baseline, which need every report): written while linting, so
+  // no report is kept once it is written and memory does not grow with the findings.
+  const only = options.outputs.length === 1 ? options.outputs[0]! : undefined;
+  const streamTo =
+    only?.format === 'sarif' && only.file !== undefined && options.fix === undefined && options.writeBaseline === undefined
+      ? only
+      : undefined;
+  let streaming: { writer: ReturnType<typeof sarifWriter>; file: ReturnType<typeof openOutputFile> } | undefined;
+  const stream =
+    streamTo === undefined
+      ? undefined
+      : (rules: readonly RuleDescriptor[]) => {
+          const file = openOutputFile(streamTo.file!);
+          streaming = { writer: sarifWriter(contextOf(streamTo, rules), file.write), file };
+          return (report: FileReport) => streaming!.writer.file(report);
+        };
+  let run: LintRun;
+  try {
+    run = await lintPaths(
+      paths,
+      {
+        ...options,
+        fixReplacements: options.outputs.some((output) => output.format === 'sarif'),
+        toolVersion,
+        ...(stream === undefined ? {} : { stream }),
+      },
+      cwd,
+    );
+    streaming?.writer.end();
+  } finally {
+    streaming?.file.close();
+  }
   if (!run.ok) {
     process.stderr.write(run.report);
     return 2;
@@ -181,16 +249,8 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
     process.stderr.write(`${options.fix === 'write' ? 'fixed' : 'would fix'} ${plural(count, 'value')} in ${plural(files, 'file')}\n`);
   }
   for (const output of options.outputs) {
-    const color = output.file === undefined && useColor(process.stdout);
-    const ruleDocs = ruleDocsBase(options.docsUrl, output.file, cwd);
-    const context = {
-      toolVersion,
-      rules,
-      color,
-      sourceRoot: cwd,
-      ...(ruleDocs === undefined ? {} : { ruleDocs }),
-      ...(options.sarifCategory === undefined ? {} : { category: options.sarifCategory }),
-    };
+    if (output === streamTo) continue; // written while linting
+    const context = contextOf(output, rules);
     // A SARIF log or JSON report can be tens of megabytes: to a file it is written as it is made.
     const pieces = output.format === 'sarif' ? writeSarif : output.format === 'json' ? writeJson : undefined;
     if (pieces !== undefined && output.file !== undefined) {

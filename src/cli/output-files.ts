@@ -24,32 +24,54 @@ export function writeOutputFile(path: string, content: string, what = 'the outpu
  * file in blocks of about 1 MiB, so the whole output is never one string in memory.
  */
 export function writeOutputFileInPieces(path: string, produce: (write: (chunk: string) => void) => void, what = 'the output'): void {
+  const file = openOutputFile(path, what);
+  try {
+    produce(file.write);
+  } finally {
+    file.close();
+  }
+}
+
+/** An output file written in pieces as they are made (blocks of about 1 MiB); the same errors as writeOutputFile. */
+export function openOutputFile(path: string, what = 'the output'): { write(chunk: string): void; close(): void } {
   requirePath(path, what);
   const existing = statOrUndefined(path);
   if (existing?.isDirectory()) throw new UsageError(`${shown(path)}: is a folder; give ${what} a file name`);
   if (existing?.isFIFO()) requireReader(path);
-  let fd: number | undefined;
+  let fd: number;
   try {
     fd = openSync(path, 'w');
-    let pending: string[] = [];
-    let size = 0;
-    const flush = () => {
-      if (pending.length > 0) writeSync(fd!, pending.join(''));
-      pending = [];
-      size = 0;
-    };
-    produce((chunk) => {
+  } catch (error) {
+    throw ioError(error, path, `write ${what}`);
+  }
+  let pending: string[] = [];
+  let size = 0;
+  let closed = false;
+  const flush = () => {
+    try {
+      if (pending.length > 0) writeSync(fd, pending.join(''));
+    } catch (error) {
+      throw ioError(error, path, `write ${what}`);
+    }
+    pending = [];
+    size = 0;
+  };
+  return {
+    write(chunk) {
       pending.push(chunk);
       size += chunk.length;
       if (size >= 1 << 20) flush();
-    });
-    flush();
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw ioError(error, path, `write ${what}`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      try {
+        flush();
+      } finally {
+        closeSync(fd);
+      }
+    },
+  };
 }
 
 /** Makes sure `path` is a folder (creating it and its parents), or says why it cannot be one. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Autofix, changeOf, describeChange, type Finding, type Severity } from '../findings/finding.js';
 import { stablePath } from '../findings/stable-path.js';
+import type { FileReport } from '../lint/file-report.js';
 import type { LintResult } from '../lint/lint-result.js';
 import { artifactUri, directoryUri } from './file-uri.js';
 import { DEFAULT_CATEGORY, ruleDocLink, type ReportContext } from './report-context.js';
@@ -35,6 +36,16 @@ const RESULT_INDENT = ' '.repeat(8);
  * every result) in memory.
  */
 export function writeSarif(result: LintResult, context: SarifContext, write: (chunk: string) => void): void {
+  const writer = sarifWriter(context, write);
+  for (const file of result.files) writer.file(file);
+  writer.end();
+}
+
+/**
+ * A SARIF log written as the files are linted: `file` writes a file's results, `end` closes the log. What it
+ * writes in all is what `writeSarif` writes for the same files.
+ */
+export function sarifWriter(context: SarifContext, write: (chunk: string) => void): { file(report: FileReport): void; end(): void } {
   const rules = context.rules;
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
   const occurrences = new Map<string, number>();
@@ -80,16 +91,20 @@ export function writeSarif(result: LintResult, context: SarifContext, write: (ch
   };
   const [head, tail] = JSON.stringify(sarif, null, 2).split(JSON.stringify(RESULTS_MARKER)) as [string, string];
   let first = true;
-  for (const file of result.files) {
-    const uri = artifactUri(file.file);
-    for (const finding of file.findings) {
-      // One result per line: a large log stays quick to write and to diff.
-      const text = JSON.stringify(sarifResult(finding, ruleIndex.get(finding.ruleId), fingerprint(finding, uri, occurrences), uri));
-      write(`${first ? `${head}[\n` : ',\n'}${RESULT_INDENT}${text}`);
-      first = false;
-    }
-  }
-  write(first ? `${head}[]${tail}\n` : `\n${' '.repeat(6)}]${tail}\n`);
+  return {
+    file(report) {
+      const uri = artifactUri(report.file);
+      for (const finding of report.findings) {
+        // One result per line: a large log stays quick to write and to diff.
+        const text = JSON.stringify(sarifResult(finding, ruleIndex.get(finding.ruleId), fingerprint(finding, uri, occurrences), uri));
+        write(`${first ? `${head}[\n` : ',\n'}${RESULT_INDENT}${text}`);
+        first = false;
+      }
+    },
+    end() {
+      write(first ? `${head}[]${tail}\n` : `\n${' '.repeat(6)}]${tail}\n`);
+    },
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -145,5 +145,30 @@ describe('mcprely rules', () => {
     const run = runCli(['rules', 'deadline-max-require']);
     expect(run.status).toBe(2);
     expect(run.stderr).toBe('error: no rule named deadline-max-require (did you mean deadline-max-required?); mcprely rules lists them\n');
+  });
+});
+
+describe('a SARIF log to a file is written while linting', () => {
+  it('is the same log as on standard output, with the baseline and --quiet applied, and the same exit code', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcprely-sarif-stream-'));
+    cpSync('fixtures/examples', join(dir, 'examples'), { recursive: true });
+    runCli(['lint', 'examples', '--write-baseline', 'baseline.json', '-f', 'json', '-o', 'all.json'], { cwd: dir });
+    writeFileSync(
+      join(dir, 'examples', 'billing.yaml'),
+      readFileSync('fixtures/examples/billing.yaml', 'utf8').replace('invalidOrLate: ignore', 'invalidOrLate: error-response'),
+    );
+    for (const extra of [[], ['--baseline', 'baseline.json'], ['--baseline', 'baseline.json', '--quiet']]) {
+      const toStdout = runCli(['lint', 'examples', ...extra, '-f', 'sarif'], { cwd: dir });
+      const toFile = runCli(['lint', 'examples', ...extra, '-f', 'sarif', '-o', 'log.sarif'], { cwd: dir });
+      expect(readFileSync(join(dir, 'log.sarif'), 'utf8'), extra.join(' ')).toBe(toStdout.stdout);
+      expect(toFile.status).toBe(toStdout.status);
+    }
+    // With the baseline, only the new findings count (the changed default reaches every operation that inherits it).
+    const log = JSON.parse(readFileSync(join(dir, 'log.sarif'), 'utf8')) as {
+      runs: { results: { ruleId: string; suppressions?: unknown[] }[] }[];
+    };
+    const open = log.runs[0]!.results.filter((result) => result.suppressions === undefined).map((result) => result.ruleId);
+    expect(open.length).toBeGreaterThan(0);
+    expect(new Set(open)).toEqual(new Set(['cancel-invalid-ignored']));
   });
 });
