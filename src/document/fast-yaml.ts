@@ -282,10 +282,10 @@ class FastReader {
     const quote = text.charCodeAt(start);
     let at = start + 1;
     if (quote === 39) {
+      const lineEnd = text.indexOf('\n', at);
       for (;;) {
         const next = text.indexOf("'", at);
-        const line = text.indexOf('\n', at);
-        if (next === -1 || (line !== -1 && line < next)) return undefined;
+        if (next === -1 || (lineEnd !== -1 && lineEnd < next)) return undefined;
         if (text.charCodeAt(next + 1) === 39) {
           at = next + 2;
           continue;

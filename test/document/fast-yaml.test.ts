@@ -44,6 +44,17 @@ describe('the fast YAML reader agrees with js-yaml', () => {
     expect(outcomes.filter((outcome) => outcome === 'fast').length / outcomes.length).toBeGreaterThan(0.8);
   });
 
+  it('reads long quoted scalars in one pass (no rescanning the line per escape): a million escapes each', () => {
+    for (const [quoted, value] of [
+      [`'${"''".repeat(1_000_000)}'`, "'".repeat(1_000_000)],
+      [`"${'\\"'.repeat(1_000_000)}"`, '"'.repeat(1_000_000)],
+    ] as const) {
+      const text = `mcprely: 1\nname: ${quoted}\nafter: [a, b]\n`;
+      expect(agrees(text)).toBe('fast');
+      expect((fastParseYaml(text)!.value as { name: string }).name).toBe(value);
+    }
+  }, 10_000);
+
   const scalar = fc.oneof(
     fc.constantFrom(
       'a',
