@@ -11,6 +11,8 @@ const scripts = [
   'reference/storm.mjs',
   'reference/postgres-ledger.mjs',
   'start-vs-lint.mjs',
+  'fix.mjs',
+  'speed.mjs',
 ];
 let failed = 0;
 for (const script of scripts) {
