@@ -247,13 +247,8 @@ class FastReader {
     const text = this.text;
     const first = text[this.#pos]!;
     if (first === '[' || first === '{') return this.#flow(depth);
-    if (first === '"' || first === "'") {
-      const start = this.#pos;
-      const read = this.#quoted(start);
-      this.#pos = read.end;
-      return { value: read.value, source: { kind: 'scalar', start, end: read.end } };
-    }
-    if (!PLAIN_START.test(first) && !(first === '-' && PLAIN_START.test(text[this.#pos + 1] ?? ' '))) throw NOT_MINE;
+    if (first === '"' || first === "'") return this.#quotedScalar();
+    this.#requirePlainStart();
     const start = this.#pos;
     let at = start;
     for (;;) {
@@ -267,6 +262,21 @@ class FastReader {
     while (text.charCodeAt(end - 1) === 32) end--;
     this.#pos = end;
     return this.#plain(start, end);
+  }
+
+  /** A quoted scalar here, as a node; leaves the position after its closing quote. */
+  #quotedScalar(): Read {
+    const start = this.#pos;
+    const read = this.#quoted(start);
+    this.#pos = read.end;
+    return { value: read.value, source: { kind: 'scalar', start, end: read.end } };
+  }
+
+  /** A plain scalar may start here: not an indicator (a dash only before a character a plain scalar may hold). */
+  #requirePlainStart(): void {
+    const text = this.text;
+    const first = text[this.#pos]!;
+    if (!PLAIN_START.test(first) && !(first === '-' && PLAIN_START.test(text[this.#pos + 1] ?? ' '))) throw NOT_MINE;
   }
 
   #plain(start: number, end: number): Read {
@@ -416,14 +426,12 @@ class FastReader {
     const first = text[this.#pos]!;
     if (first === '[' || first === '{') return this.#flow(depth + 1);
     if (first === '"' || first === "'") {
-      const start = this.#pos;
-      const read = this.#quoted(start);
-      this.#pos = read.end;
+      const read = this.#quotedScalar();
       this.#flowSpace();
       if (text.charCodeAt(this.#pos) === 58) throw NOT_MINE; // a single-pair mapping in a sequence
-      return { value: read.value, source: { kind: 'scalar', start, end: read.end } };
+      return read;
     }
-    if (!PLAIN_START.test(first) && !(first === '-' && PLAIN_START.test(text[this.#pos + 1] ?? ' '))) throw NOT_MINE;
+    this.#requirePlainStart();
     const start = this.#pos;
     let at = start;
     for (;;) {
