@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generateCorpus } from './generate-corpus.mjs';
-import { race, timeCommand } from './measure.mjs';
+import { race, spectralArgs, timeCommand } from './measure.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const paths = generateCorpus(fileURLToPath(new URL('corpus', import.meta.url)));
@@ -18,23 +18,7 @@ const medians = race(
     'js-yaml load only': () => timeCommand(node, ['bench/js-yaml-load.mjs', ...paths], { cwd: root }),
     'mcprely lint (all rules)': () =>
       timeCommand(node, ['dist/mcprely.js', 'lint', '--format', 'json', '--output', '/dev/null', ...paths], { cwd: root }),
-    'spectral lint (24 rules)': () =>
-      timeCommand(
-        node,
-        [
-          'node_modules/@stoplight/spectral-cli/dist/index.js',
-          'lint',
-          '--quiet',
-          '-r',
-          'bench/spectral/ruleset.yaml',
-          '-f',
-          'json',
-          '-o',
-          '/dev/null',
-          ...paths,
-        ],
-        { cwd: root },
-      ),
+    'spectral lint (24 rules)': () => timeCommand(node, spectralArgs(paths), { cwd: root }),
   },
   rounds,
 );

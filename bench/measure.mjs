@@ -2,6 +2,22 @@
 // every contender alike; medians, not means, so one stall does not decide a ratio.
 import { spawnSync } from 'node:child_process';
 
+/** The arguments (after `node`) of Spectral linting `paths` with our rules written as its ruleset, output to nowhere. */
+export function spectralArgs(paths, format = 'json') {
+  return [
+    'node_modules/@stoplight/spectral-cli/dist/index.js',
+    'lint',
+    '--quiet',
+    '-r',
+    'bench/spectral/ruleset.yaml',
+    '-f',
+    format,
+    '-o',
+    '/dev/null',
+    ...paths,
+  ];
+}
+
 /** Wall time in milliseconds of one run of a command; throws when it fails unexpectedly. */
 export function timeCommand(command, args, { okStatuses = [0], cwd } = {}) {
   const start = process.hrtime.bigint();

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { flawed, generateCorpus } from './generate-corpus.mjs';
-import { median } from './measure.mjs';
+import { median, spectralArgs } from './measure.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const rounds = Number(process.env.ROUNDS ?? 3);
@@ -46,18 +46,7 @@ function race(contenders) {
 const mcprely =
   (paths, ...extra) =>
   () => ['dist/mcprely.js', 'lint', '-o', '/dev/null', ...extra, ...paths];
-const spectral = (paths, format) => () => [
-  'node_modules/@stoplight/spectral-cli/dist/index.js',
-  'lint',
-  '--quiet',
-  '-r',
-  'bench/spectral/ruleset.yaml',
-  '-f',
-  format,
-  '-o',
-  '/dev/null',
-  ...paths,
-];
+const spectral = (paths, format) => () => spectralArgs(paths, format);
 
 let ok = true;
 const line = (name, figure, target, pass) => {

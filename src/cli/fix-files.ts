@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { applyFixes, type FixEdit, placeOfFix } from '../document/apply-fixes.js';
-import { parseDocumentBytes } from '../document/parse-document.js';
+import { parseDocumentBytes, syntaxOf } from '../document/parse-document.js';
 import { parsePointer } from '../document/describe-schema-error.js';
 import { changeOf } from '../findings/finding.js';
 import type { FileReport } from '../lint/file-report.js';
@@ -48,7 +48,7 @@ export function fixReports(
         .filter((finding) => finding.autofix !== undefined && finding.suppression === undefined)
         .map((finding) => ({ path: placeOfFix(source, parsePointer(finding.path)), change: changeOf(finding.autofix!) }));
       if (edits.length === 0) break;
-      const applied = applyFixes(parsed.text, source, edits, formatOf(report.file));
+      const applied = applyFixes(parsed.text, source, edits, syntaxOf(report.file));
       if (applied.text === parsed.text) break;
       const bytes = new TextEncoder().encode(`${bom}${applied.text}`);
       const next = parseDocumentBytes(report.file, bytes);
@@ -66,10 +66,6 @@ export function fixReports(
     return current;
   });
   return { reports: out, fixed, notes };
-}
-
-function formatOf(file: string): 'json' | 'yaml' {
-  return /\.json$/i.test(file) ? 'json' : 'yaml';
 }
 
 /** A unified diff of one file's change, with two lines of context around each changed run of lines. */

@@ -52,6 +52,8 @@ export class LintCache {
   readonly #tool: string;
   readonly #rules: string;
   readonly #files: Record<string, CacheEntry>;
+  /** A file's hash, worked out once for the bytes read (a miss looks it up, then stores it). */
+  readonly #hashes = new WeakMap<Uint8Array, string>();
   readonly #settings = new WeakMap<RuleSeverities, readonly [string, string]>();
   readonly warnings: string[] = [];
   /** Whether any entry was written (or the file must be replaced): an unchanged cache is not written again. */
@@ -118,7 +120,7 @@ export class LintCache {
   /** The cached report of a file (by its absolute path) whose content and configuration are unchanged, under the name given now. */
   get(path: string, bytes: Uint8Array, settings: CacheSettings, file: string): FileReport | undefined {
     const entry = this.#files[path];
-    if (entry === undefined || entry.content !== contentHash(bytes) || entry.settings !== this.#settingsHash(settings)) {
+    if (entry === undefined || entry.content !== this.#hashOf(bytes) || entry.settings !== this.#settingsHash(settings)) {
       this.misses++;
       return undefined;
     }
@@ -133,7 +135,7 @@ export class LintCache {
   }
 
   set(path: string, bytes: Uint8Array, settings: CacheSettings, report: FileReport): void {
-    this.#files[path] = { content: contentHash(bytes), settings: this.#settingsHash(settings), report, ...metadataOf(path, bytes) };
+    this.#files[path] = { content: this.#hashOf(bytes), settings: this.#settingsHash(settings), report, ...metadataOf(path, bytes) };
     this.#changed = true;
   }
 
@@ -149,6 +151,15 @@ export class LintCache {
     } catch (error) {
       this.warnings.push(`warning: the lint cache could not be written (${(error as Error).message}); the next run lints every file`);
     }
+  }
+
+  #hashOf(bytes: Uint8Array): string {
+    let hash = this.#hashes.get(bytes);
+    if (hash === undefined) {
+      hash = contentHash(bytes);
+      this.#hashes.set(bytes, hash);
+    }
+    return hash;
   }
 
   #settingsHash({ severities, fixReplacements }: CacheSettings): string {

@@ -8,7 +8,7 @@ import { parseDocumentBytes } from '../document/parse-document.js';
 import { makeProblem } from '../document/problem.js';
 import { locate, type SourceNode } from '../document/source-map.js';
 import { InvalidArgumentError, LedgerError } from '../reference/errors.js';
-import { PostgresMutationLedger } from '../reference/postgres-mutation-ledger.js';
+import { describePlace, PostgresMutationLedger } from '../reference/postgres-mutation-ledger.js';
 import { FixtureError } from '../simulator/fixture-error.js';
 import { contradictions, loadFixture } from '../verify/load-fixture.js';
 import { renderRun } from '../simulator/render-transcript.js';
@@ -174,7 +174,7 @@ export async function runVerify(paths: readonly string[], options: VerifyOptions
         `${errors.length > 0 ? `; ${errors.length} file(s) could not be used` : ''}\n`,
     );
     for (const { run } of runs) write(`  ${run.passed ? 'PASS' : 'FAIL'}  ${displayText(run.fixture.id)}  [${run.fixture.transport}]\n`);
-    const ledger = ledgerStoreLine(outcome, options.databaseUrl === undefined ? undefined : databasePlace(options.databaseUrl));
+    const ledger = ledgerStoreLine(outcome, options.databaseUrl === undefined ? undefined : describePlace(options.databaseUrl));
     if (ledger !== undefined) write(`${ledger}\n`);
   }
   if (options.output !== undefined) writeOutputFile(options.output, report.join(''), 'the verify report');
@@ -195,14 +195,4 @@ function manifestFor(path: string, cache: Map<string, LoadedManifest | Finding[]
     cache.set(path, cached);
   }
   return cached;
-}
-
-/** A database URL as it may be shown: host, port and database, never the user or password. */
-function databasePlace(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `PostgreSQL at ${parsed.hostname}:${parsed.port || '5432'}/${decodeURIComponent(parsed.pathname.slice(1))}`;
-  } catch {
-    return 'PostgreSQL';
-  }
 }

@@ -1,6 +1,7 @@
 import { applyFixes, placeOfFix } from '../document/apply-fixes.js';
 import { parsePointer } from '../document/describe-schema-error.js';
 import { LineIndex } from '../document/line-index.js';
+import { syntaxOf } from '../document/parse-document.js';
 import type { SourceNode } from '../document/source-map.js';
 import { type Autofix, changeOf, type Finding } from '../findings/finding.js';
 
@@ -12,7 +13,7 @@ import { type Autofix, changeOf, type Finding } from '../findings/finding.js';
 export function withFixReplacements(findings: readonly Finding[], file: string, text: string, source: SourceNode): Finding[] {
   const fixable = (finding: Finding) => finding.autofix !== undefined || finding.suggestion !== undefined;
   if (!findings.some(fixable)) return [...findings];
-  const format = /\.json$/i.test(file) ? 'json' : 'yaml';
+  const format = syntaxOf(file);
   let lines: LineIndex | undefined;
   // Findings of many operations often share one fix (a default they all inherit): each is worked out once.
   const known = new Map<string, Autofix['replacement'] | null>();

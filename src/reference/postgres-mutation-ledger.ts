@@ -119,7 +119,7 @@ export class PostgresMutationLedger implements IdempotencyLedger {
 
   /** Connects once and asks the server for nothing: a LedgerError that says what to do when it cannot. */
   static async checkConnection(connectionString: string, connectTimeoutMs = 5000): Promise<void> {
-    const place = describePlace(requireNonEmptyString('connectionString', connectionString), 'public');
+    const place = describePlace(requireNonEmptyString('connectionString', connectionString));
     const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs, application_name: 'mcprely-ledger' });
     client.on('error', () => {});
@@ -127,7 +127,7 @@ export class PostgresMutationLedger implements IdempotencyLedger {
       await client.connect();
       await client.query('SELECT 1');
     } catch (error) {
-      throw postgresError(error, place.replace(/ \(schema public\)$/, ''));
+      throw postgresError(error, place);
     } finally {
       await client.end().catch(() => {});
     }
@@ -421,12 +421,12 @@ function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-/** `host:port/database (schema s)`, from the connection string without its user or password. */
-function describePlace(connectionString: string, schema: string): string {
+/** `PostgreSQL at host:port/database (schema s)`, from the connection string without its user or password. */
+export function describePlace(connectionString: string, schema?: string): string {
   try {
     const url = new URL(connectionString);
     const database = decodeURIComponent(url.pathname.slice(1)) || '(default database)';
-    return `PostgreSQL at ${url.hostname || 'localhost'}:${url.port || '5432'}/${database} (schema ${schema})`;
+    return `PostgreSQL at ${url.hostname || 'localhost'}:${url.port || '5432'}/${database}${schema === undefined ? '' : ` (schema ${schema})`}`;
   } catch {
     throw new InvalidArgumentError('connectionString', 'must be a postgres:// or postgresql:// URL');
   }

@@ -3,26 +3,26 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-export interface RaceJob {
+/** What every contender of a race does: charge one key with these arguments, on its own connection. */
+interface RaceCharge {
   readonly connection: string;
-  readonly path: string;
   readonly operation: string;
   readonly fingerprint: readonly string[] | null;
   readonly arguments: Record<string, unknown>;
   readonly key: string;
+}
+
+/** A contender on SQLite: a thread of its own with its own connection to the ledger file. */
+export interface RaceJob extends RaceCharge {
+  readonly path: string;
   readonly racers: number;
   readonly barrier: SharedArrayBuffer;
 }
 
 /** A contender of a race on PostgreSQL: a process of its own with its own connection pool. */
-export interface ProcessRaceJob {
-  readonly connection: string;
+export interface ProcessRaceJob extends RaceCharge {
   readonly databaseUrl: string;
   readonly schema: string;
-  readonly operation: string;
-  readonly fingerprint: readonly string[] | null;
-  readonly arguments: Record<string, unknown>;
-  readonly key: string;
 }
 
 /** What the parent and a racing process say to each other over IPC. */

@@ -39,6 +39,19 @@ function runNode(args: readonly string[]): Promise<string> {
   });
 }
 
+/**
+ * One replica process per seed (scripts/ledger-storm-worker.mjs: 2 pools, 1 000 charges over 250 keys), all on a
+ * new ledger schema; their outcomes together.
+ */
+async function storm(argumentSets: 'same' | 'two', seeds: readonly number[]): Promise<{ schema: string; outcomes: StormOutcome[] }> {
+  const schema = freshSchema();
+  await (await PostgresMutationLedger.open({ connectionString: url, schema, create: true })).close();
+  const outputs = await Promise.all(
+    seeds.map((seed) => runNode(['scripts/ledger-storm-worker.mjs', url, schema, '1000', '250', '2', argumentSets, String(seed)])),
+  );
+  return { schema, outcomes: outputs.flatMap((output) => JSON.parse(output) as StormOutcome[]) };
+}
+
 type StormOutcome = { key: string; cents: number; replayed?: boolean; result?: { receipt: string; cents: number }; error?: string };
 
 describe('PostgresMutationLedger', () => {
@@ -56,12 +69,7 @@ describe('PostgresMutationLedger', () => {
   });
 
   it('storm across replicas: 4 processes × 2 pools × 1 000 charges over 250 keys execute exactly 250 times, every replay equal to the first', async () => {
-    const schema = freshSchema();
-    await (await PostgresMutationLedger.open({ connectionString: url, schema, create: true })).close();
-    const outputs = await Promise.all(
-      [1, 2, 3, 4].map((seed) => runNode(['scripts/ledger-storm-worker.mjs', url, schema, '1000', '250', '2', 'same', String(seed)])),
-    );
-    const outcomes = outputs.flatMap((output) => JSON.parse(output) as StormOutcome[]);
+    const { schema, outcomes } = await storm('same', [1, 2, 3, 4]);
     expect(outcomes).toHaveLength(4000);
     expect(outcomes.filter((outcome) => outcome.error !== undefined)).toEqual([]);
     expect(outcomes.filter((outcome) => outcome.replayed === false)).toHaveLength(250);
@@ -81,12 +89,7 @@ describe('PostgresMutationLedger', () => {
   });
 
   it('storm with two argument sets per key: one execution per key, every other charge a replay of it or refused', async () => {
-    const schema = freshSchema();
-    await (await PostgresMutationLedger.open({ connectionString: url, schema, create: true })).close();
-    const outputs = await Promise.all(
-      [5, 6, 7, 8].map((seed) => runNode(['scripts/ledger-storm-worker.mjs', url, schema, '1000', '250', '2', 'two', String(seed)])),
-    );
-    const outcomes = outputs.flatMap((output) => JSON.parse(output) as StormOutcome[]);
+    const { outcomes } = await storm('two', [5, 6, 7, 8]);
     expect(outcomes.filter((outcome) => outcome.error !== undefined && outcome.error !== 'mismatch')).toEqual([]);
     const executed = new Map<string, number>();
     for (const outcome of outcomes.filter((item) => item.replayed === false)) {
