@@ -21,7 +21,7 @@ export function writeOutputFile(path: string, content: string, what = 'the outpu
 
 /**
  * Like writeOutputFile, for output made in pieces: `produce` gives them to `write`, which sends them to the
- * file in blocks of about 1 MiB, so the whole output is never one string in memory.
+ * file in blocks of 256 KiB, so the whole output is never one string in memory.
  */
 export function writeOutputFileInPieces(path: string, produce: (write: (chunk: string) => void) => void, what = 'the output'): void {
   const file = openOutputFile(path, what);
@@ -32,7 +32,7 @@ export function writeOutputFileInPieces(path: string, produce: (write: (chunk: s
   }
 }
 
-/** An output file written in pieces as they are made (blocks of about 1 MiB); the same errors as writeOutputFile. */
+/** An output file written in pieces as they are made (blocks of 256 KiB); the same errors as writeOutputFile. */
 export function openOutputFile(path: string, what = 'the output'): { write(chunk: string): void; close(): void } {
   requirePath(path, what);
   const existing = statOrUndefined(path);
@@ -44,23 +44,30 @@ export function openOutputFile(path: string, what = 'the output'): { write(chunk
   } catch (error) {
     throw ioError(error, path, `write ${what}`);
   }
-  let pending: string[] = [];
-  let size = 0;
+  // Pieces are copied into one buffer as they come (UTF-8) and the buffer is written when full: no piece is kept
+  // as a string, so a large output leaves no strings behind for the garbage collector to promote.
+  const block = Buffer.allocUnsafe(BLOCK_BYTES);
+  let used = 0;
   let closed = false;
-  const flush = () => {
+  const send = (text: Uint8Array | string) => {
+    const bytes = typeof text === 'string' ? Buffer.from(text) : text;
     try {
-      if (pending.length > 0) writeSync(fd, pending.join(''));
+      // A write to a pipe may take fewer bytes than given: the rest follows.
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
     } catch (error) {
       throw ioError(error, path, `write ${what}`);
     }
-    pending = [];
-    size = 0;
+  };
+  const flush = () => {
+    if (used > 0) send(block.subarray(0, used));
+    used = 0;
   };
   return {
     write(chunk) {
-      pending.push(chunk);
-      size += chunk.length;
-      if (size >= 1 << 20) flush();
+      // A UTF-16 code unit is at most 3 bytes of UTF-8: a piece that might not fit goes after a flush.
+      if (used + chunk.length * 3 > BLOCK_BYTES) flush();
+      if (chunk.length * 3 > BLOCK_BYTES) send(chunk);
+      else used += block.write(chunk, used, 'utf8');
     },
     close() {
       if (closed) return;
@@ -73,6 +80,9 @@ export function openOutputFile(path: string, what = 'the output'): { write(chunk
     },
   };
 }
+
+/** The size of the blocks an output made in pieces is written in. */
+const BLOCK_BYTES = 1 << 18;
 
 /** Makes sure `path` is a folder (creating it and its parents), or says why it cannot be one. */
 export function ensureFolder(path: string, what = 'the output folder'): void {

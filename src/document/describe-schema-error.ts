@@ -171,6 +171,7 @@ function problem(
 
 export function parsePointer(pointer: string): PathSegment[] {
   if (pointer === '') return [];
+  if (!pointer.includes('~')) return pointer.slice(1).split('/');
   return pointer
     .slice(1)
     .split('/')

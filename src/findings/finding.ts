@@ -65,7 +65,8 @@ export interface FindingSpec {
 
 /** The one factory of findings: every output format can rely on the same fields in the same order. */
 export function makeFinding(spec: FindingSpec): Finding {
-  return {
+  // Optional fields are added only when present (no spreads: a run may make tens of thousands of findings).
+  const finding: { -readonly [K in keyof Finding]: Finding[K] } = {
     ruleId: spec.ruleId,
     severity: spec.severity,
     messageId: spec.messageId,
@@ -73,13 +74,19 @@ export function makeFinding(spec: FindingSpec): Finding {
     message: spec.message,
     file: spec.file,
     path: typeof spec.path === 'string' ? spec.path : toJsonPointer(spec.path ?? []),
-    ...(spec.range === undefined ? {} : { range: spec.range }),
-    ...(spec.fix === undefined ? {} : { fix: spec.fix }),
-    ...(spec.autofix === undefined ? {} : { autofix: spec.autofix }),
-    ...(spec.suggestion === undefined ? {} : { suggestion: spec.suggestion }),
   };
+  if (spec.range !== undefined) finding.range = spec.range;
+  if (spec.fix !== undefined) finding.fix = spec.fix;
+  if (spec.autofix !== undefined) finding.autofix = spec.autofix;
+  if (spec.suggestion !== undefined) finding.suggestion = spec.suggestion;
+  return finding;
 }
 
 export function toJsonPointer(path: readonly (string | number)[]): string {
-  return path.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  let pointer = '';
+  for (const segment of path) {
+    const text = String(segment);
+    pointer += `/${text.includes('~') || text.includes('/') ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text}`;
+  }
+  return pointer;
 }

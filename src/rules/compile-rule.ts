@@ -85,7 +85,8 @@ export function compileRule(definition: RuleDefinition, ruleFunctions: Readonly<
             messageId: check.messageId,
             message: formatMessage(assertion.message ?? check.message, data),
             fix: check.fix,
-            ...withFixes(assertion.autofix ?? check.autofix, assertion.suggestion ?? check.suggestion),
+            autofix: assertion.autofix ?? check.autofix,
+            suggestion: assertion.suggestion ?? check.suggestion,
             severity,
             place: assertion.reported.place(target),
             at: assertion.at,
@@ -129,10 +130,6 @@ function compileAssertion(assertion: Assertion): CompiledAssertion {
   };
 }
 
-function withFixes(autofix: FixChange | undefined, suggestion: FixChange | undefined): Pick<Violation, 'autofix' | 'suggestion'> {
-  return { ...(autofix === undefined ? {} : { autofix }), ...(suggestion === undefined ? {} : { suggestion }) };
-}
-
 function failureData(field: string, value: unknown, failure: Failure): Record<string, string> {
   return {
     field,
@@ -150,12 +147,15 @@ function messageData(
 ): Record<string, string | number> {
   const manifest = target.manifest.manifest;
   const enforced = basis === undefined ? undefined : fact(manifest.specVersion, basis);
-  return {
+  const data: Record<string, string | number> = {
     operation: target.operation?.own.name ?? manifest.server.name,
     specVersion: manifest.specVersion,
     transports: (target.operation?.own.transports ?? manifest.server.transports).join(', '),
     replicas: manifest.server.replicas ?? 1,
-    ...(enforced === undefined ? {} : { requirement: enforced.says, strength: enforced.strength }),
-    ...extra,
   };
+  if (enforced !== undefined) {
+    data['requirement'] = enforced.says;
+    data['strength'] = enforced.strength;
+  }
+  return Object.assign(data, extra);
 }

@@ -34,8 +34,8 @@ export function runRules(manifest: LoadedManifest, ruleSet: RuleSet, severities:
           path: violation.place.path,
           range: { start: lines.position(span.start), end: lines.position(span.end) },
           fix: violation.fix,
-          ...(violation.autofix === undefined ? {} : { autofix: violation.autofix }),
-          ...(violation.suggestion === undefined ? {} : { suggestion: violation.suggestion }),
+          autofix: violation.autofix,
+          suggestion: violation.suggestion,
         });
         findings.push({ finding, offset: span.start });
       }

@@ -16,7 +16,8 @@ import { fileReport } from '../../src/lint/file-report.js';
 import { lintFile } from '../../src/lint/lint-file.js';
 import { lintResult } from '../../src/lint/lint-result.js';
 import { FINGERPRINT_KEY } from '../../src/report/sarif.js';
-import type { Severity } from '../../src/findings/finding.js';
+import type { Finding, Severity } from '../../src/findings/finding.js';
+import fc from 'fast-check';
 
 const result = sampleResult();
 const rules = reportableRules(bundledRules());
@@ -79,6 +80,58 @@ describe('sarif', () => {
     expect(results.every((entry) => entry.locations[0]!.physicalLocation.artifactLocation.uriBaseId === '%SRCROOT%')).toBe(true);
     const prints = results.map((entry) => entry.partialFingerprints[FINGERPRINT_KEY]);
     expect(new Set(prints).size).toBe(results.length);
+  });
+
+  it('writes each result as the JSON a serializer would, whatever text its message, fix and place hold', () => {
+    // Results are written as text, field by field: each line must read back as the object it says, in that order.
+    const text = fc.oneof(
+      fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\u2028', '\ud800', '\u0000', '/', '~', 'a', 'é', '😀'), maxLength: 20 }),
+      fc.string({ unit: 'binary', maxLength: 20 }),
+    );
+    const place = fc.record({ line: fc.integer({ min: 1, max: 9 }), column: fc.integer({ min: 1, max: 9 }) });
+    const fix = fc.record({ kind: fc.constant('set' as const), value: text, replacement: fc.record({ start: place, end: place, text }) });
+    const finding = fc.record(
+      {
+        ruleId: fc.constantFrom(...rules.map((rule) => rule.id), 'not-a-rule'),
+        severity: fc.constantFrom<Severity>('error', 'warn', 'info'),
+        messageId: text,
+        data: fc.record({ operation: text }),
+        message: text,
+        file: text,
+        path: text.map((tail) => `/operations/3/${tail}`),
+        range: fc.record({ start: place, end: place }),
+        fix: text,
+        autofix: fix,
+        suggestion: fix,
+        suppression: fc.record({ kind: fc.constantFrom('in-source' as const, 'baseline' as const), justification: text }),
+      },
+      { requiredKeys: ['ruleId', 'severity', 'messageId', 'data', 'message', 'file', 'path'] },
+    );
+    fc.assert(
+      fc.property(fc.array(finding, { minLength: 1, maxLength: 4 }), (findings) => {
+        const log = formatSarif(lintResult([fileReport('a b.yaml', findings as Finding[])]), context);
+        const lines = log.split('\n').filter((line) => line.startsWith('        {"ruleId"'));
+        expect(lines).toHaveLength(findings.length);
+        for (const [index, line] of lines.entries()) {
+          const json = line.trim().replace(/,$/, '');
+          const entry = JSON.parse(json);
+          expect(JSON.stringify(entry)).toBe(json);
+          const source = findings[index]!;
+          expect(entry.ruleId).toBe(source.ruleId);
+          expect(entry.message.text).toBe(source.fix === undefined ? source.message : `${source.message}. ${source.fix}`);
+          expect(Object.keys(entry)).toEqual(
+            ['ruleId', 'ruleIndex', 'level', 'message', 'locations', 'partialFingerprints', 'fixes', 'suppressions'].filter(
+              (key) => entry[key] !== undefined,
+            ),
+          );
+          expect(entry.suppressions?.[0].justification).toBe(source.suppression?.justification);
+          expect(entry.fixes?.length ?? 0).toBe((source.autofix === undefined ? 0 : 1) + (source.suggestion === undefined ? 0 : 1));
+          if (source.range !== undefined) expect(entry.locations[0].physicalLocation.region.startLine).toBe(source.range.start.line);
+        }
+        expect(() => JSON.parse(log)).not.toThrow();
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('links rule pages (helpUri) only at an absolute docs address, for every rule that has a page, input rules included', () => {
