@@ -14,6 +14,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const ALLOWED = {
   json: [],
   text: [],
+  html: ['text'],
   document: ['text'],
   spec: [],
   generated: ['document'],
@@ -28,8 +29,8 @@ export const ALLOWED = {
   report: ['findings', 'lint', 'text'],
   fixtures: ['manifest', 'policy', 'spec'],
   simulator: ['fixtures', 'reference', 'policy', 'spec', 'json', 'text'],
-  review: ['simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'text'],
-  evidence: ['review', 'simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'json', 'text'],
+  review: ['html', 'simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'text'],
+  evidence: ['html', 'review', 'simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'json', 'text'],
   verify: ['simulator', 'fixtures', 'document', 'manifest', 'generated', 'json', 'text', 'findings', 'report'],
   probe: ['manifest', 'policy', 'reference', 'spec', 'findings', 'lint', 'report', 'document', 'json', 'text', 'fixtures'],
   init: ['probe', 'manifest', 'policy', 'spec'],

@@ -12,6 +12,7 @@ import { type LiveFixtureResult, renderLiveFixture } from '../probe/live-fixture
 import type { ProbeReport } from '../probe/probe-types.js';
 import { renderProbeText } from '../probe/render-probe.js';
 import { liveFixturesOf } from './live-verify.js';
+import { ruleDocLinks } from './rule-docs-base.js';
 
 /** What writing one manifest's evidence bundle came to. */
 export interface EvidenceWritten {
@@ -45,7 +46,14 @@ export async function writeEvidence(
   }
   // Fixtures sit two folders down (fixtures/<operation>/<kind>.json); each names the manifest relative to itself.
   const manifestFromFixture = (depth: number) => toSlashes(relative(resolve(directory, ...Array(depth).fill('x')), resolve(path)));
-  const bundle = buildEvidence(input.manifest, input.findings, runs, manifestFromFixture(2), live);
+  const bundle = buildEvidence(
+    input.manifest,
+    input.findings,
+    runs,
+    manifestFromFixture(2),
+    live,
+    ruleDocLinks(join(directory, 'index.html'), process.cwd()),
+  );
   writeBundle(directory, bundle);
   const index = JSON.parse(bundle.get('index.json')!) as { productionReady: boolean; verdict: string };
   const failed = runs.filter((run) => !run.passed).length;
@@ -103,7 +111,7 @@ export async function runEvidence(path: string, options: { output: string } & Pa
   process.stdout.write(
     `Evidence for ${displayText(path)} written to ${displayText(toSlashes(directory))}: ${files} files, ` +
       `${fixtures} fixtures (${fixtures - failed} passed, ${failed} failed), ` +
-      `verdict: ${displayText(verdict)}. Start at ${displayText(toSlashes(join(directory, 'index.md')))}\n`,
+      `verdict: ${displayText(verdict)}. Open ${displayText(toSlashes(join(directory, 'index.html')))} or start at index.md\n`,
   );
   return failed > 0 || !productionReady ? 1 : 0;
 }

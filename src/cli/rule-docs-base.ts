@@ -19,6 +19,19 @@ export function ruleDocsBase(docsUrl: string | undefined, reportFile: string | u
   return { base: path === '' ? '' : `${path}/`, absolute: false };
 }
 
+/**
+ * A page's links to rule pages (relative to the page's file, in this installed package): a rule without a page
+ * of its own (a user rule) gets none.
+ */
+export function ruleDocLinks(pageFile: string, cwd: string): (ruleId: string) => string | undefined {
+  const docs = ruleDocsBase(undefined, pageFile, cwd);
+  const root = packageRoot();
+  return (ruleId) =>
+    docs === undefined || root === undefined || !existsSync(join(root, 'docs', 'rules', `${ruleId}.md`))
+      ? undefined
+      : `${docs.base}${encodeURIComponent(ruleId)}.md`;
+}
+
 /** `--docs-url`: an http or https address, ending in a slash so `<rule id>.md` can follow it. */
 export function parseDocsUrl(value: string): string {
   let url: URL;

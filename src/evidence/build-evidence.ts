@@ -6,6 +6,7 @@ import type { FixtureRun } from '../simulator/fixture-run.js';
 import { renderRun } from '../simulator/render-transcript.js';
 import { type Bundle, fixturePath, jsonFile, transcriptPath } from './bundle.js';
 import { evidenceIndex, renderIndex } from './evidence-index.js';
+import { renderEvidencePage } from './evidence-page.js';
 import { keyRecords } from './key-records.js';
 import type { LiveEvidence } from './live-evidence.js';
 import { reconnectPlans } from './reconnect-plans.js';
@@ -17,6 +18,7 @@ import { sseAndIdle } from './sse-and-idle.js';
  * the retry table, the key records, the SSE headers and idle policy, the reconnect plans, and an index
  * (markdown and JSON) that lists each required artifact with its status and files. With a live run (`live`),
  * its probe report, drift findings and live fixture transcripts too, and the verdict says what it rests on.
+ * index.html shows all of it as one page that opens offline.
  */
 export function buildEvidence(
   manifest: LoadedManifest,
@@ -24,6 +26,8 @@ export function buildEvidence(
   runs: readonly FixtureRun[],
   manifestFromFixtures: string,
   live?: LiveEvidence,
+  /** The address of a rule's page, relative to the bundle folder or absolute, for the page's links. */
+  ruleLink: (ruleId: string) => string | undefined = () => undefined,
 ): Bundle {
   const bundle: Bundle = new Map();
   const review = buildReview(manifest, findings, runs);
@@ -40,9 +44,13 @@ export function buildEvidence(
   bundle.set('reconnect-plans.json', jsonFile(reconnectPlans(manifest)));
   for (const [path, text] of live?.files ?? []) bundle.set(path, text);
   // The index lists every file of the bundle: the next run into the same folder replaces exactly these, and no other.
-  const files = [...bundle.keys(), 'index.json', 'index.md'].sort();
+  const files = [...bundle.keys(), 'index.html', 'index.json', 'index.md'].sort();
   const index = { ...evidenceIndex(manifest, review, runs, live), files };
   bundle.set('index.json', jsonFile(index));
   bundle.set('index.md', renderIndex(index));
+  bundle.set(
+    'index.html',
+    renderEvidencePage(index, review, runs, (run) => bundle.get(transcriptPath(run.fixture))!, live, ruleLink),
+  );
   return bundle;
 }

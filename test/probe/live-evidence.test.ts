@@ -16,6 +16,12 @@ interface Index {
   files: string[];
 }
 const indexOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as Index;
+/** The bundle's page: its verdict, its basis line, and its live section (undefined when it has none). */
+const pageOf = (dir: string) => {
+  const page = readFileSync(join(dir, 'index.html'), 'utf8');
+  const live = /<section id="live">([\s\S]*?)<\/section>/.exec(page)?.[1];
+  return { verdict: /data-verdict>([^<]*)</.exec(page)?.[1], basis: /<p>Basis: ([^\n]*)<\/p>/.exec(page)?.[1], live };
+};
 
 interface LiveResult {
   id: string;
@@ -41,6 +47,10 @@ describe.concurrent('evidence that says what was verified', () => {
       '**Verdict: ✅ production-ready** as declared (not checked against a server)',
     );
     expect(index.files.some((file) => file.startsWith('live/'))).toBe(false);
+    const page = pageOf(dir);
+    expect(page.verdict).toBe(index.verdict);
+    expect(page.basis).toMatch(/^<strong>the manifest as declared<\/strong>/);
+    expect(page.live).toBeUndefined();
   }, 60_000);
 
   it('the well-behaved server, its honest manifest: production-ready, verified on the wire; probe, drift and live fixtures in the bundle', async () => {
@@ -60,6 +70,12 @@ describe.concurrent('evidence that says what was verified', () => {
       /^PASS {2}slow_job\/stdio-cancel-before-completion {2}\[stdio, live\]$/m,
     );
     expect(readFileSync(join(dir, 'index.md'), 'utf8')).toContain(`verdict: ✅ ${index.verdict}`);
+    const page = pageOf(dir);
+    expect(page.verdict).toBe(index.verdict);
+    expect(page.basis).toMatch(/^<strong>verified on the wire<\/strong> — node .* over stdio, MCP 2025-11-25, /);
+    expect(page.live).toContain('<h2>Live run</h2>');
+    expect(page.live).toMatch(/<h3>Drift: where the server contradicts the manifest<\/h3>\n<p>None\.<\/p>/);
+    expect(page.live).toContain('<a href="live/probe.txt">live/probe.txt</a>');
   }, 90_000);
 
   it('a manifest the server contradicts is refused by drift, and says so', async () => {
@@ -84,6 +100,10 @@ describe.concurrent('evidence that says what was verified', () => {
     );
     const drift = JSON.parse(readFileSync(join(out, 'live/drift.json'), 'utf8')) as { ruleId: string }[];
     expect(drift.map((finding) => finding.ruleId)).toEqual(['drift-annotations']);
+    const page = pageOf(out);
+    expect(page.verdict).toBe(index.verdict);
+    expect(page.basis).toMatch(/^<strong>checked on the wire, not verified<\/strong>/);
+    expect(page.live).toMatch(/<code>drift-annotations<\/code>/);
   }, 90_000);
 
   it('a broken server behind an honest-looking manifest: refused, and the transcript shows why', async () => {

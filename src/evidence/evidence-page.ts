@@ -1,0 +1,117 @@
+import type { Finding } from '../findings/finding.js';
+import { html } from '../html/escape.js';
+import { findingsHtml, mark, renderReviewHtml, table, type PageSection } from '../review/render-review-html.js';
+import type { Review } from '../review/review-types.js';
+import type { FixtureRun } from '../simulator/fixture-run.js';
+import { transcriptPath } from './bundle.js';
+import type { EvidenceIndex } from './evidence-index.js';
+import type { LiveEvidence } from './live-evidence.js';
+
+/** The evidence bundle's index.html: the review page with the verdict of the index, the live run, every transcript and every file. */
+export function renderEvidencePage(
+  index: EvidenceIndex & { readonly files: readonly string[] },
+  review: Review,
+  runs: readonly FixtureRun[],
+  /** A run's transcript as the bundle has it. */
+  transcriptOf: (run: FixtureRun) => string,
+  live: LiveEvidence | undefined,
+  ruleLink: (ruleId: string) => string | undefined,
+): string {
+  const byId = new Map(runs.map((run) => [run.fixture.id, run]));
+  const basis = index.basis;
+  const basisLines =
+    basis.on === 'manifest'
+      ? [
+          'Basis: <strong>the manifest as declared</strong>. Every fixture ran on mcprely’s reference implementation with the ' +
+            'manifest’s policy; no server was checked. Run <code>mcprely evidence --stdio</code> or <code>--url</code> to check the claims on the wire.',
+        ]
+      : [
+          `Basis: <strong>${basis.verified ? 'verified on the wire' : 'checked on the wire, not verified'}</strong> — ${html(basis.target)} over ` +
+            `${html(basis.transport)}, MCP ${html(basis.revision)}, ${html(basis.date)}: ${basis.checks.passed} checks passed, ` +
+            `${basis.checks.failed} failed, ${basis.checks.skipped} skipped; ${basis.drift} drift findings; live fixtures ` +
+            `${basis.liveFixtures.passed} passed, ${basis.liveFixtures.failed} failed, ${basis.liveFixtures.notRun} not run. ` +
+            '<a href="#live">The live run</a>.',
+        ];
+  const fixtures = index.fixtures;
+  basisLines.push(`Fixtures on the reference implementation: ${fixtures.passed} of ${fixtures.total} passed, ${fixtures.failed} failed.`);
+  return renderReviewHtml(review, {
+    title: `Reliability evidence: ${review.server}`,
+    verdict: { text: index.verdict, productionReady: index.productionReady },
+    basis: basisLines,
+    leading: live === undefined ? [] : [liveSection(live, ruleLink)],
+    trailing: [artifactsSection(index)],
+    ruleLink,
+    transcript: (fixture) => {
+      const run = byId.get(fixture.id);
+      return run === undefined ? undefined : transcriptOf(run);
+    },
+    transcriptFile: (fixture) => {
+      const run = byId.get(fixture.id);
+      return run === undefined ? undefined : encodePath(transcriptPath(run.fixture));
+    },
+    footer:
+      '<p>Written by <code>mcprely evidence</code>. The same manifest, mcprely version and live results give the same page, byte for byte. ' +
+      'It fetches nothing: open it from the bundle folder, no network needed.</p>',
+  });
+}
+
+function liveSection(live: LiveEvidence, ruleLink: (ruleId: string) => string | undefined): PageSection {
+  const status = (value: 'pass' | 'fail' | 'skip') => mark(value, value);
+  const drift: readonly Finding[] = live.drift;
+  return {
+    id: 'live',
+    label: 'Live run',
+    html: [
+      '<h2>Live run</h2>',
+      `<p>${html(live.target)} over ${html(live.transport)}, MCP ${html(live.revision)}, ${html(live.date)}. ` +
+        `Live fixtures: ${live.fixtures.passed} passed, ${live.fixtures.failed} failed, ${live.fixtures.notRun} not run.</p>`,
+      '<h3>Probe checks</h3>',
+      table(
+        ['check', 'result', 'what was seen'],
+        live.checks.map((check) => [`<code>${html(check.id)}</code>`, status(check.status), html(check.summary)]),
+      ),
+      '<h3>Drift: where the server contradicts the manifest</h3>',
+      drift.length === 0 ? '<p>None.</p>' : findingsHtml(drift, { ruleLink }),
+      `<p>Files: ${[...live.files.keys()]
+        .sort()
+        .map((path) => `<a href="${html(encodePath(path))}">${html(path)}</a>`)
+        .join(', ')}</p>`,
+    ].join('\n'),
+  };
+}
+
+function artifactsSection(index: EvidenceIndex & { readonly files: readonly string[] }): PageSection {
+  const statusMark = (status: EvidenceIndex['artifacts'][number]['status']) =>
+    status === 'pass'
+      ? mark('pass', 'pass')
+      : status === 'fail'
+        ? mark('fail', 'fail')
+        : status === 'present'
+          ? mark('ok', 'present')
+          : mark('note', 'n/a');
+  const link = (path: string) => `<a href="${html(encodePath(path))}">${html(path)}</a>`;
+  return {
+    id: 'artifacts',
+    label: 'Artifacts and files',
+    html: [
+      '<h2>Artifacts and files</h2>',
+      table(
+        ['artifact', 'status', 'note', 'files'],
+        index.artifacts.map((artifact) => [
+          html(artifact.name),
+          statusMark(artifact.status),
+          html(artifact.note),
+          artifact.paths.map(link).join('<br>'),
+        ]),
+      ),
+      `<details><summary>Every file of the bundle (${index.files.length})</summary>\n<ul>\n${index.files
+        .map((path) => `<li>${link(path)}</li>`)
+        .join('\n')}\n</ul>\n</details>`,
+    ].join('\n'),
+  };
+}
+
+/** A bundle path as a relative URL: each segment percent-encoded. */
+function encodePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}

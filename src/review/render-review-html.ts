@@ -1,0 +1,278 @@
+import type { Finding } from '../findings/finding.js';
+import { fragmentId, html } from '../html/escape.js';
+import { htmlPage } from '../html/page.js';
+import { sequenceSvg } from '../html/sequence-svg.js';
+import { SECTION_TITLES } from './build-review.js';
+import type { ChecklistLine, FixtureOutcome, Mark, OperationReview, Refusal, Review, Section } from './review-types.js';
+
+/** What a page around a review adds to it: the verdict it states, its own sections, the links and transcripts it has. */
+export interface ReviewPageOptions {
+  readonly title: string;
+  /** The verdict in words and whether it is production-ready (the review's own, or the evidence index's with its basis). */
+  readonly verdict: { readonly text: string; readonly productionReady: boolean };
+  /** Lines under the verdict (already HTML): what it rests on. */
+  readonly basis: readonly string[];
+  /** Sections after the verdict and before the operations (already HTML), such as the live run. */
+  readonly leading?: readonly PageSection[];
+  /** Sections after the operations (already HTML), such as the bundle's files. */
+  readonly trailing?: readonly PageSection[];
+  /** The address of a rule's page, when known. */
+  readonly ruleLink: (ruleId: string) => string | undefined;
+  /** A fixture's transcript, when the page has it: shown collapsed under the fixture. */
+  readonly transcript?: (fixture: FixtureOutcome) => string | undefined;
+  /** Where a fixture's transcript is as a file (relative to the page), for the ones past the page's budget. */
+  readonly transcriptFile?: (fixture: FixtureOutcome) => string | undefined;
+  readonly footer: string;
+}
+
+export interface PageSection {
+  readonly id: string;
+  readonly label: string;
+  readonly html: string;
+}
+
+const MARK_WORD: Record<Mark, string> = { ok: 'ok', note: 'note', warn: 'warn', fail: 'fail' };
+
+/**
+ * How much a page draws and embeds: past these, a diagram is left to review.md and a transcript to its file, so a
+ * manifest of thousands of operations still gives a page a browser opens (its tables and verdicts stay whole).
+ */
+export const PAGE_BUDGET = { diagrams: 300, transcriptCharacters: 500_000 } as const;
+
+/** What the page has drawn and embedded so far. */
+interface Spent {
+  diagrams: number;
+  transcriptCharacters: number;
+}
+
+/**
+ * The review as one HTML page: the verdict and its reasons first, then each operation with its cancellation
+ * wire, race tables and their diagrams (drawn as SVG), the checklist sections, lint findings linked to their
+ * rule pages and the fixtures with pass or fail (and their transcripts, collapsed, when the page has them).
+ */
+export function renderReviewHtml(review: Review, options: ReviewPageOptions): string {
+  const spent: Spent = { diagrams: 0, transcriptCharacters: 0 };
+  const operationSections = review.operations.map((operation) => ({
+    id: fragmentId('op', operation.name),
+    label: operation.name,
+    html: operationHtml(operation, options, spent),
+  }));
+  const sections: PageSection[] = [
+    { id: 'verdict', label: 'Verdict', html: verdictHtml(review, options) },
+    ...(options.leading ?? []),
+    ...(review.otherFindings.length === 0
+      ? []
+      : [
+          {
+            id: 'manifest-findings',
+            label: 'Server and manifest findings',
+            html: `<h2>Server and manifest findings</h2>\n${findingsHtml(review.otherFindings, options)}`,
+          },
+        ]),
+    ...operationSections,
+    ...(options.trailing ?? []),
+  ];
+  const fixtures = review.fixtures;
+  return htmlPage({
+    title: options.title,
+    header:
+      `<h1>${html(options.title)}</h1>\n<p class="meta">Manifest <code>${html(review.file)}</code> · MCP ${html(review.specVersion)} · ` +
+      `${review.replicas} replica${review.replicas === 1 ? '' : 's'} · ${review.operations.length} operations · fixtures: ` +
+      `${fixtures.passed} of ${fixtures.total} passed on the reference implementation</p>`,
+    contents: sections.map(({ id, label }) => ({ id, label })),
+    main: sections
+      .map(
+        (section) => `<section id="${section.id}"${section.id.startsWith('op-') ? ' class="operation"' : ''}>\n${section.html}\n</section>`,
+      )
+      .join('\n'),
+    footer: options.footer,
+  });
+}
+
+function verdictHtml(review: Review, options: ReviewPageOptions): string {
+  const ready = options.verdict.productionReady;
+  const refusals = [
+    ...review.refusals,
+    ...review.operations.flatMap((operation) =>
+      operation.verdict.refusals.map((refusal) => ({ ...refusal, condition: `${operation.name}: ${refusal.condition}` })),
+    ),
+  ];
+  const rows = review.operations
+    .map((operation) => {
+      const count = operation.verdict.refusals.length;
+      const cell = operation.verdict.productionReady
+        ? `${mark('ok', 'ready')}`
+        : `${mark('fail', 'refused')} ${count} refusal${count === 1 ? '' : 's'}`;
+      return (
+        `<tr><td><a href="#${fragmentId('op', operation.name)}">${html(operation.name)}</a></td><td><code>${html(operation.method)}</code></td>` +
+        `<td>${html(operation.retry.classification)}</td><td>${cell}</td></tr>`
+      );
+    })
+    .join('\n');
+  return [
+    '<h2>Verdict</h2>',
+    `<div class="verdict ${ready ? 'ready' : 'refused'}">`,
+    `<p class="verdict-text" data-verdict>${html(options.verdict.text)}</p>`,
+    ...options.basis.map((line) => `<p>${line}</p>`),
+    refusals.length === 0 ? '' : `<p>Refused because:</p>\n${refusalList(refusals)}`,
+    '</div>',
+    '<table>',
+    '<caption class="meta">Each operation and its own verdict</caption>',
+    '<thead><tr><th scope="col">operation</th><th scope="col">method</th><th scope="col">retry</th><th scope="col">verdict</th></tr></thead>',
+    `<tbody>\n${rows}\n</tbody>`,
+    '</table>',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+function operationHtml(operation: OperationReview, options: ReviewPageOptions, spent: Spent): string {
+  const id = fragmentId('op', operation.name);
+  const parts = [`<h2>${html(operation.name)}</h2>`];
+  if (operation.description !== undefined) parts.push(`<p><em>${html(operation.description)}</em></p>`);
+  parts.push(
+    `<p class="meta"><code>${html(operation.method)}</code> · side effect: ${html(operation.sideEffect)} · ` +
+      `transports: ${html(operation.transports.join(', '))}</p>`,
+  );
+  parts.push(
+    '<h3>Verdict</h3>',
+    operation.verdict.productionReady
+      ? `<p>${mark('ok', 'ready')} production-ready</p>`
+      : `<p>${mark('fail', 'refused')} not production-ready:</p>\n${refusalList(operation.verdict.refusals)}`,
+  );
+  parts.push(
+    '<h3>Cancellation wire</h3>',
+    table(
+      ['transport', 'client signal', 'server', 'as required'],
+      operation.cancellationWire.map((row) => [
+        html(row.transport),
+        html(row.clientSignal),
+        html(row.server),
+        `${mark(row.mark, MARK_WORD[row.mark])}${row.because === undefined ? '' : ` <span class="because">${html(row.because)}</span>`}`,
+      ]),
+    ),
+  );
+  for (const raceTable of operation.raceTables) {
+    parts.push(
+      `<h3>Race table (${html(raceTable.transport)}, run on the reference coordinator with this policy)</h3>`,
+      table(
+        ['event order', 'server terminal state', 'final response', 'client behaviour', 'as required'],
+        raceTable.rows.map((row) => [
+          html(row.order),
+          html(row.terminalState),
+          html(row.finalResponse),
+          html(row.clientBehaviour),
+          row.asRequired ? mark('ok', 'yes') : mark('fail', 'no'),
+        ]),
+      ),
+    );
+    for (const [index, row] of raceTable.rows.entries()) {
+      const diagramId = `${id}-${raceTable.transport}-${index + 1}`;
+      const caption = `${row.order} (${raceTable.transport})`;
+      if (spent.diagrams >= PAGE_BUDGET.diagrams) {
+        parts.push(
+          `<p class="meta">${html(caption)}: the diagram is in review.md (this page draws the first ${PAGE_BUDGET.diagrams}).</p>`,
+        );
+        continue;
+      }
+      spent.diagrams++;
+      parts.push(
+        `<figure data-diagram="${html(diagramId)}">`,
+        `<figcaption>${html(caption)} ${row.asRequired ? mark('ok', 'as required') : mark('fail', 'not as required')}</figcaption>`,
+        sequenceSvg(row.mermaid, `Sequence diagram: ${caption}`, diagramId),
+        `<details><summary>Mermaid source</summary><pre>${htmlLines(row.mermaid)}</pre></details>`,
+        '</figure>',
+      );
+    }
+  }
+  for (const [key, title] of Object.entries(SECTION_TITLES)) {
+    parts.push(`<h3>${html(`${title.charAt(0).toUpperCase()}${title.slice(1)}`)}</h3>`);
+    if (key === 'tasks') {
+      parts.push(operation.tasks === null ? '<p>Not a task.</p>' : checks(operation.tasks));
+      continue;
+    }
+    if (key === 'retry') parts.push(`<p><strong>${html(operation.retry.classification)}</strong>: ${html(operation.retry.reason)}.</p>`);
+    if (key === 'idempotencyBoundary') {
+      const boundary = operation.idempotencyBoundary;
+      const items = [
+        ...(boundary.inside.length > 0 ? [`<li>inside the atomic commit: ${html(boundary.inside.join(', '))}</li>`] : []),
+        ...(boundary.outside.length > 0 ? [`<li>outside it: ${html(boundary.outside.join(', '))}</li>`] : []),
+      ];
+      if (items.length > 0) parts.push(`<ul>\n${items.join('\n')}\n</ul>`);
+    }
+    parts.push(checks(operation[key as Exclude<keyof typeof SECTION_TITLES, 'tasks'>]));
+  }
+  parts.push('<h3>Lint findings</h3>', operation.findings.length === 0 ? '<p>None.</p>' : findingsHtml(operation.findings, options));
+  parts.push(
+    '<h3>Required fixtures</h3>',
+    operation.fixtures.length === 0 ? '<p>None apply.</p>' : fixturesHtml(operation.fixtures, options, spent),
+  );
+  return parts.join('\n');
+}
+
+function fixturesHtml(fixtures: readonly FixtureOutcome[], options: ReviewPageOptions, spent: Spent): string {
+  return `<ul class="checks">\n${fixtures
+    .map((fixture) => {
+      const result = fixture.passed ? mark('pass', 'pass') : mark('fail', 'fail');
+      const failures = fixture.failures.length === 0 ? '' : ` <span class="because">${html(fixture.failures.join('; '))}</span>`;
+      const head = `${result} <code>${html(fixture.id)}</code> [${html(fixture.transport)}]${failures}`;
+      const attributes = `data-fixture="${html(fixture.id)}" data-result="${fixture.passed ? 'pass' : 'fail'}"`;
+      let transcript = options.transcript?.(fixture);
+      if (transcript !== undefined && spent.transcriptCharacters + transcript.length > PAGE_BUDGET.transcriptCharacters)
+        transcript = undefined;
+      if (transcript === undefined) {
+        const file = options.transcriptFile?.(fixture);
+        return `<li ${attributes}>${head}${file === undefined ? '' : ` <a href="${html(file)}">transcript</a>`}</li>`;
+      }
+      spent.transcriptCharacters += transcript.length;
+      return `<li ${attributes}><details><summary>${head}</summary><pre>${htmlLines(transcript)}</pre></details></li>`;
+    })
+    .join('\n')}\n</ul>`;
+}
+
+export function findingsHtml(findings: readonly Finding[], options: Pick<ReviewPageOptions, 'ruleLink'>): string {
+  return `<ul class="checks">\n${findings
+    .map((finding) => {
+      const link = options.ruleLink(finding.ruleId);
+      const rule =
+        link === undefined ? `<code>${html(finding.ruleId)}</code>` : `<a href="${html(link)}"><code>${html(finding.ruleId)}</code></a>`;
+      const state =
+        finding.suppression === undefined
+          ? mark(finding.severity === 'error' ? 'fail' : finding.severity === 'warn' ? 'warn' : 'note', finding.severity)
+          : `${mark('note', 'suppressed')} <span class="because">(${html(finding.suppression.justification)})</span>`;
+      return `<li>${state} ${rule} line ${finding.range?.start.line ?? '?'}: ${html(finding.message)}</li>`;
+    })
+    .join('\n')}\n</ul>`;
+}
+
+function refusalList(refusals: readonly Refusal[]): string {
+  return `<ul>\n${refusals.map((refusal) => `<li><strong>${html(refusal.condition)}</strong>: ${html(refusal.detail)}</li>`).join('\n')}\n</ul>`;
+}
+
+function checks(section: Section): string {
+  return `<ul class="checks">\n${section.lines.map((line) => `<li>${lineHtml(line)}</li>`).join('\n')}\n</ul>`;
+}
+
+function lineHtml(line: ChecklistLine): string {
+  const because = line.because === undefined ? '' : ` <span class="because">— ${html(line.because)}</span>`;
+  return `${mark(line.mark, MARK_WORD[line.mark])} ${html(line.text)}${because}`;
+}
+
+/** A status as a word in a coloured badge: the word carries it, the colour only repeats it. */
+export function mark(kind: Mark | 'pass' | 'skip' | 'not-run', word: string): string {
+  return `<span class="mark mark-${kind}">${html(word)}</span>`;
+}
+
+export function table(headings: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [
+    '<table>',
+    `<thead><tr>${headings.map((heading) => `<th scope="col">${html(heading)}</th>`).join('')}</tr></thead>`,
+    `<tbody>\n${rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`).join('\n')}\n</tbody>`,
+    '</table>',
+  ].join('\n');
+}
+
+/** Multi-line text for a <pre>: each line escaped on its own, the line breaks kept. */
+export function htmlLines(text: string): string {
+  return text.split('\n').map(html).join('\n');
+}

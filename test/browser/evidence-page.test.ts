@@ -1,0 +1,232 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+/**
+ * The evidence page in a real browser (Debian's Chromium, driven by playwright-core), opened from file:// with
+ * the network off: for the complete example and every flawed one, no console error, no request but the page's
+ * own, every diagram drawn, the verdict of index.json, each fixture's result as verify reports it, no serious
+ * accessibility violation (axe-core), keyboard reachable, no layout shift. Screenshots go to artifacts/browser/.
+ * Run by npm run test:browser (vitest.browser.config.ts); CI installs chromium first.
+ */
+const CHROMIUM = process.env['MCPRELY_CHROMIUM'] ?? '/usr/bin/chromium';
+const SHOTS = resolve('artifacts/browser');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const EXAMPLES = [
+  'fixtures/examples/billing.yaml',
+  ...readdirSync('fixtures/examples/flawed')
+    .filter((name) => name.endsWith('.yaml'))
+    .sort()
+    .map((name) => `fixtures/examples/flawed/${name}`),
+];
+
+let browser: Browser;
+const parent = mkdtempSync(join(tmpdir(), 'mcprely-browser-'));
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Opened {
+  readonly page: Page;
+  readonly problems: string[];
+  readonly requests: string[];
+  readonly url: string;
+}
+
+/** Opens a page from its file with the network off, recording console errors, page errors and every request. */
+async function open(file: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme, offline: true });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (request) => requests.push(request.url()));
+  const url = pathToFileURL(file).href;
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, problems, requests, url };
+}
+
+/** axe-core in the page: the violations of impact serious or critical. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } })
+      .axe;
+    return (await axe.run()).violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.length }));
+  });
+  return violations
+    .filter((violation) => ['serious', 'critical'].includes(violation.impact))
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes})`);
+}
+
+/** The cumulative layout shift recorded since the page started loading. */
+async function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((done) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+            if (!entry.hadRecentInput) total += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => done(total), 200);
+      }),
+  );
+}
+
+describe.each(EXAMPLES)('the evidence page of %s', (manifest) => {
+  const name = manifest
+    .split('/')
+    .at(-1)!
+    .replace(/\.yaml$/, '');
+  const directory = join(parent, name);
+  let opened: Opened;
+
+  beforeAll(async () => {
+    const written = runCli(['evidence', manifest, '-o', directory]);
+    expect([0, 1], written.stderr).toContain(written.status);
+    opened = await open(join(directory, 'index.html'));
+  });
+
+  afterAll(async () => {
+    await opened?.page.context().close();
+  });
+
+  it('opens offline with no console error and no request but its own', () => {
+    expect(opened.problems).toEqual([]);
+    expect(opened.requests).toEqual([opened.url]);
+  });
+
+  it('states the verdict of index.json', async () => {
+    const index = JSON.parse(readFileSync(join(directory, 'index.json'), 'utf8')) as { verdict: string; productionReady: boolean };
+    expect(await opened.page.locator('[data-verdict]').textContent()).toBe(index.verdict);
+    expect(await opened.page.locator('.verdict').getAttribute('class')).toBe(`verdict ${index.productionReady ? 'ready' : 'refused'}`);
+  });
+
+  it('draws every race diagram as an SVG with its arrows', async () => {
+    const review = JSON.parse(readFileSync(join(directory, 'review.json'), 'utf8')) as {
+      operations: { raceTables: { rows: unknown[] }[] }[];
+    };
+    const expected = review.operations.flatMap((operation) => operation.raceTables.flatMap((table) => table.rows)).length;
+    const figures = opened.page.locator('figure[data-diagram]');
+    expect(await figures.count()).toBe(expected);
+    const drawn = await figures.evaluateAll((nodes) =>
+      nodes.map((figure) => {
+        const svgs = figure.querySelectorAll('svg');
+        const box = svgs[0]?.getBoundingClientRect();
+        return {
+          svgs: svgs.length,
+          arrows: svgs[0]?.querySelectorAll('line.seq-request, line.seq-response').length ?? 0,
+          width: box?.width ?? 0,
+          height: box?.height ?? 0,
+          error: /error/i.test(svgs[0]?.textContent ?? '') && /syntax|parse/i.test(svgs[0]?.textContent ?? ''),
+        };
+      }),
+    );
+    for (const figure of drawn) {
+      expect(figure.svgs).toBe(1);
+      expect(figure.arrows).toBeGreaterThan(0);
+      expect(figure.width).toBeGreaterThan(100);
+      expect(figure.height).toBeGreaterThan(100);
+      expect(figure.error).toBe(false);
+    }
+  });
+
+  it("shows each fixture's pass or fail as verify reports it, with its transcript collapsed", async () => {
+    const verify = runCli(['verify', manifest, '-f', 'json']);
+    const fixtures = (JSON.parse(verify.stdout) as { fixtures: { id: string; passed: boolean }[] }).fixtures;
+    const shown = await opened.page.locator('[data-fixture]').evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        id: node.getAttribute('data-fixture'),
+        result: node.getAttribute('data-result'),
+        open: node.querySelector('details')?.open,
+      })),
+    );
+    expect(Object.fromEntries(shown.map(({ id, result }) => [id, result]))).toEqual(
+      Object.fromEntries(fixtures.map(({ id, passed }) => [id, passed ? 'pass' : 'fail'])),
+    );
+    expect(shown.every((fixture) => fixture.open === false)).toBe(true);
+  });
+
+  it('has no serious accessibility violation, no layout shift, and a skip link first in the tab order', async () => {
+    const { page } = opened;
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await layoutShift(page)).toBe(0);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the verdict');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  });
+});
+
+describe('the complete example, further', () => {
+  it('in the dark scheme: no serious accessibility violation (contrast included)', async () => {
+    const directory = join(parent, 'billing');
+    const dark = await open(join(directory, 'index.html'), 'dark');
+    expect(await dark.page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
+    expect(await seriousViolations(dark.page)).toEqual([]);
+    await dark.page.screenshot({ path: join(SHOTS, 'billing-dark.png') });
+    await dark.page.screenshot({ path: join(SHOTS, 'billing-full.png'), fullPage: true });
+    await dark.page.context().close();
+  });
+
+  it('a fixture opens from the keyboard, and printing opens every collapsed section', async () => {
+    const { page } = await open(join(parent, 'billing', 'index.html'));
+    const summary = page.locator('[data-fixture] summary').first();
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    expect(
+      await page
+        .locator('[data-fixture] details')
+        .first()
+        .evaluate((node) => (node as HTMLDetailsElement).open),
+    ).toBe(true);
+    const closed = await page.locator('details:not([open])').count();
+    expect(closed).toBeGreaterThan(0);
+    await page.evaluate(() => dispatchEvent(new Event('beforeprint')));
+    expect(await page.locator('details:not([open])').count()).toBe(0);
+    await page.evaluate(() => dispatchEvent(new Event('afterprint')));
+    expect(await page.locator('details:not([open])').count()).toBe(closed);
+    const pdf = await page.pdf({ format: 'A4' });
+    expect(pdf.length).toBeGreaterThan(50_000);
+    await page.context().close();
+  });
+
+  it('review --format html: the same page for the review alone, with the verdict as declared', async () => {
+    const file = join(parent, 'review.html');
+    const written = runCli(['review', 'fixtures/examples/billing.yaml', '-f', 'html', '-o', file]);
+    expect(written.status, written.stderr).toBe(0);
+    const opened = await open(file);
+    expect(opened.problems).toEqual([]);
+    expect(opened.requests).toEqual([opened.url]);
+    expect(await opened.page.locator('[data-verdict]').textContent()).toBe('production-ready as declared (not checked against a server)');
+    expect(await opened.page.locator('figure[data-diagram] svg').count()).toBeGreaterThan(0);
+    expect(await seriousViolations(opened.page)).toEqual([]);
+    await opened.page.context().close();
+  });
+});
