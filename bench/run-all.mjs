@@ -13,6 +13,7 @@ const scripts = [
   'start-vs-lint.mjs',
   'fix.mjs',
   'speed.mjs',
+  'lsp.mjs',
 ];
 let failed = 0;
 for (const script of scripts) {

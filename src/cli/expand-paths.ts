@@ -123,8 +123,15 @@ function walk(folder: string, depth: number, state: Walk): void {
 /** A file in a searched folder is a manifest when its name ends in .yaml, .yml or .json and its top level has an mcprely key. */
 function looksLikeManifest(file: string): boolean {
   if (!MANIFEST_EXTENSIONS.test(file)) return false;
-  const head = readHead(file, 64 * 1024);
-  if (/\.json$/i.test(file)) return /^\s*\{\s*"mcprely"\s*:/.test(head) || /^ {0,2}"mcprely"\s*:/m.test(head);
+  return textLooksLikeManifest(readHead(file, MANIFEST_HEAD_BYTES), /\.json$/i.test(file) ? 'json' : 'yaml');
+}
+
+/** How much of a file decides whether it is a manifest. */
+export const MANIFEST_HEAD_BYTES = 64 * 1024;
+
+/** Whether the text (a file's head) is a manifest's: a top-level `mcprely:` key. */
+export function textLooksLikeManifest(head: string, syntax: 'json' | 'yaml'): boolean {
+  if (syntax === 'json') return /^\s*\{\s*"mcprely"\s*:/.test(head) || /^ {0,2}"mcprely"\s*:/m.test(head);
   return /^(mcprely|"mcprely"|'mcprely')\s*:/m.test(head);
 }
 

@@ -173,6 +173,15 @@ export function buildProgram(): Command {
       process.exitCode = await runEvidence(manifest, options);
     });
 
+  program
+    .command('lsp')
+    .description('a language server for editors: diagnostics as you type, quick fixes, rule pages on hover')
+    .option('--stdio', 'speak the Language Server Protocol over standard input and output (the only transport)')
+    .action(async () => {
+      const { startLanguageServer } = await import('./lsp-server.js');
+      startLanguageServer(process.stdin, process.stdout);
+    });
+
   const probeOutputs = new OutputSpecs('stylish');
   program
     .command('probe')

@@ -174,13 +174,13 @@ describe.each(EXAMPLES)('the evidence page of %s', (manifest) => {
 
   it('has no serious accessibility violation, no layout shift, and a skip link first in the tab order', async () => {
     const { page } = opened;
+    await page.screenshot({ path: join(SHOTS, `${name}.png`) });
     expect(await seriousViolations(page)).toEqual([]);
     expect(await layoutShift(page)).toBe(0);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the verdict');
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
-    await page.screenshot({ path: join(SHOTS, `${name}.png`) });
   });
 });
 

@@ -1,0 +1,171 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LspClient, type LspDiagnostic } from '../helpers/lsp-client.js';
+import { runCli } from '../helpers/run-cli.js';
+
+interface JsonFinding {
+  ruleId: string;
+  severity: 'error' | 'warn' | 'info';
+  message: string;
+  fix?: string;
+  range?: { start: { line: number; column: number }; end: { line: number; column: number } };
+  suppression?: unknown;
+}
+
+const COMPLETE = readFileSync('fixtures/examples/billing.yaml', 'utf8');
+const FLAWED = readdirSync('fixtures/examples/flawed')
+  .filter((name) => name.endsWith('.yaml'))
+  .sort()
+  .map((name) => `fixtures/examples/flawed/${name}`);
+const SEVERITY = { error: 1, warn: 2, info: 3 } as const;
+
+/** What `lint` reports for the file, as the diagnostics an editor should show: same places, severities, rules and words. */
+function expectedDiagnostics(file: string, extra: string[] = []) {
+  const report = JSON.parse(runCli(['lint', '-f', 'json', ...extra, file]).stdout) as { files: { findings: JsonFinding[] }[] };
+  return report.files[0]!.findings.filter((finding) => finding.suppression === undefined).map((finding) => ({
+    range: {
+      start: { line: finding.range!.start.line - 1, character: finding.range!.start.column - 1 },
+      end: { line: finding.range!.end.line - 1, character: finding.range!.end.column - 1 },
+    },
+    severity: SEVERITY[finding.severity],
+    code: finding.ruleId,
+    message: finding.fix === undefined ? finding.message : `${finding.message}. ${finding.fix}`,
+  }));
+}
+
+const shown = (diagnostics: LspDiagnostic[]) =>
+  diagnostics.map(({ range, severity, code, message }) => ({ range, severity, code, message }));
+
+describe('mcprely lsp, driven over stdio as an editor drives it', () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'mcprely-lsp-'));
+  // Never written to disk: the server lints the text it is sent.
+  const uri = pathToFileURL(join(workspace, 'billing.yaml')).href;
+  let client: LspClient;
+
+  beforeAll(async () => {
+    client = await LspClient.start(workspace);
+  });
+
+  afterAll(async () => {
+    if (client.process.exitCode === null) client.process.kill();
+  });
+
+  it('the complete example, opened: no diagnostics', async () => {
+    const published = client.diagnosticsOf(uri, 1);
+    await client.open(uri, COMPLETE);
+    expect((await published).diagnostics).toEqual([]);
+  });
+
+  it.each(FLAWED)('edited into %s: the diagnostics lint gives, with exact ranges, and a link to each rule page', async (file) => {
+    const text = readFileSync(file, 'utf8');
+    const version = client.version(uri) + 1;
+    const published = client.diagnosticsOf(uri, version);
+    await client.change(uri, text);
+    const { diagnostics } = await published;
+    expect(shown(diagnostics)).toEqual(expectedDiagnostics(file, ['--no-config']));
+    expect(diagnostics.length).toBeGreaterThan(0);
+    for (const diagnostic of diagnostics) {
+      expect(diagnostic.source).toBe('mcprely');
+      expect(diagnostic.codeDescription?.href).toBe(pathToFileURL(join(process.cwd(), 'docs', 'rules', `${diagnostic.code}.md`)).href);
+    }
+  });
+
+  it('a quick fix, applied, takes its diagnostic away; a suggestion is offered beside it, never preferred', async () => {
+    for (const file of ['fixtures/examples/flawed/last-event-id.yaml', 'fixtures/examples/flawed/progress-resets-max.yaml']) {
+      const before = client.diagnosticsOf(uri, client.version(uri) + 1);
+      await client.change(uri, readFileSync(file, 'utf8'));
+      const { diagnostics } = await before;
+      const target = diagnostics[0]!;
+      const actions = (await client.connection.sendRequest('textDocument/codeAction', {
+        textDocument: { uri },
+        range: target.range,
+        context: { diagnostics: [target] },
+      })) as { title: string; isPreferred: boolean; edit: { documentChanges: { textDocument: { version: number }; edits: [] }[] } }[];
+      const fix = actions.find((action) => action.isPreferred);
+      expect(fix, JSON.stringify(actions)).toBeDefined();
+      expect(fix!.title).toMatch(/^Fix: /);
+      expect(fix!.edit.documentChanges[0]!.textDocument.version).toBe(client.version(uri));
+      const document = TextDocument.create(uri, 'yaml', client.version(uri), readFileSync(file, 'utf8'));
+      const fixed = TextDocument.applyEdits(document, fix!.edit.documentChanges[0]!.edits);
+      const after = client.diagnosticsOf(uri, client.version(uri) + 1);
+      await client.change(uri, fixed);
+      expect((await after).diagnostics.filter((diagnostic) => diagnostic.code === target.code)).toEqual([]);
+    }
+    const suggested = client.diagnosticsOf(uri, client.version(uri) + 1);
+    await client.change(uri, readFileSync('fixtures/examples/flawed/unbounded-progress-buffer.yaml', 'utf8'));
+    const target = (await suggested).diagnostics[0]!;
+    const actions = (await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: target.range,
+      context: { diagnostics: [target] },
+    })) as { title: string; isPreferred: boolean }[];
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.every((action) => !action.isPreferred && action.title.startsWith('Suggested: '))).toBe(true);
+    // Nothing was written: the workspace holds no file.
+    expect(readdirSync(workspace)).toEqual([]);
+  });
+
+  it("hovering over a finding shows its rule's page", async () => {
+    const published = client.diagnosticsOf(uri, client.version(uri) + 1);
+    await client.change(uri, readFileSync('fixtures/examples/flawed/no-max-timeout.yaml', 'utf8'));
+    const target = (await published).diagnostics[0]!;
+    const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: target.range.start })) as {
+      contents: { kind: string; value: string };
+    };
+    expect(hover.contents.kind).toBe('markdown');
+    expect(hover.contents.value).toContain(`**${target.code}**`);
+    expect(hover.contents.value).toContain('**Why.**');
+    const nowhere = await client.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 0, character: 0 },
+    });
+    expect(nowhere).toBeNull();
+  });
+
+  it('malformed text mid-edit: the syntax diagnostic lint gives, and the server carries on', async () => {
+    const broken = 'mcprely: 1\nserver: [a, b\n';
+    const published = client.diagnosticsOf(uri, client.version(uri) + 1);
+    await client.change(uri, broken);
+    const { diagnostics } = await published;
+    const file = join(workspace, 'broken.yaml');
+    writeFileSync(file, broken);
+    expect(shown(diagnostics)).toEqual(expectedDiagnostics(file, ['--no-config']));
+    expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['manifest-syntax']);
+    const again = client.diagnosticsOf(uri, client.version(uri) + 1);
+    await client.change(uri, COMPLETE);
+    expect((await again).diagnostics).toEqual([]);
+  });
+
+  it('a file that is not a manifest is left alone; a JSON manifest is linted as JSON', async () => {
+    const notes = pathToFileURL(join(workspace, 'notes.yaml')).href;
+    const json = pathToFileURL(join(workspace, 'm.json')).href;
+    const published = client.diagnosticsOf(json, 1);
+    await client.open(notes, 'title: not a manifest\nitems: [1, 2\n');
+    await client.open(json, '{ "mcprely": 1, "specVersion": "2026-07-28" }', 'json');
+    expect((await published).diagnostics.map((diagnostic) => diagnostic.code)).toContain('manifest-schema');
+    expect(client.published.some((entry) => entry.uri === notes)).toBe(false);
+  });
+
+  it('shuts down cleanly', async () => {
+    expect(await client.stop()).toBe(0);
+    expect(client.stderr.join('')).not.toMatch(/could not lint|Error/);
+  });
+});
+
+describe('mcprely lsp with a configuration in the workspace', () => {
+  it('uses the configuration lint would find there', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'mcprely-lsp-config-'));
+    writeFileSync(join(workspace, 'mcprely.config.yaml'), 'extends: [recommended]\nrules:\n  deadline-max-required: warn\n');
+    const client = await LspClient.start(workspace);
+    const uri = pathToFileURL(join(workspace, 'a.yaml')).href;
+    const published = client.diagnosticsOf(uri, 1);
+    await client.open(uri, readFileSync('fixtures/examples/flawed/no-max-timeout.yaml', 'utf8'));
+    const { diagnostics } = await published;
+    expect(diagnostics.map(({ code, severity }) => ({ code, severity }))).toEqual([{ code: 'deadline-max-required', severity: 2 }]);
+    expect(await client.stop()).toBe(0);
+  });
+});
