@@ -217,6 +217,34 @@ describe('the complete example, further', () => {
     await page.context().close();
   });
 
+  it('a bundle with a live run: its own section, the verdict with its basis, and the same checks', async () => {
+    const directory = join(parent, 'live');
+    const server = `node ${join('test', 'probe', 'servers', 'sdk-v1-server.mjs')} stdio`;
+    const written = runCli([
+      'evidence',
+      'test/probe/servers/sdk-v1-complete.yaml',
+      '-o',
+      directory,
+      '--stdio',
+      server,
+      '--allow-mutations',
+    ]);
+    expect(written.status, written.stdout + written.stderr).toBe(0);
+    const index = JSON.parse(readFileSync(join(directory, 'index.json'), 'utf8')) as { verdict: string; basis: { on: string } };
+    expect(index.basis.on).toBe('wire');
+    const opened = await open(join(directory, 'index.html'));
+    expect(opened.problems).toEqual([]);
+    expect(opened.requests).toEqual([opened.url]);
+    expect(await opened.page.locator('[data-verdict]').textContent()).toBe(index.verdict);
+    expect(await opened.page.locator('.verdict').textContent()).toContain('Basis: verified on the wire');
+    expect(await opened.page.locator('#live h2').textContent()).toBe('Live run');
+    expect(await opened.page.locator('#live tbody tr').count()).toBeGreaterThan(0);
+    expect(await opened.page.locator('nav a[href="#live"]').count()).toBe(1);
+    expect(await seriousViolations(opened.page)).toEqual([]);
+    await opened.page.locator('#live').screenshot({ path: join(SHOTS, 'live-run.png') });
+    await opened.page.context().close();
+  });
+
   it('review --format html: the same page for the review alone, with the verdict as declared', async () => {
     const file = join(parent, 'review.html');
     const written = runCli(['review', 'fixtures/examples/billing.yaml', '-f', 'html', '-o', file]);
