@@ -68,7 +68,7 @@ export function codeActionsOf(finding: Finding, diagnostic: Diagnostic, uri: str
   return actions;
 }
 
-/** The hover over a finding: its message, then its rule's page (the same text as `mcprely rules <id>`), with a link to the page. */
+/** The hover over a finding: its rule, the rule's help (as the SARIF log carries it: why, the fix, examples) and a link to its page. */
 export function hoverOf(
   findings: readonly Finding[],
   rules: ReadonlyMap<string, RuleDescriptor>,

@@ -21,6 +21,7 @@ import { reportableRules } from '../rules/rule-descriptors.js';
 import { MANIFEST_HEAD_BYTES, textLooksLikeManifest } from './expand-paths.js';
 import { loadSettings, type Settings, SettingsError } from './load-settings.js';
 import { codeActionsOf, contains, diagnosticOf, hoverOf } from './lsp-findings.js';
+import { tooLargeFinding } from './read-manifest-file.js';
 import { packageRoot } from './rule-docs-base.js';
 
 /** How long after the last change a document is linted: typing stays fluid, and a pause shows the findings. */
@@ -82,7 +83,7 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
       const named = syntax === 'json' && extname(file).toLowerCase() !== '.json' ? `${file}.json` : file;
       const findings =
         bytes.length > MAX_MANIFEST_BYTES
-          ? []
+          ? [tooLargeFinding(file)]
           : lintFile(named, bytes, {
               ruleSet: current.ruleSet,
               severities: current.severitiesFor(file),

@@ -24,13 +24,7 @@ export function readManifestFile(file: string): FileRead {
     if (!stat.isFile()) return refuse(file, 'not-a-file', 'The path is not a regular file', 'pass a YAML or JSON manifest file');
     // The bound is on the bytes actually read: stat's size proves nothing (/proc files say 0 and hold gigabytes).
     const bytes = readAtMost(fd, MAX_MANIFEST_BYTES + 1);
-    if (bytes.length > MAX_MANIFEST_BYTES)
-      return refuse(
-        file,
-        'too-large',
-        `The file is over the ${MAX_MANIFEST_BYTES}-byte limit for a manifest`,
-        'split it into several manifests',
-      );
+    if (bytes.length > MAX_MANIFEST_BYTES) return { ok: false, finding: tooLargeFinding(file) };
     return { ok: true, bytes };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -60,6 +54,16 @@ function readAtMost(fd: number, limit: number): Uint8Array {
 
 function refuse(file: string, messageId: string, message: string, fix: string): FileRead {
   return { ok: false, finding: fileFinding(file, messageId, message, fix) };
+}
+
+/** A manifest over the size limit (read from a file, or held by an editor). */
+export function tooLargeFinding(file: string): Finding {
+  return fileFinding(
+    file,
+    'too-large',
+    `The file is over the ${MAX_MANIFEST_BYTES}-byte limit for a manifest`,
+    'split it into several manifests',
+  );
 }
 
 /** A path that cannot be used as a manifest file (missing, a folder, a glob that found nothing, …): exit 2. */

@@ -150,6 +150,17 @@ describe('mcprely lsp, driven over stdio as an editor drives it', () => {
     expect(client.published.some((entry) => entry.uri === notes)).toBe(false);
   });
 
+  it('a manifest over the size limit: the diagnostic lint gives for it, at the start', async () => {
+    const huge = pathToFileURL(join(workspace, 'huge.yaml')).href;
+    const published = client.diagnosticsOf(huge, 1);
+    await client.open(huge, `${COMPLETE}${'# padding\n'.repeat(220_000)}`);
+    const { diagnostics } = await published;
+    expect(diagnostics.map(({ code, range }) => ({ code, range }))).toEqual([
+      { code: 'manifest-file', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
+    ]);
+    expect(diagnostics[0]!.message).toMatch(/over the 2097152-byte limit/);
+  });
+
   it('shuts down cleanly', async () => {
     expect(await client.stop()).toBe(0);
     expect(client.stderr.join('')).not.toMatch(/could not lint|Error/);
