@@ -46,8 +46,7 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
   const timers = new Map<string, NodeJS.Timeout>();
   let root = process.cwd();
   let debounceMs = DEBOUNCE_MS;
-  let settings: Promise<Settings> | undefined;
-  let rules = new Map<string, RuleDescriptor>();
+  let settings: Promise<{ readonly settings: Settings; readonly rules: ReadonlyMap<string, RuleDescriptor> }> | undefined;
   const docsRoot = packageRoot();
   const pageOf = (ruleId: string) => {
     if (docsRoot === undefined) return undefined;
@@ -56,14 +55,17 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
   };
 
   /** The configuration `lint` would use from the workspace folder; a broken one is reported and the recommended preset used. */
-  const loadWorkspaceSettings = (): Promise<Settings> =>
-    loadSettings(undefined, root).catch((error: unknown) => {
+  const loadWorkspaceSettings = async () => {
+    const loaded = await loadSettings(undefined, root).catch((error: unknown) => {
       const report = error instanceof SettingsError ? error.report : String(error);
       void connection.window.showErrorMessage(
         `mcprely: the configuration cannot be used; linting with the recommended rules. ${report.trim()}`,
       );
       return loadSettings(false, root);
     });
+    return { settings: loaded, rules: new Map(reportableRules(loaded.ruleSet).map((rule) => [rule.id, rule])) };
+  };
+  let rules: ReadonlyMap<string, RuleDescriptor> = new Map();
 
   const lint = async (document: TextDocument) => {
     const uri = document.uri;
@@ -77,8 +79,8 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     }
     try {
       settings ??= loadWorkspaceSettings();
-      const current = await settings;
-      rules = new Map(reportableRules(current.ruleSet).map((rule) => [rule.id, rule]));
+      const { settings: current, rules: described } = await settings;
+      rules = described;
       const bytes = Buffer.from(text, 'utf8');
       const named = syntax === 'json' && extname(file).toLowerCase() !== '.json' ? `${file}.json` : file;
       const findings =
@@ -129,8 +131,15 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     };
   });
 
-  documents.onDidOpen(({ document }) => schedule(document, 0));
-  documents.onDidChangeContent(({ document }) => schedule(document, debounceMs));
+  // An opened document is linted at once; TextDocuments also reports the opening as a change, which must not delay it.
+  const openedAt = new Map<string, number>();
+  documents.onDidOpen(({ document }) => {
+    openedAt.set(document.uri, document.version);
+    schedule(document, 0);
+  });
+  documents.onDidChangeContent(({ document }) => {
+    if (openedAt.get(document.uri) !== document.version) schedule(document, debounceMs);
+  });
   documents.onDidSave(({ document }) => {
     // A configuration saved in the workspace applies to every open manifest.
     if (/^mcprely\.config\.(ya?ml|json)$/.test(basename(document.uri))) {
@@ -139,6 +148,7 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     }
   });
   documents.onDidClose(({ document }) => {
+    openedAt.delete(document.uri);
     clearTimeout(timers.get(document.uri));
     timers.delete(document.uri);
     if (linted.delete(document.uri)) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });

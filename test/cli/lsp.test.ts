@@ -180,3 +180,18 @@ describe('mcprely lsp with a configuration in the workspace', () => {
     expect(await client.stop()).toBe(0);
   });
 });
+
+describe('mcprely lsp timing of lints', () => {
+  it('lints a document as it opens, not after the pause it waits for after typing', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'mcprely-lsp-open-'));
+    // A 5 s pause after typing: an opened document must not wait for it.
+    const client = await LspClient.start(workspace, { debounceMs: 5000 });
+    const uri = pathToFileURL(join(workspace, 'a.yaml')).href;
+    const published = client.diagnosticsOf(uri, 1);
+    const started = performance.now();
+    await client.open(uri, COMPLETE);
+    expect((await published).diagnostics).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(2500);
+    expect(await client.stop()).toBe(0);
+  });
+});

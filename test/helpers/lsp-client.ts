@@ -44,7 +44,7 @@ export class LspClient {
   }
 
   /** Starts the server and initializes it with `workspace` as the workspace folder. */
-  static async start(workspace: string): Promise<LspClient> {
+  static async start(workspace: string, initializationOptions: Record<string, unknown> = {}): Promise<LspClient> {
     const child = spawn(process.execPath, [CLI, 'lsp', '--stdio'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspClient(child, connection);
@@ -56,6 +56,7 @@ export class LspClient {
       rootUri: uri,
       workspaceFolders: [{ uri, name: 'workspace' }],
       capabilities: { textDocument: { publishDiagnostics: { versionSupport: true }, codeAction: {}, hover: {} } },
+      initializationOptions,
     });
     await connection.sendNotification('initialized', {});
     return client;
