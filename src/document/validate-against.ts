@@ -25,10 +25,16 @@ const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
  */
 function inheritedNameKeys(value: unknown, lookup: SchemaLookup): SchemaError[] {
   const errors: SchemaError[] = [];
-  const walk = (node: unknown, path: string[]) => {
+  // One path, grown and shrunk as the walk goes (every node of a large manifest is visited: no copy per node).
+  const path: string[] = [];
+  const walk = (node: unknown) => {
     if (node === null || typeof node !== 'object') return;
     if (Array.isArray(node)) {
-      for (const [index, item] of node.entries()) walk(item, [...path, String(index)]);
+      for (let index = 0; index < node.length; index++) {
+        path.push(String(index));
+        walk(node[index]);
+        path.pop();
+      }
       return;
     }
     for (const key of Object.keys(node)) {
@@ -39,10 +45,12 @@ function inheritedNameKeys(value: unknown, lookup: SchemaLookup): SchemaError[] 
           schemaPath: '#/additionalProperties',
           params: { additionalProperty: key },
         });
-      walk((node as Record<string, unknown>)[key], [...path, key]);
+      path.push(key);
+      walk((node as Record<string, unknown>)[key]);
+      path.pop();
     }
   };
-  walk(value, []);
+  walk(value);
   return errors;
 }
 

@@ -9,7 +9,12 @@ export type CompiledCondition = (target: RuleTarget) => boolean;
 export function compileConditions(conditions: readonly Condition[] | undefined): CompiledCondition {
   if (conditions === undefined || conditions.length === 0) return () => true;
   const compiled = conditions.map(compileCondition);
-  return (target) => compiled.every((condition) => condition(target));
+  if (compiled.length === 1) return compiled[0]!;
+  // Run for every rule on every operation: a loop, not a closure made per call.
+  return (target) => {
+    for (const condition of compiled) if (!condition(target)) return false;
+    return true;
+  };
 }
 
 /**
