@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspClient, type LspDiagnostic } from '../helpers/lsp-client.js';
@@ -194,4 +195,64 @@ describe('mcprely lsp timing of lints', () => {
     expect(performance.now() - started).toBeLessThan(2500);
     expect(await client.stop()).toBe(0);
   });
+});
+
+describe('mcprely lsp under hostile edits', () => {
+  it('any text, typed in any order, gets its diagnostics and never stops the server (150 random edits)', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'mcprely-lsp-hostile-'));
+    const client = await LspClient.start(workspace, { debounceMs: 0 });
+    const uri = pathToFileURL(join(workspace, 'a.yaml')).href;
+    const opened = client.diagnosticsOf(uri, 1);
+    await client.open(uri, COMPLETE);
+    await opened;
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'mcprely: 1\n',
+        '\t',
+        '\r\n',
+        ': ',
+        '- ',
+        '[',
+        '{',
+        '"',
+        "'",
+        '&a ',
+        '*a',
+        '!!str ',
+        '# ',
+        '\u202e',
+        '\u0000',
+        '😀',
+        'x'.repeat(300),
+      ),
+      fc.string({ maxLength: 20 }),
+    );
+    const edit = fc.record({
+      at: fc.nat(),
+      cut: fc.nat({ max: 40 }),
+      insert: fc.array(piece, { maxLength: 4 }).map((parts) => parts.join('')),
+    });
+    let text = COMPLETE;
+    await fc.assert(
+      fc.asyncProperty(edit, async ({ at, cut, insert }) => {
+        const place = at % (text.length + 1);
+        // Keep a top-level mcprely key most of the time, so most texts are manifests being edited.
+        text = `${text.slice(0, place)}${insert}${text.slice(place + cut)}`;
+        if (!text.startsWith('mcprely: 1\n') && at % 4 !== 0) text = `mcprely: 1\n${text}`;
+        const version = client.version(uri) + 1;
+        const published = Promise.race([
+          client.diagnosticsOf(uri, version).then(({ diagnostics }) => diagnostics),
+          new Promise<'none'>((done) => setTimeout(() => done('none'), 3000)),
+        ]);
+        await client.change(uri, text);
+        const diagnostics = await published;
+        // A manifest gets its diagnostics; a text that is no longer one may get none.
+        if (/^mcprely\s*:/m.test(text)) expect(diagnostics, JSON.stringify(text.slice(0, 200))).not.toBe('none');
+        expect(client.process.exitCode).toBeNull();
+      }),
+      { numRuns: 150 },
+    );
+    expect(client.stderr.join('')).not.toMatch(/could not lint/);
+    expect(await client.stop()).toBe(0);
+  }, 120_000);
 });
