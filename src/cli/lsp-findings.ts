@@ -9,20 +9,21 @@ import {
   type Range,
 } from 'vscode-languageserver/node.js';
 import { changeOf, describeChange } from '../document/fix-change.js';
-import type { Autofix, Finding } from '../findings/finding.js';
+import type { Autofix, Finding, Severity } from '../findings/finding.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warn: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+};
 
 /** What the editor is told for a finding: its place and severity as `lint` gives them, its rule and that rule's page. */
 export function diagnosticOf(finding: Finding, index: number, pageOf: (ruleId: string) => string | undefined): Diagnostic {
   const page = pageOf(finding.ruleId);
   return {
     range: rangeOf(finding),
-    severity:
-      finding.severity === 'error'
-        ? DiagnosticSeverity.Error
-        : finding.severity === 'warn'
-          ? DiagnosticSeverity.Warning
-          : DiagnosticSeverity.Information,
+    severity: SEVERITY[finding.severity],
     code: finding.ruleId,
     ...(page === undefined ? {} : { codeDescription: { href: page } }),
     source: 'mcprely',

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { basename, extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
@@ -20,9 +19,9 @@ import { lintFile } from '../lint/lint-file.js';
 import { reportableRules } from '../rules/rule-descriptors.js';
 import { MANIFEST_HEAD_BYTES, textLooksLikeManifest } from './expand-paths.js';
 import { loadSettings, type Settings, SettingsError } from './load-settings.js';
-import { codeActionsOf, contains, diagnosticOf, hoverOf } from './lsp-findings.js';
+import { codeActionsOf, contains, diagnosticOf, hoverOf, rangeOf } from './lsp-findings.js';
 import { tooLargeFinding } from './read-manifest-file.js';
-import { packageRoot } from './rule-docs-base.js';
+import { rulePageFile } from './rule-docs-base.js';
 
 /** How long after the last change a document is linted: typing stays fluid, and a pause shows the findings. */
 export const DEBOUNCE_MS = 150;
@@ -47,11 +46,9 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
   let root = process.cwd();
   let debounceMs = DEBOUNCE_MS;
   let settings: Promise<{ readonly settings: Settings; readonly rules: ReadonlyMap<string, RuleDescriptor> }> | undefined;
-  const docsRoot = packageRoot();
   const pageOf = (ruleId: string) => {
-    if (docsRoot === undefined) return undefined;
-    const page = join(docsRoot, 'docs', 'rules', `${ruleId}.md`);
-    return existsSync(page) ? pathToFileURL(page).href : undefined;
+    const page = rulePageFile(ruleId);
+    return page === undefined ? undefined : pathToFileURL(page).href;
   };
 
   /** The configuration `lint` would use from the workspace folder; a broken one is reported and the recommended preset used. */
@@ -65,7 +62,6 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     });
     return { settings: loaded, rules: new Map(reportableRules(loaded.ruleSet).map((rule) => [rule.id, rule])) };
   };
-  let rules: ReadonlyMap<string, RuleDescriptor> = new Map();
 
   const lint = async (document: TextDocument) => {
     const uri = document.uri;
@@ -79,8 +75,7 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     }
     try {
       settings ??= loadWorkspaceSettings();
-      const { settings: current, rules: described } = await settings;
-      rules = described;
+      const { settings: current } = await settings;
       const bytes = Buffer.from(text, 'utf8');
       const named = syntax === 'json' && extname(file).toLowerCase() !== '.json' ? `${file}.json` : file;
       const findings =
@@ -166,13 +161,12 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     return actions;
   });
 
-  connection.onHover(({ textDocument, position }) => {
+  connection.onHover(async ({ textDocument, position }) => {
     const state = linted.get(textDocument.uri);
-    if (state === undefined) return null;
-    const here = state.findings.filter(
-      (finding) => finding.suppression === undefined && contains(diagnosticOf(finding, 0, pageOf).range, position),
-    );
-    return here.length === 0 ? null : hoverOf(here, rules, pageOf);
+    // A document is linted only once the configuration has loaded: its rules are the ones that described it.
+    if (state === undefined || settings === undefined) return null;
+    const here = state.findings.filter((finding) => finding.suppression === undefined && contains(rangeOf(finding), position));
+    return here.length === 0 ? null : hoverOf(here, (await settings).rules, pageOf);
   });
 
   documents.listen(connection);

@@ -1,7 +1,7 @@
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import { buildReview } from '../review/build-review.js';
 import { renderReviewMarkdown } from '../review/render-review-markdown.js';
-import { renderReviewHtml } from '../review/render-review-html.js';
+import { DECLARED_BASIS, renderReviewHtml } from '../review/render-review-html.js';
 import type { Review } from '../review/review-types.js';
 import { verdictSentence } from '../evidence/live-evidence.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
@@ -45,10 +45,7 @@ function reviewPage(review: Review, runs: readonly FixtureRun[], output: string 
   return renderReviewHtml(review, {
     title: `Reliability review: ${review.server}`,
     verdict: { text: verdict.verdict, productionReady: verdict.productionReady },
-    basis: [
-      'Basis: <strong>the manifest as declared</strong>. Every fixture ran on mcprely’s reference implementation with the manifest’s ' +
-        'policy; no server was checked. <code>mcprely evidence --stdio</code> or <code>--url</code> checks the claims on the wire.',
-    ],
+    basis: [DECLARED_BASIS],
     ruleLink: ruleDocLinks(output ?? 'review.html', process.cwd()),
     transcript: (fixture) => {
       const run = byId.get(fixture.id);

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuleDocsBase } from '../report/report-context.js';
+import { relativeUri } from '../text/relative-uri.js';
 
 /**
  * Where a report links rule pages: under `docsUrl` when one is given (an http(s) address of a docs/rules/
@@ -15,7 +16,7 @@ export function ruleDocsBase(docsUrl: string | undefined, reportFile: string | u
   const folder = join(root, 'docs', 'rules');
   if (!existsSync(folder)) return undefined;
   const from = reportFile === undefined ? cwd : dirname(resolve(cwd, reportFile));
-  const path = relative(from, folder).split(sep).map(encodeURIComponent).join('/');
+  const path = relativeUri(relative(from, folder));
   return { base: path === '' ? '' : `${path}/`, absolute: false };
 }
 
@@ -25,11 +26,20 @@ export function ruleDocsBase(docsUrl: string | undefined, reportFile: string | u
  */
 export function ruleDocLinks(pageFile: string, cwd: string): (ruleId: string) => string | undefined {
   const docs = ruleDocsBase(undefined, pageFile, cwd);
-  const root = packageRoot();
   return (ruleId) =>
-    docs === undefined || root === undefined || !existsSync(join(root, 'docs', 'rules', `${ruleId}.md`))
-      ? undefined
-      : `${docs.base}${encodeURIComponent(ruleId)}.md`;
+    docs === undefined || rulePageFile(ruleId) === undefined ? undefined : `${docs.base}${encodeURIComponent(ruleId)}.md`;
+}
+
+const rulePages = new Map<string, string | undefined>();
+
+/** The file of a rule's page in this installed package, or undefined (a user rule has none); looked up once per rule. */
+export function rulePageFile(ruleId: string): string | undefined {
+  if (!rulePages.has(ruleId)) {
+    const root = packageRoot();
+    const file = root === undefined ? undefined : join(root, 'docs', 'rules', `${ruleId}.md`);
+    rulePages.set(ruleId, file !== undefined && existsSync(file) ? file : undefined);
+  }
+  return rulePages.get(ruleId);
 }
 
 /** `--docs-url`: an http or https address, ending in a slash so `<rule id>.md` can follow it. */

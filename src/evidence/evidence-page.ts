@@ -1,6 +1,7 @@
 import type { Finding } from '../findings/finding.js';
 import { html } from '../html/escape.js';
-import { findingsHtml, mark, renderReviewHtml, table, type PageSection } from '../review/render-review-html.js';
+import { relativeUri } from '../text/relative-uri.js';
+import { DECLARED_BASIS, findingsHtml, mark, renderReviewHtml, table, type PageSection } from '../review/render-review-html.js';
 import type { Review } from '../review/review-types.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { transcriptPath } from './bundle.js';
@@ -21,10 +22,7 @@ export function renderEvidencePage(
   const basis = index.basis;
   const basisLines =
     basis.on === 'manifest'
-      ? [
-          'Basis: <strong>the manifest as declared</strong>. Every fixture ran on mcprely’s reference implementation with the ' +
-            'manifest’s policy; no server was checked. Run <code>mcprely evidence --stdio</code> or <code>--url</code> to check the claims on the wire.',
-        ]
+      ? [DECLARED_BASIS]
       : [
           `Basis: <strong>${basis.verified ? 'verified on the wire' : 'checked on the wire, not verified'}</strong> — ${html(basis.target)} over ` +
             `${html(basis.transport)}, MCP ${html(basis.revision)}, ${html(basis.date)}: ${basis.checks.passed} checks passed, ` +
@@ -47,7 +45,7 @@ export function renderEvidencePage(
     },
     transcriptFile: (fixture) => {
       const run = byId.get(fixture.id);
-      return run === undefined ? undefined : encodePath(transcriptPath(run.fixture));
+      return run === undefined ? undefined : relativeUri(transcriptPath(run.fixture));
     },
     footer:
       '<p>Written by <code>mcprely evidence</code>. The same manifest, mcprely version and live results give the same page, byte for byte. ' +
@@ -72,24 +70,12 @@ function liveSection(live: LiveEvidence, ruleLink: (ruleId: string) => string | 
       ),
       '<h3>Drift: where the server contradicts the manifest</h3>',
       drift.length === 0 ? '<p>None.</p>' : findingsHtml(drift, { ruleLink }),
-      `<p>Files: ${[...live.files.keys()]
-        .sort()
-        .map((path) => `<a href="${html(encodePath(path))}">${html(path)}</a>`)
-        .join(', ')}</p>`,
+      `<p>Files: ${[...live.files.keys()].sort().map(fileLink).join(', ')}</p>`,
     ].join('\n'),
   };
 }
 
 function artifactsSection(index: EvidenceIndex & { readonly files: readonly string[] }): PageSection {
-  const statusMark = (status: EvidenceIndex['artifacts'][number]['status']) =>
-    status === 'pass'
-      ? mark('pass', 'pass')
-      : status === 'fail'
-        ? mark('fail', 'fail')
-        : status === 'present'
-          ? mark('ok', 'present')
-          : mark('note', 'n/a');
-  const link = (path: string) => `<a href="${html(encodePath(path))}">${html(path)}</a>`;
   return {
     id: 'artifacts',
     label: 'Artifacts and files',
@@ -99,19 +85,27 @@ function artifactsSection(index: EvidenceIndex & { readonly files: readonly stri
         ['artifact', 'status', 'note', 'files'],
         index.artifacts.map((artifact) => [
           html(artifact.name),
-          statusMark(artifact.status),
+          mark(...ARTIFACT_MARK[artifact.status]),
           html(artifact.note),
-          artifact.paths.map(link).join('<br>'),
+          artifact.paths.map(fileLink).join('<br>'),
         ]),
       ),
       `<details><summary>Every file of the bundle (${index.files.length})</summary>\n<ul>\n${index.files
-        .map((path) => `<li>${link(path)}</li>`)
+        .map((path) => `<li>${fileLink(path)}</li>`)
         .join('\n')}\n</ul>\n</details>`,
     ].join('\n'),
   };
 }
 
-/** A bundle path as a relative URL: each segment percent-encoded. */
-function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
+/** How each artifact status shows: its badge and word. */
+const ARTIFACT_MARK: Record<EvidenceIndex['artifacts'][number]['status'], [Parameters<typeof mark>[0], string]> = {
+  pass: ['pass', 'pass'],
+  fail: ['fail', 'fail'],
+  present: ['ok', 'present'],
+  'not applicable': ['note', 'n/a'],
+};
+
+/** A link to a file of the bundle, relative to the page. */
+function fileLink(path: string): string {
+  return `<a href="${html(relativeUri(path))}">${html(path)}</a>`;
 }

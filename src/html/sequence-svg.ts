@@ -35,15 +35,17 @@ export function sequenceSvg(mermaid: string, title: string, id: string): string 
   const lifelines = [CLIENT_X, SERVER_X]
     .map((x) => `<line class="seq-life" x1="${x}" y1="${TOP + HEAD}" x2="${x}" y2="${height - TOP - HEAD}"/>`)
     .join('');
-  const heads = [
-    [CLIENT_X, 'Client'],
-    [SERVER_X, 'Server'],
-  ]
+  const heads = (
+    [
+      [CLIENT_X, 'Client'],
+      [SERVER_X, 'Server'],
+    ] as const
+  )
     .flatMap(([x, name]) =>
       [TOP, height - TOP - HEAD].map(
         (top) =>
-          `<rect class="seq-actor" x="${Number(x) - 60}" y="${top}" width="120" height="${HEAD}" rx="4"/>` +
-          `<text class="seq-actor-name" x="${x}" y="${Number(top) + HEAD / 2 + 5}" text-anchor="middle">${name}</text>`,
+          `<rect class="seq-actor" x="${x - 60}" y="${top}" width="120" height="${HEAD}" rx="4"/>` +
+          `<text class="seq-actor-name" x="${x}" y="${top + HEAD / 2 + 5}" text-anchor="middle">${name}</text>`,
       ),
     )
     .join('');

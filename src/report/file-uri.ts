@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url';
+import { relativeUri } from '../text/relative-uri.js';
 
 /**
  * A reported file as SARIF locates it: a relative path (forward slashes, each name percent-encoded) against
@@ -9,16 +10,6 @@ export function artifactUri(file: string): { uri: string; uriBaseId?: '%SRCROOT%
   const slashed = file.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
   if (/^([a-zA-Z]:)?\//.test(slashed) || slashed === '..' || slashed.startsWith('../')) return { uri: pathToFileURL(file).href };
   return { uri: relativeUri(slashed), uriBaseId: '%SRCROOT%' };
-}
-
-/** A relative path as a URI reference: forward slashes, each name percent-encoded. */
-export function relativeUri(file: string): string {
-  return file
-    .replace(/\\/g, '/')
-    .replace(/^(\.\/)+/, '')
-    .split('/')
-    .map(encodeURIComponent)
-    .join('/');
 }
 
 /** A folder as a file: URI ending in a slash, as SARIF's `originalUriBaseIds` wants it. */

@@ -31,13 +31,16 @@ export interface PageSection {
   readonly html: string;
 }
 
-const MARK_WORD: Record<Mark, string> = { ok: 'ok', note: 'note', warn: 'warn', fail: 'fail' };
-
 /**
  * How much a page draws and embeds: past these, a diagram is left to review.md and a transcript to its file, so a
  * manifest of thousands of operations still gives a page a browser opens (its tables and verdicts stay whole).
  */
 export const PAGE_BUDGET = { diagrams: 300, transcriptCharacters: 500_000 } as const;
+
+/** The basis line of a verdict made from the manifest alone (a review, or a bundle without a live run). */
+export const DECLARED_BASIS =
+  'Basis: <strong>the manifest as declared</strong>. Every fixture ran on mcprely’s reference implementation with the ' +
+  'manifest’s policy; no server was checked. Run <code>mcprely evidence --stdio</code> or <code>--url</code> to check the claims on the wire.';
 
 /** What the page has drawn and embedded so far. */
 interface Spent {
@@ -148,7 +151,7 @@ function operationHtml(operation: OperationReview, options: ReviewPageOptions, s
         html(row.transport),
         html(row.clientSignal),
         html(row.server),
-        `${mark(row.mark, MARK_WORD[row.mark])}${row.because === undefined ? '' : ` <span class="because">${html(row.because)}</span>`}`,
+        `${mark(row.mark, row.mark)}${becauseHtml(row)}`,
       ]),
     ),
   );
@@ -254,8 +257,12 @@ function checks(section: Section): string {
 }
 
 function lineHtml(line: ChecklistLine): string {
-  const because = line.because === undefined ? '' : ` <span class="because">— ${html(line.because)}</span>`;
-  return `${mark(line.mark, MARK_WORD[line.mark])} ${html(line.text)}${because}`;
+  return `${mark(line.mark, line.mark)} ${html(line.text)}${becauseHtml(line)}`;
+}
+
+/** Why a line is marked as it is, after it. */
+function becauseHtml(line: ChecklistLine): string {
+  return line.because === undefined ? '' : ` <span class="because">— ${html(line.because)}</span>`;
 }
 
 /** A status as a word in a coloured badge: the word carries it, the colour only repeats it. */

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LspClient, type LspDiagnostic } from '../helpers/lsp-client.js';
+import { LspClient, type LspDiagnostic, uriIn } from '../helpers/lsp-client.js';
 import { runCli } from '../helpers/run-cli.js';
 
 interface JsonFinding {
@@ -43,8 +43,7 @@ const shown = (diagnostics: LspDiagnostic[]) =>
 
 describe('mcprely lsp, driven over stdio as an editor drives it', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'mcprely-lsp-'));
-  // Never written to disk: the server lints the text it is sent.
-  const uri = pathToFileURL(join(workspace, 'billing.yaml')).href;
+  const uri = uriIn(workspace, 'billing.yaml');
   let client: LspClient;
 
   beforeAll(async () => {
@@ -56,9 +55,7 @@ describe('mcprely lsp, driven over stdio as an editor drives it', () => {
   });
 
   it('the complete example, opened: no diagnostics', async () => {
-    const published = client.diagnosticsOf(uri, 1);
-    await client.open(uri, COMPLETE);
-    expect((await published).diagnostics).toEqual([]);
+    expect(await client.openAndWait(uri, COMPLETE)).toEqual([]);
   });
 
   it.each(FLAWED)('edited into %s: the diagnostics lint gives, with exact ranges, and a link to each rule page', async (file) => {
@@ -142,8 +139,8 @@ describe('mcprely lsp, driven over stdio as an editor drives it', () => {
   });
 
   it('a file that is not a manifest is left alone; a JSON manifest is linted as JSON', async () => {
-    const notes = pathToFileURL(join(workspace, 'notes.yaml')).href;
-    const json = pathToFileURL(join(workspace, 'm.json')).href;
+    const notes = uriIn(workspace, 'notes.yaml');
+    const json = uriIn(workspace, 'm.json');
     const published = client.diagnosticsOf(json, 1);
     await client.open(notes, 'title: not a manifest\nitems: [1, 2\n');
     await client.open(json, '{ "mcprely": 1, "specVersion": "2026-07-28" }', 'json');
@@ -152,10 +149,7 @@ describe('mcprely lsp, driven over stdio as an editor drives it', () => {
   });
 
   it('a manifest over the size limit: the diagnostic lint gives for it, at the start', async () => {
-    const huge = pathToFileURL(join(workspace, 'huge.yaml')).href;
-    const published = client.diagnosticsOf(huge, 1);
-    await client.open(huge, `${COMPLETE}${'# padding\n'.repeat(220_000)}`);
-    const { diagnostics } = await published;
+    const diagnostics = await client.openAndWait(uriIn(workspace, 'huge.yaml'), `${COMPLETE}${'# padding\n'.repeat(220_000)}`);
     expect(diagnostics.map(({ code, range }) => ({ code, range }))).toEqual([
       { code: 'manifest-file', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
     ]);
@@ -173,10 +167,10 @@ describe('mcprely lsp with a configuration in the workspace', () => {
     const workspace = mkdtempSync(join(tmpdir(), 'mcprely-lsp-config-'));
     writeFileSync(join(workspace, 'mcprely.config.yaml'), 'extends: [recommended]\nrules:\n  deadline-max-required: warn\n');
     const client = await LspClient.start(workspace);
-    const uri = pathToFileURL(join(workspace, 'a.yaml')).href;
-    const published = client.diagnosticsOf(uri, 1);
-    await client.open(uri, readFileSync('fixtures/examples/flawed/no-max-timeout.yaml', 'utf8'));
-    const { diagnostics } = await published;
+    const diagnostics = await client.openAndWait(
+      uriIn(workspace, 'a.yaml'),
+      readFileSync('fixtures/examples/flawed/no-max-timeout.yaml', 'utf8'),
+    );
     expect(diagnostics.map(({ code, severity }) => ({ code, severity }))).toEqual([{ code: 'deadline-max-required', severity: 2 }]);
     expect(await client.stop()).toBe(0);
   });
@@ -187,11 +181,8 @@ describe('mcprely lsp timing of lints', () => {
     const workspace = mkdtempSync(join(tmpdir(), 'mcprely-lsp-open-'));
     // A 5 s pause after typing: an opened document must not wait for it.
     const client = await LspClient.start(workspace, { debounceMs: 5000 });
-    const uri = pathToFileURL(join(workspace, 'a.yaml')).href;
-    const published = client.diagnosticsOf(uri, 1);
     const started = performance.now();
-    await client.open(uri, COMPLETE);
-    expect((await published).diagnostics).toEqual([]);
+    expect(await client.openAndWait(uriIn(workspace, 'a.yaml'), COMPLETE)).toEqual([]);
     expect(performance.now() - started).toBeLessThan(2500);
     expect(await client.stop()).toBe(0);
   });
@@ -201,10 +192,8 @@ describe('mcprely lsp under hostile edits', () => {
   it('any text, typed in any order, gets its diagnostics and never stops the server (150 random edits)', async () => {
     const workspace = mkdtempSync(join(tmpdir(), 'mcprely-lsp-hostile-'));
     const client = await LspClient.start(workspace, { debounceMs: 0 });
-    const uri = pathToFileURL(join(workspace, 'a.yaml')).href;
-    const opened = client.diagnosticsOf(uri, 1);
-    await client.open(uri, COMPLETE);
-    await opened;
+    const uri = uriIn(workspace, 'a.yaml');
+    await client.openAndWait(uri, COMPLETE);
     const piece = fc.oneof(
       fc.constantFrom(
         'mcprely: 1\n',

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
 import { CLI, REPO_ROOT } from './run-cli.js';
@@ -17,6 +18,11 @@ interface Published {
   uri: string;
   version?: number;
   diagnostics: LspDiagnostic[];
+}
+
+/** The file: URI of a document named `name` in the workspace folder (never written: the server lints the text it is sent). */
+export function uriIn(workspace: string, name: string): string {
+  return pathToFileURL(join(workspace, name)).href;
 }
 
 /** A language client as an editor would be: `mcprely lsp --stdio` in its own process, spoken to with vscode-jsonrpc. */
@@ -70,6 +76,13 @@ export class LspClient {
   async open(uri: string, text: string, languageId = 'yaml'): Promise<void> {
     this.#versions.set(uri, 1);
     await this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+  }
+
+  /** Opens the document and waits for its first diagnostics. */
+  async openAndWait(uri: string, text: string, languageId = 'yaml'): Promise<LspDiagnostic[]> {
+    const published = this.diagnosticsOf(uri, 1);
+    await this.open(uri, text, languageId);
+    return (await published).diagnostics;
   }
 
   /** Replaces the document's whole text; returns the new version. */
