@@ -1,7 +1,7 @@
 import type { LintResult } from '../lint/lint-result.js';
 import { code, FINDING_TABLE_HEAD, findingCounts, findingRows } from '../report/markdown.js';
 import type { ReportContext } from '../report/report-context.js';
-import { plural } from '../report/plural.js';
+import { plural } from '../text/plural.js';
 import { markdownText } from '../text/display-text.js';
 
 /** GitHub refuses an issue comment longer than this many characters. */
@@ -60,7 +60,7 @@ export function renderReport(input: ReportInput, limit: number, options: { head?
           `${line.fixtures - line.failed} of ${line.fixtures} passed |`,
       );
     if (input.evidence.length > shown.length)
-      top.push('', `…and ${input.evidence.length - shown.length} more manifests, in the evidence artifact.`);
+      top.push('', `…and ${plural(input.evidence.length - shown.length, 'more manifest', 'more manifests')}, in the evidence artifact.`);
   }
   const bottom = [
     '',

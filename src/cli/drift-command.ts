@@ -13,6 +13,7 @@ import { writeOutputFile } from './output-files.js';
 import type { OutputSpec } from './output-spec.js';
 import { probeTarget } from './probe-target.js';
 import { probeWithProgress } from './probe-command.js';
+import { plural } from '../text/plural.js';
 
 export interface DriftOptions {
   readonly manifest: string;
@@ -100,7 +101,7 @@ function wireSummary(report: ProbeReport, findings: ReturnType<typeof driftFindi
   lines.push(
     '',
     `Probed ${displayText(report.target)} (${report.transport}, ${report.revision}) calling ${displayText(report.plan?.tool ?? 'no tool')}; ` +
-      `${report.tools?.length ?? 0} tool(s) listed.`,
+      `${plural(report.tools?.length ?? 0, 'tool')} listed.`,
   );
   for (const check of report.checks) lines.push(`  ${check.status.toUpperCase().padEnd(4)}  ${check.id}: ${displayText(check.summary)}`);
   return `${lines.join('\n')}\n`;

@@ -13,6 +13,7 @@ import type { ProbeReport } from '../probe/probe-types.js';
 import { renderProbeText } from '../probe/render-probe.js';
 import { liveFixturesOf } from './live-verify.js';
 import { ruleDocLinks } from './rule-docs-base.js';
+import { plural } from '../text/plural.js';
 
 /** What writing one manifest's evidence bundle came to. */
 export interface EvidenceWritten {
@@ -53,6 +54,7 @@ export async function writeEvidence(
     manifestFromFixture(2),
     live,
     ruleDocLinks(join(directory, 'index.html'), process.cwd()),
+    input.lintOnly,
   );
   writeBundle(directory, bundle);
   const index = JSON.parse(bundle.get('index.json')!) as { productionReady: boolean; verdict: string };
@@ -109,8 +111,8 @@ export async function runEvidence(path: string, options: { output: string } & Pa
   }
   const { files, fixtures, failed, productionReady, verdict } = outcome.written;
   process.stdout.write(
-    `Evidence for ${displayText(path)} written to ${displayText(toSlashes(directory))}: ${files} files, ` +
-      `${fixtures} fixtures (${fixtures - failed} passed, ${failed} failed), ` +
+    `Evidence for ${displayText(path)} written to ${displayText(toSlashes(directory))}: ${plural(files, 'file')}, ` +
+      `${plural(fixtures, 'fixture')} (${fixtures - failed} passed, ${failed} failed), ` +
       `verdict: ${displayText(verdict)}. Open ${displayText(toSlashes(join(directory, 'index.html')))} or start at index.md\n`,
   );
   return failed > 0 || !productionReady ? 1 : 0;

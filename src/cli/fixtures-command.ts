@@ -6,6 +6,7 @@ import { toSlashes } from './load-settings.js';
 import { readManifestInput } from './manifest-input.js';
 import { displayText } from '../text/display-text.js';
 import { ensureFolder, requirePath, writeOutputFile } from './output-files.js';
+import { plural } from '../text/plural.js';
 
 /** The file a fixture is written to, under the output folder: <operation>/<kind>.json, each name one encoded segment. */
 export function fixtureFile(directory: string, fixture: Fixture): string {
@@ -36,7 +37,7 @@ export function runFixtures(path: string, options: { output: string }): number {
   const files = writeFixtures(fixtures, options.output, path);
   for (const file of files) process.stdout.write(`${displayText(toSlashes(file))}\n`);
   process.stdout.write(
-    `${files.length} fixtures for ${input.manifest.operations.length} operations written to ${toSlashes(options.output)}\n`,
+    `${plural(files.length, 'fixture')} for ${plural(input.manifest.operations.length, 'operation')} written to ${toSlashes(options.output)}\n`,
   );
   return 0;
 }

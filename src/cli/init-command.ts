@@ -10,6 +10,7 @@ import { WireLog } from '../probe/wire-log.js';
 import { probeTarget } from './probe-target.js';
 import { displayText } from '../text/display-text.js';
 import { writeOutputFile } from './output-files.js';
+import { plural } from '../text/plural.js';
 
 /** `mcprely init --from-stdio cmd | --from-url url`: a starting manifest from the server's tools/list. */
 export async function runInit(options: {
@@ -83,7 +84,7 @@ export async function runInit(options: {
     else {
       writeOutputFile(options.output, text, 'the manifest');
       process.stderr.write(
-        `wrote ${options.output}: ${summariseTools(tools).length} operations; run mcprely lint ${options.output} for what is left to decide\n`,
+        `wrote ${options.output}: ${plural(summariseTools(tools).length, 'operation')}; run mcprely lint ${options.output} for what is left to decide\n`,
       );
     }
     return 0;

@@ -11,7 +11,7 @@ import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { FORMATTERS } from '../report/formats.js';
 import { writeJson } from '../report/json.js';
 import { sarifWriter, writeSarif } from '../report/sarif.js';
-import { plural } from '../report/plural.js';
+import { plural } from '../text/plural.js';
 import type { RuleSet } from '../rules/load-rules.js';
 import { reportableRules } from '../rules/rule-descriptors.js';
 import { useColor } from './color.js';
@@ -164,7 +164,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
     cache.save();
     notes.push(
       ...cache.warnings,
-      `lint cache: ${cache.hits} of ${cache.hits + cache.misses} file(s) unchanged (reports from the cache), ${cache.misses} linted`,
+      `lint cache: ${cache.hits} of ${plural(cache.hits + cache.misses, 'file')} unchanged (reports from the cache), ${cache.misses} linted`,
     );
   }
   if (sink !== undefined)

@@ -25,14 +25,24 @@ export async function readLintedManifest(
   path: string,
   config: string | false | undefined,
 ): Promise<
-  { readonly ok: true; readonly manifest: LoadedManifest; readonly findings: Finding[] } | { readonly ok: false; readonly report: string }
+  | {
+      readonly ok: true;
+      readonly manifest: LoadedManifest;
+      readonly findings: Finding[];
+      /** Why no fixture can show what each lint-only rule reports (rule id → reason). */
+      readonly lintOnly: ReadonlyMap<string, string>;
+    }
+  | { readonly ok: false; readonly report: string }
 > {
   const input = readManifestInput(path);
   if (!input.ok) return input;
   try {
     const { ruleSet, severitiesFor } = await loadSettings(config, process.cwd());
     const severities = severitiesFor(path);
-    return { ok: true, manifest: input.manifest, findings: lintLoadedManifest(input.manifest, { ruleSet, severities }) };
+    const lintOnly = new Map<string, string>();
+    for (const rule of ruleSet.rules)
+      if (rule.definition.verification !== undefined) lintOnly.set(rule.definition.id, rule.definition.verification.lintOnly);
+    return { ok: true, manifest: input.manifest, findings: lintLoadedManifest(input.manifest, { ruleSet, severities }), lintOnly };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     return { ok: false, report: error.report };

@@ -26,7 +26,7 @@ export async function runReview(path: string, options: ReviewOptions): Promise<n
   }
   // The verdict rests on the evidence: the lint findings and every fixture run on the reference implementation.
   const runs = await runFixturesWithProgress(generateFixtures(input.manifest), true);
-  const review = buildReview(input.manifest, input.findings, runs);
+  const review = buildReview(input.manifest, input.findings, runs, input.lintOnly);
   const text =
     options.format === 'json'
       ? `${JSON.stringify(review, null, 2)}\n`

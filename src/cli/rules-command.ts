@@ -5,6 +5,7 @@ import { bundledRules } from '../rules/load-rules.js';
 import { renderRuleDoc } from '../rule-docs/rule-doc.js';
 import { runRuleExamples } from '../rule-docs/rule-examples.js';
 import { RULE_AREAS } from '../rules/rule-types.js';
+import { plural } from '../text/plural.js';
 
 /** `mcprely rules`: the catalogue by area; `mcprely rules <id>`: one rule's page. */
 export function runRules(id: string | undefined): number {
@@ -26,7 +27,8 @@ export function runRules(id: string | undefined): number {
     for (const rule of DRIFT_RULES) lines.push(`  ${rule.id.padEnd(38)} ${rule.severity.padEnd(5)}  ${rule.description}`);
     lines.push('');
     lines.push(
-      `${ruleSet.rules.length} rules, ${INPUT_RULES.length} input rules and ${DRIFT_RULES.length} drift rules. mcprely rules <id> prints one rule's page.`,
+      `${plural(ruleSet.rules.length, 'rule')}, ${plural(INPUT_RULES.length, 'input rule')} and ${plural(DRIFT_RULES.length, 'drift rule')}. ` +
+        "mcprely rules <id> prints one rule's page.",
     );
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;

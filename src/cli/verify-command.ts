@@ -27,6 +27,7 @@ import {
   verifySummary,
 } from '../verify/verify-report.js';
 import { writeOutputFile } from './output-files.js';
+import { plural } from '../text/plural.js';
 
 /** A fixture ready to run, with what is needed to place an error found while running it. */
 interface Runnable {
@@ -170,8 +171,8 @@ export async function runVerify(paths: readonly string[], options: VerifyOptions
   else if (options.format === 'junit') write(formatVerifyJunit(outcome));
   else {
     write(
-      `Summary: ${summary.fixtures} fixtures run, ${summary.passed} passed, ${summary.failed} failed` +
-        `${errors.length > 0 ? `; ${errors.length} file(s) could not be used` : ''}\n`,
+      `Summary: ${plural(summary.fixtures, 'fixture')} run, ${summary.passed} passed, ${summary.failed} failed` +
+        `${errors.length > 0 ? `; ${plural(errors.length, 'file')} could not be used` : ''}\n`,
     );
     for (const { run } of runs) write(`  ${run.passed ? 'PASS' : 'FAIL'}  ${displayText(run.fixture.id)}  [${run.fixture.transport}]\n`);
     const ledger = ledgerStoreLine(outcome, options.databaseUrl === undefined ? undefined : describePlace(options.databaseUrl));

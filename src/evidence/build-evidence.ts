@@ -28,9 +28,11 @@ export function buildEvidence(
   live?: LiveEvidence,
   /** The address of a rule's page, relative to the bundle folder or absolute, for the page's links. */
   ruleLink: (ruleId: string) => string | undefined = () => undefined,
+  /** Why no fixture can show what each lint-only rule reports (rule id → reason). */
+  lintOnly: ReadonlyMap<string, string> = new Map(),
 ): Bundle {
   const bundle: Bundle = new Map();
-  const review = buildReview(manifest, findings, runs);
+  const review = buildReview(manifest, findings, runs, lintOnly);
   bundle.set('review.md', renderReviewMarkdown(review));
   bundle.set('review.json', jsonFile(review));
   for (const run of runs) {

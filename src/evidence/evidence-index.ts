@@ -6,6 +6,7 @@ import type { FixtureRun } from '../simulator/fixture-run.js';
 import { transcriptPath } from './bundle.js';
 import { basisOf, type LiveEvidence, type VerdictBasis, verdictSentence } from './live-evidence.js';
 import { displayText, markdownText } from '../text/display-text.js';
+import { plural } from '../text/plural.js';
 
 export interface EvidenceIndex {
   readonly mcprelyEvidence: 1;
@@ -62,8 +63,8 @@ export function evidenceIndex(manifest: LoadedManifest, review: Review, runs: re
               paths: [...live.files.keys()].sort(),
               note:
                 `${live.target} over ${live.transport}, MCP ${live.revision}, ${live.date}: ` +
-                `${basis.on === 'wire' ? basis.checks.passed : 0} checks passed, ${basis.on === 'wire' ? basis.checks.failed : 0} failed; ` +
-                `${live.drift.length} drift findings; ` +
+                `${plural(basis.on === 'wire' ? basis.checks.passed : 0, 'check')} passed, ${basis.on === 'wire' ? basis.checks.failed : 0} failed; ` +
+                `${plural(live.drift.length, 'drift finding')}; ` +
                 `live fixtures ${live.fixtures.passed} passed, ${live.fixtures.failed} failed, ${live.fixtures.notRun} not run`,
             },
           ]),
@@ -82,7 +83,7 @@ export function evidenceIndex(manifest: LoadedManifest, review: Review, runs: re
           'retry table for every mutation',
           mutations.length > 0,
           ['retry-table.md'],
-          `${mutations.length} mutation(s); every operation is classified; a lost response retried as each policy says, and the retry herd`,
+          `${plural(mutations.length, 'mutation')}; every operation is classified; a lost response retried as each policy says, and the retry herd`,
           'no mutation',
         ),
         of('lost-response-automatic-retry', 'retry-herd-backoff'),

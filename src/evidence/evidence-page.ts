@@ -7,6 +7,7 @@ import type { FixtureRun } from '../simulator/fixture-run.js';
 import { transcriptPath } from './bundle.js';
 import type { EvidenceIndex } from './evidence-index.js';
 import type { LiveEvidence } from './live-evidence.js';
+import { plural } from '../text/plural.js';
 
 /** The evidence bundle's index.html: the review page with the verdict of the index, the live run, every transcript and every file. */
 export function renderEvidencePage(
@@ -25,8 +26,8 @@ export function renderEvidencePage(
       ? [DECLARED_BASIS]
       : [
           `Basis: <strong>${basis.verified ? 'verified on the wire' : 'checked on the wire, not verified'}</strong> — ${html(basis.target)} over ` +
-            `${html(basis.transport)}, MCP ${html(basis.revision)}, ${html(basis.date)}: ${basis.checks.passed} checks passed, ` +
-            `${basis.checks.failed} failed, ${basis.checks.skipped} skipped; ${basis.drift} drift findings; live fixtures ` +
+            `${html(basis.transport)}, MCP ${html(basis.revision)}, ${html(basis.date)}: ${plural(basis.checks.passed, 'check')} passed, ` +
+            `${basis.checks.failed} failed, ${basis.checks.skipped} skipped; ${plural(basis.drift, 'drift finding')}; live fixtures ` +
             `${basis.liveFixtures.passed} passed, ${basis.liveFixtures.failed} failed, ${basis.liveFixtures.notRun} not run. ` +
             '<a href="#live">The live run</a>.',
         ];

@@ -1,4 +1,5 @@
 import type { Finding } from '../findings/finding.js';
+import { plural } from '../text/plural.js';
 
 /** What a live run (probe, drift, live fixtures) brings to a bundle; the caller ran it and rendered its files. */
 export interface LiveEvidence {
@@ -61,10 +62,9 @@ export function verdictSentence(reviewReady: boolean, basis: VerdictBasis): { pr
   const run = `${basis.revision}, ${basis.transport}, ${basis.date}`;
   const refusals: string[] = [];
   if (!reviewReady) refusals.push('the review refuses it');
-  if (basis.drift > 0) refusals.push(`the server contradicts the manifest (${basis.drift} drift finding${basis.drift === 1 ? '' : 's'})`);
-  if (basis.checks.failed > 0) refusals.push(`${basis.checks.failed} live check${basis.checks.failed === 1 ? '' : 's'} failed`);
-  if (basis.liveFixtures.failed > 0)
-    refusals.push(`${basis.liveFixtures.failed} live fixture${basis.liveFixtures.failed === 1 ? '' : 's'} failed`);
+  if (basis.drift > 0) refusals.push(`the server contradicts the manifest (${plural(basis.drift, 'drift finding')})`);
+  if (basis.checks.failed > 0) refusals.push(`${plural(basis.checks.failed, 'live check')} failed`);
+  if (basis.liveFixtures.failed > 0) refusals.push(`${plural(basis.liveFixtures.failed, 'live fixture')} failed`);
   if (refusals.length === 0 && !basis.verified) refusals.push('no live check judged a request in flight');
   if (refusals.length > 0)
     return { productionReady: false, verdict: `not production-ready: ${refusals.join('; ')} (checked on the wire: ${run})` };

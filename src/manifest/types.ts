@@ -79,6 +79,8 @@ export interface OperationSpec extends Policy {
   readonly name: string;
   readonly method: Method;
   readonly description?: string;
+  /** For resources/read: the resource URI or URI template it reads. */
+  readonly uri?: string;
   readonly direction?: 'client-to-server' | 'server-to-client';
   readonly transports?: readonly Transport[];
   readonly 'x-mcprely-ignore'?: readonly IgnoreEntry[];

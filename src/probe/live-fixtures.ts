@@ -39,6 +39,15 @@ export const LIVE_KINDS: Readonly<
   'quiet-stream-behind-proxy': { cannot: "it needs the reverse proxy's idle timeout, not the server alone" },
   'reconnect-herd-backoff': { cannot: 'it reconnects a thousand clients at once, which a probe must not do to a server' },
   'retry-herd-backoff': { cannot: 'it retries a thousand clients at once, which a probe must not do to a server' },
+  'idle-timeout-fires-on-silence': { cannot: "it judges the client's idle clock, which a probe of the server does not exercise" },
+  'timeout-then-late-response': {
+    cannot: 'it judges what the client does with a late response, which a probe of the server does not exercise',
+  },
+  'timeout-retry-new-request-id': { cannot: "it judges the client's retry ids, which a probe of the server does not exercise" },
+  'task-drop-then-poll': {
+    cannot:
+      "it needs the server's task store to outlive a dropped connection, which a probe cannot tell from a store that happens to still run",
+  },
 };
 
 /** A fixture run against the live server, or why it was not. */

@@ -17,8 +17,12 @@ export class ProtocolStateError extends Error {
 /** The same idempotency key arrived with other arguments: rejected, nothing executed. */
 export class IdempotencyKeyMismatchError extends Error {
   override readonly name = 'IdempotencyKeyMismatchError';
-  constructor(readonly key: string) {
-    super(`idempotency key ${JSON.stringify(key)} was reused with different arguments`);
+  /** The key and its scope (a tenant or grant; absent for a global key) as the caller gave them. */
+  constructor(
+    readonly key: string,
+    readonly scope?: string,
+  ) {
+    super(`idempotency key ${keyAsGiven(key, scope)} was reused with different arguments`);
   }
 }
 
@@ -28,9 +32,17 @@ export class IdempotencyKeyMismatchError extends Error {
  */
 export class KeyInFlightError extends Error {
   override readonly name = 'KeyInFlightError';
-  constructor(readonly key: string) {
-    super(`idempotency key ${JSON.stringify(key)} may be in flight: another execution holds the ledger; nothing ran, retry later`);
+  constructor(
+    readonly key: string,
+    readonly scope?: string,
+  ) {
+    super(`idempotency key ${keyAsGiven(key, scope)} may be in flight: another execution holds the ledger; nothing ran, retry later`);
   }
+}
+
+/** `"k1"`, or `"k1" (scope "t1")` for a scoped key: what the caller passed, never how a ledger stores it. */
+function keyAsGiven(key: string, scope: string | undefined): string {
+  return scope === undefined ? JSON.stringify(key) : `${JSON.stringify(key)} (scope ${JSON.stringify(scope)})`;
 }
 
 /** The ledger file cannot be used (not a SQLite database, locked past the busy timeout, …); nothing committed is lost. */

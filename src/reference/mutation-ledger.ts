@@ -155,7 +155,7 @@ export class MutationLedger {
       if (key !== undefined) {
         const existing = this.#live(key);
         if (existing !== undefined) {
-          if (existing.fingerprint !== print) throw new IdempotencyKeyMismatchError(key);
+          if (existing.fingerprint !== print) throw new IdempotencyKeyMismatchError(options.idempotencyKey!, options.scope);
           return { resultJson: existing.result_json, replayed: true };
         }
       }
@@ -174,7 +174,8 @@ export class MutationLedger {
       return { result: JSON.parse(resultJson) as Result, replayed };
     } catch (error) {
       if (error instanceof IdempotencyKeyMismatchError || error instanceof InvalidArgumentError) throw error;
-      if (this.#conflict && (error as { code?: string }).code === 'SQLITE_BUSY') throw new KeyInFlightError(options.idempotencyKey ?? '');
+      if (this.#conflict && (error as { code?: string }).code === 'SQLITE_BUSY')
+        throw new KeyInFlightError(options.idempotencyKey ?? '', options.scope);
       throw ledgerError(error, this.path);
     }
   }

@@ -163,7 +163,7 @@ export class PostgresMutationLedger implements IdempotencyLedger {
           if (key === undefined) return undefined;
           // The fast path: a committed, live record answers without a transaction.
           const committed = await this.#find(client, scope, key, false);
-          return committed === undefined ? undefined : replayOf<Result>(committed, print, key);
+          return committed === undefined ? undefined : replayOf<Result>(committed, print, key, options.scope);
         },
         async (client): Promise<Execution<Result>> => {
           let expired = false;
@@ -173,7 +173,7 @@ export class PostgresMutationLedger implements IdempotencyLedger {
               const { rows } = await client.query('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
                 `${scope}\u0001${key}`,
               ]);
-              if (rows[0].locked !== true) throw new KeyInFlightError(options.idempotencyKey ?? '');
+              if (rows[0].locked !== true) throw new KeyInFlightError(options.idempotencyKey ?? '', options.scope);
             }
             // One round trip claims the key and, when the claim is ours, counts the execution.
             const claimed = await client.query(
@@ -189,7 +189,7 @@ export class PostgresMutationLedger implements IdempotencyLedger {
             if (claimed.rowCount === 0) {
               // Another transaction committed the key (we waited for it): replay, reject, or replace an expired record.
               const existing = await this.#find(client, scope, key, true);
-              if (existing !== undefined) return replayOf<Result>(existing, print, key);
+              if (existing !== undefined) return replayOf<Result>(existing, print, key, options.scope);
               expired = true;
             } else execution = Number(claimed.rows[0].executions);
           }
@@ -345,8 +345,13 @@ class EffectFailure {
   constructor(readonly cause: unknown) {}
 }
 
-function replayOf<Result>(record: { fingerprint: string; result_json: string }, print: string, key: string): Execution<Result> {
-  if (record.fingerprint !== print) throw new IdempotencyKeyMismatchError(key);
+function replayOf<Result>(
+  record: { fingerprint: string; result_json: string },
+  print: string,
+  key: string,
+  scope: string | undefined,
+): Execution<Result> {
+  if (record.fingerprint !== print) throw new IdempotencyKeyMismatchError(key, scope);
   return { result: JSON.parse(record.result_json) as Result, replayed: true };
 }
 

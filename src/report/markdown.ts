@@ -1,7 +1,7 @@
 import { describeChange, type Severity } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
 import { displayText, markdownText } from '../text/display-text.js';
-import { plural } from './plural.js';
+import { plural } from '../text/plural.js';
 import { ruleDocLink, type ReportContext } from './report-context.js';
 
 const BADGE: Record<Severity, string> = { error: '🔴 error', warn: '🟡 warning', info: '🔵 info' };

@@ -1,7 +1,7 @@
 import { describeChange, type Finding } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
 import { displayText } from '../text/display-text.js';
-import { plural } from './plural.js';
+import { plural } from '../text/plural.js';
 import type { ReportContext } from './report-context.js';
 
 const ANSI = {

@@ -24,7 +24,13 @@ import { verdict } from './verdict.js';
  * reference implementation (the caller runs them; this stays pure). Every section is written from the
  * policy and marked by the findings about it; the verdict is derived from all of it.
  */
-export function buildReview(manifest: LoadedManifest, findings: readonly Finding[], runs: readonly FixtureRun[]): Review {
+export function buildReview(
+  manifest: LoadedManifest,
+  findings: readonly Finding[],
+  runs: readonly FixtureRun[],
+  /** Why no fixture can show what each lint-only rule reports (rule id → reason): shown instead of a pass. */
+  lintOnlyRules: ReadonlyMap<string, string> = new Map(),
+): Review {
   const { specVersion, server } = manifest.manifest;
   const replicas = server.replicas ?? 1;
   const facts = factsOf(specVersion);
@@ -72,6 +78,7 @@ export function buildReview(manifest: LoadedManifest, findings: readonly Finding
       ...sections,
       findings: own,
       fixtures,
+      lintOnly: lintOnlyOf(own, lintOnlyRules),
       verdict: verdict({ operation: spec, replicas, lines, raceTables: tables, fixtures, findings: own }),
     };
   });
@@ -117,6 +124,16 @@ function fixtureOutcome(run: FixtureRun): FixtureOutcome {
       .filter((result) => !result.passed)
       .map((result) => `${describeExpectation(result.expectation)}: ${result.detail}`),
   };
+}
+
+/** The errors of lint-only rules among an operation's findings: no fixture run can pass or fail them, and the review says why. */
+function lintOnlyOf(findings: readonly Finding[], reasons: ReadonlyMap<string, string>): { rule: string; reason: string }[] {
+  const seen = new Map<string, string>();
+  for (const finding of findings) {
+    const reason = reasons.get(finding.ruleId);
+    if (reason !== undefined && finding.suppression === undefined && finding.severity !== 'info') seen.set(finding.ruleId, reason);
+  }
+  return [...seen].map(([rule, reason]) => ({ rule, reason }));
 }
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Map<string, T[]> {

@@ -2,6 +2,8 @@ import type { Fixture, FixtureParameters } from '../fixtures/fixture-types.js';
 import { emitsProgress, losesStateOnDrop, retriesAutomatically, retryClassOf } from '../policy/predicates.js';
 import type { RetryClass } from '../reference/classify-retry.js';
 import { RequestWorld } from '../simulator/request-world.js';
+import { TaskWorld } from '../simulator/task-world.js';
+import { protocolOf } from '../policy/method-protocol.js';
 import { Transcript } from '../simulator/transcript.js';
 import type { Transport } from '../spec/transports.js';
 import { sequenceDiagram } from './mermaid.js';
@@ -30,14 +32,20 @@ export function raceTables(context: ReviewContext, parameters: FixtureParameters
       retry: retryClassOf(context.operation).classification,
       progress: emitsProgress(context.operation),
     };
+    const protocol = protocolOf(context.operation);
+    if (protocol === 'task') return { transport, rows: [taskCancelThenCompletion(input), taskDisconnectThenPoll(input)] };
+    if (protocol === 'listen')
+      return {
+        transport,
+        rows: [listenCloseThenServerEnd(input), ...(transport === 'streamable-http' ? [listenDropThenReissue(input)] : [])],
+      };
     return { transport, rows: [cancelThenComplete(input), completeThenCancel(input), timeoutThenLateResponse(input), disconnect(input)] };
   });
 }
 
-function world(input: RaceInput): { requests: RequestWorld; transcript: Transcript } {
-  const transcript = new Transcript();
+function shellFixture(input: RaceInput): Fixture {
   const { operation, specVersion } = input.context;
-  const shell: Fixture = {
+  return {
     mcprelyFixture: 1,
     id: 'race',
     kind: 'stdio-cancel-before-completion',
@@ -50,7 +58,11 @@ function world(input: RaceInput): { requests: RequestWorld; transcript: Transcri
     steps: [],
     expect: [],
   };
-  const requests = new RequestWorld(shell, transcript);
+}
+
+function world(input: RaceInput): { requests: RequestWorld; transcript: Transcript } {
+  const transcript = new Transcript();
+  const requests = new RequestWorld(shellFixture(input), transcript);
   requests.start(0, 'r1', input.progress ? 'p1' : undefined, []);
   return { requests, transcript };
 }
@@ -90,8 +102,10 @@ function cancelThenComplete(input: RaceInput): RaceRow {
 
 function completeThenCancel(input: RaceInput): RaceRow {
   const { requests, transcript } = world(input);
-  requests.complete(100, 'r1', { done: true }, []);
+  // The messages cross: the client cancels before the response it does not have yet reaches it.
+  requests.complete(100, 'r1', { done: true }, [], true);
   requests.cancel(150, 'r1', 'user pressed stop', []);
+  requests.deliver(200, 'r1', []);
   const seen = outcome(requests);
   return {
     order: 'complete then cancel',
@@ -147,18 +161,24 @@ function timeoutThenLateResponse(input: RaceInput): RaceRow {
     };
   }
   const due = Math.min(...deadlines);
+  // The work finishes as the deadline passes: the response is on its way when the client gives up, and arrives after.
+  requests.complete(due, 'r1', { done: true }, [], true);
   requests.tick(due, 'r1', []);
-  requests.complete(due + 50, 'r1', { done: true }, []);
-  const seen = outcome(requests);
+  requests.deliver(due + 50, 'r1', []);
+  const view = requests.views.get('r1')!;
+  const gaveUp = view.cancelledByClientAt !== undefined || view.abandonedAt !== undefined;
+  const handed = view.lateHandedToCaller > 0;
   return {
     order: 'timeout then late response',
-    terminalState:
-      seen.state === 'cancelled'
-        ? `cancelled by the transport's signal (${seen.reason ?? 'timeout'})`
-        : `${seen.state}: the timeout did not cancel the request`,
-    finalResponse: seen.delivered > 0 ? 'sent late; the client ignores it' : 'suppressed',
+    terminalState: !gaveUp
+      ? 'no timeout fired before the response'
+      : view.cancelledByClientAt !== undefined
+        ? `the client cancelled by the transport's signal (${view.cancelSignal === 'close-stream' ? 'closed stream' : 'notifications/cancelled'}); ` +
+          'the response had already left the server'
+        : 'the client stopped waiting without cancelling',
+    finalResponse: handed ? 'arrived late and was handed to the caller (must be ignored)' : 'arrived late; the client ignored it',
     clientBehaviour: client.text,
-    asRequired: seen.state === 'cancelled' && seen.afterCancel === 0 && client.safe,
+    asRequired: gaveUp && view.cancelledByClientAt !== undefined && !handed && client.safe,
     mermaid: sequenceDiagram(transcript.entries),
   };
 }
@@ -171,11 +191,12 @@ function disconnect(input: RaceInput): RaceRow {
   if (input.progress) requests.progress(100, 'r1', 1, []);
   const stateful = losesStateOnDrop(context.operation);
   const refetch = parameters.refetch;
-  const refetchText = stateful
-    ? refetch.length > 0
+  const refetchText =
+    refetch.length > 0
       ? `refetch ${refetch.join(', ')}`
-      : 'refetch nothing (state is lost)'
-    : 'nothing to refetch (a read is issued again)';
+      : stateful
+        ? 'refetch nothing (state is lost)'
+        : 'nothing to refetch (a read is issued again)';
   const unsafeReplay = input.retry === 'UNSAFE' && context.operation.recovery?.replayUnsafeMutations === true;
   const inFlight =
     input.retry === 'UNSAFE'
@@ -219,6 +240,121 @@ function disconnect(input: RaceInput): RaceRow {
       `${reconnect.newId !== 'r1' ? `reconnect as new request ${reconnect.newId}` : 'reconnect with the old id'}` +
       `${reconnect.lastEventId ? ', sends Last-Event-ID' : ''}; ${refetchText}${inFlight}`,
     asRequired,
+    mermaid: sequenceDiagram(transcript.entries),
+  };
+}
+
+function taskWorld(input: RaceInput): { tasks: TaskWorld; transcript: Transcript } {
+  const transcript = new Transcript();
+  const fixture: Fixture = { ...shellFixture(input), kind: 'task-cancel-ack-then-worker-checkpoint' };
+  return { tasks: new TaskWorld(fixture, transcript), transcript };
+}
+
+/** tasks/cancel races the task's own completion: the status the client finally reads must be the task's. */
+function taskCancelThenCompletion(input: RaceInput): RaceRow {
+  const { tasks, transcript } = taskWorld(input);
+  try {
+    tasks.create(0, 't1', []);
+    tasks.cancel(100, 't1', []);
+    tasks.poll(150, 't1', []);
+    tasks.finish(200, 't1', []);
+    tasks.checkpoint(300, 't1', []);
+    tasks.poll(350, 't1', []);
+    const final = tasks.client.get('t1')?.final;
+    const actual = tasks.status('t1');
+    const acknowledged = input.context.facts['task-cancel'].value === 'acknowledge';
+    const viaNotification = input.parameters.task.cancelVia === 'notifications/cancelled';
+    return {
+      order: 'tasks/cancel then completion',
+      terminalState: actual === undefined ? 'unknown' : `task ${actual}`,
+      finalResponse:
+        final === undefined
+          ? 'the client never learned a terminal status'
+          : `the client ${final.assumed ? 'assumed' : 'read'} ${final.status}`,
+      clientBehaviour: viaNotification
+        ? 'cancels with notifications/cancelled, which a task ignores'
+        : final?.assumed
+          ? 'treats the acknowledgement as final and stops polling'
+          : 'cancels with tasks/cancel, then polls tasks/get until a terminal status',
+      asRequired:
+        !viaNotification &&
+        final !== undefined &&
+        !final.assumed &&
+        final.status === actual &&
+        (acknowledged ? actual === 'completed' : actual === 'cancelled'),
+      mermaid: sequenceDiagram(transcript.entries),
+    };
+  } finally {
+    tasks.close();
+  }
+}
+
+/** The connection drops while the task works: the client polls by id on a new connection, never re-creating it. */
+function taskDisconnectThenPoll(input: RaceInput): RaceRow {
+  const { tasks, transcript } = taskWorld(input);
+  try {
+    tasks.create(0, 't1', []);
+    tasks.disconnect(100);
+    tasks.poll(150, 't1', []);
+    tasks.finish(200, 't1', []);
+    tasks.poll(250, 't1', []);
+    const final = tasks.client.get('t1')?.final;
+    const lost = (tasks.unknownAnswers.get('t1') ?? 0) > 0;
+    return {
+      order: 'disconnect then poll',
+      terminalState: lost ? 'the task is gone with the connection' : `task ${tasks.status('t1') ?? 'unknown'}`,
+      finalResponse: final === undefined ? 'never learned' : `tasks/get read ${final.status}`,
+      clientBehaviour: 'polls tasks/get by the task id on a new connection; never re-creates the task',
+      asRequired: !lost && final?.status === 'completed',
+      mermaid: sequenceDiagram(transcript.entries),
+    };
+  } finally {
+    tasks.close();
+  }
+}
+
+/** The client closes the subscription; the server must end it and send nothing more for it. */
+function listenCloseThenServerEnd(input: RaceInput): RaceRow {
+  const { requests, transcript } = world(input);
+  requests.cancel(100, 'r1', 'the view was closed', []);
+  requests.complete(200, 'r1', { done: true }, []);
+  const seen = outcome(requests);
+  return {
+    order: 'client close then server end',
+    terminalState: seen.state,
+    finalResponse:
+      seen.delivered > 0 || seen.afterCancel > 0 ? 'the server wrote more for the closed subscription' : 'nothing after the close',
+    clientBehaviour: input.transport === 'stdio' ? 'closes with notifications/cancelled for the listen id' : 'closes the listen stream',
+    asRequired: seen.state === 'cancelled' && seen.delivered === 0 && seen.afterCancel === 0,
+    mermaid: sequenceDiagram(transcript.entries),
+  };
+}
+
+/** The listen stream drops: a new subscription with a new id, the filter restored, no tool name, duplicates dropped, state refetched. */
+function listenDropThenReissue(input: RaceInput): RaceRow {
+  const { requests, transcript } = world(input);
+  requests.dropStream(200, 'r1', []);
+  requests.reconnect(250, 'r1', []);
+  const reconnect = requests.views.get('r1')!.reconnect!;
+  const listen = reconnect.listen;
+  const problems = [
+    ...(reconnect.newId === 'r1' || !reconnect.accepted ? ['reuses the old id'] : []),
+    ...(reconnect.lastEventId && !input.context.facts['last-event-id-resumption'].value ? ['sends Last-Event-ID'] : []),
+    ...(listen?.restoresFilter === true ? [] : ['does not restore the filter']),
+    ...(listen?.carriesToolName === true ? ['carries a tool name'] : []),
+    ...(listen?.dedupeBy === null ? ['does not de-duplicate'] : []),
+    ...(reconnect.refetch.length === 0 ? ['refetches nothing'] : []),
+  ];
+  return {
+    order: 'drop then re-issue',
+    terminalState: 'the dropped subscription is gone',
+    finalResponse: 'no resumable stream',
+    clientBehaviour:
+      `re-issues as ${reconnect.newId}` +
+      (listen?.dedupeBy ? `, de-duplicates by ${listen.dedupeBy}` : '') +
+      (reconnect.refetch.length > 0 ? `; refetch ${reconnect.refetch.join(', ')}` : '') +
+      (problems.length > 0 ? `; ${problems.join(', ')}` : ''),
+    asRequired: problems.length === 0,
     mermaid: sequenceDiagram(transcript.entries),
   };
 }

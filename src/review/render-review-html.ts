@@ -4,6 +4,7 @@ import { htmlPage } from '../html/page.js';
 import { sequenceSvg } from '../html/sequence-svg.js';
 import { SECTION_TITLES } from './build-review.js';
 import type { ChecklistLine, FixtureOutcome, Mark, OperationReview, Refusal, Review, Section } from './review-types.js';
+import { plural } from '../text/plural.js';
 
 /** What a page around a review adds to it: the verdict it states, its own sections, the links and transcripts it has. */
 export interface ReviewPageOptions {
@@ -80,7 +81,7 @@ export function renderReviewHtml(review: Review, options: ReviewPageOptions): st
     title: options.title,
     header:
       `<h1>${html(options.title)}</h1>\n<p class="meta">Manifest <code>${html(review.file)}</code> · MCP ${html(review.specVersion)} · ` +
-      `${review.replicas} replica${review.replicas === 1 ? '' : 's'} · ${review.operations.length} operations · fixtures: ` +
+      `${plural(review.replicas, 'replica')} · ${plural(review.operations.length, 'operation')} · fixtures: ` +
       `${fixtures.passed} of ${fixtures.total} passed on the reference implementation</p>`,
     contents: sections.map(({ id, label }) => ({ id, label })),
     main: sections
@@ -103,9 +104,7 @@ function verdictHtml(review: Review, options: ReviewPageOptions): string {
   const rows = review.operations
     .map((operation) => {
       const count = operation.verdict.refusals.length;
-      const cell = operation.verdict.productionReady
-        ? `${mark('ok', 'ready')}`
-        : `${mark('fail', 'refused')} ${count} refusal${count === 1 ? '' : 's'}`;
+      const cell = operation.verdict.productionReady ? `${mark('ok', 'ready')}` : `${mark('fail', 'refused')} ${plural(count, 'refusal')}`;
       return (
         `<tr><td><a href="#${fragmentId('op', operation.name)}">${html(operation.name)}</a></td><td><code>${html(operation.method)}</code></td>` +
         `<td>${html(operation.retry.classification)}</td><td>${cell}</td></tr>`
@@ -210,6 +209,11 @@ function operationHtml(operation: OperationReview, options: ReviewPageOptions, s
     '<h3>Required fixtures</h3>',
     operation.fixtures.length === 0 ? '<p>None apply.</p>' : fixturesHtml(operation.fixtures, options, spent),
   );
+  if (operation.lintOnly.length > 0)
+    parts.push(
+      '<p>Lint-only (no fixture can show these, so none passes them):</p>',
+      `<ul>${operation.lintOnly.map(({ rule, reason }) => `<li><code>${html(rule)}</code>: lint-only because ${html(reason)}</li>`).join('')}</ul>`,
+    );
   return parts.join('\n');
 }
 

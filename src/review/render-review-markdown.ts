@@ -2,6 +2,7 @@ import type { Finding } from '../findings/finding.js';
 import { displayText, markdownText } from '../text/display-text.js';
 import { SECTION_TITLES } from './build-review.js';
 import type { ChecklistLine, Mark, OperationReview, Review, Section } from './review-types.js';
+import { plural } from '../text/plural.js';
 
 const MARK: Record<Mark, string> = { ok: '✅', note: 'ℹ️', warn: '⚠️', fail: '❌' };
 const YES = MARK.ok;
@@ -13,8 +14,8 @@ export function renderReviewMarkdown(review: Review): string {
   const lines: string[] = [
     `# Reliability review: ${markdownText(review.server)}`,
     '',
-    `Manifest \`${review.file.replace(/`/g, "'")}\` · MCP ${review.specVersion} · ${review.replicas} replica${review.replicas === 1 ? '' : 's'} · ` +
-      `${review.operations.length} operations · fixtures: ${fixtures.passed} of ${fixtures.total} passed on the reference implementation`,
+    `Manifest \`${review.file.replace(/`/g, "'")}\` · MCP ${review.specVersion} · ${plural(review.replicas, 'replica')} · ` +
+      `${plural(review.operations.length, 'operation')} · fixtures: ${fixtures.passed} of ${fixtures.total} passed on the reference implementation`,
     '',
     // A review judges what the manifest declares; only evidence --stdio/--url checks it against a server.
     `**Verdict: ${review.productionReady ? `${YES} production-ready` : `${NO} not production-ready`}** as declared (not checked against a server)`,
@@ -94,12 +95,16 @@ function operationSection(operation: OperationReview): string[] {
         `| \`${fixture.id}\` | ${fixture.transport} | ${fixture.passed ? `${YES} pass` : `${NO} ${cell(fixture.failures.join('; '))}`} |`,
       );
   }
+  if (operation.lintOnly.length > 0) {
+    lines.push('', 'Lint-only (no fixture can show these, so none passes them):', '');
+    for (const { rule, reason } of operation.lintOnly) lines.push(`- \`${rule}\`: lint-only because ${cell(reason)}`);
+  }
   return lines;
 }
 
 function verdictCell(operation: OperationReview): string {
   const count = operation.verdict.refusals.length;
-  return operation.verdict.productionReady ? `${YES} ready` : `${NO} ${count} refusal${count === 1 ? '' : 's'}`;
+  return operation.verdict.productionReady ? `${YES} ready` : `${NO} ${plural(count, 'refusal')}`;
 }
 
 function checkLines(section: Section): string[] {

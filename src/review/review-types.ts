@@ -59,6 +59,8 @@ export interface OperationReview {
   readonly tasks: Section | null;
   readonly findings: readonly Finding[];
   readonly fixtures: readonly FixtureOutcome[];
+  /** Lint errors no fixture can show, each with the reason its rule gives: not passed, not failed, only linted. */
+  readonly lintOnly: readonly { readonly rule: string; readonly reason: string }[];
   readonly verdict: Verdict;
 }
 
@@ -80,7 +82,11 @@ export interface RaceRow {
     | 'complete then cancel'
     | 'timeout then late response'
     | 'disconnect during progress'
-    | 'disconnect before the response';
+    | 'disconnect before the response'
+    | 'tasks/cancel then completion'
+    | 'disconnect then poll'
+    | 'client close then server end'
+    | 'drop then re-issue';
   readonly terminalState: string;
   readonly finalResponse: string;
   readonly clientBehaviour: string;

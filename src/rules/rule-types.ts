@@ -22,6 +22,8 @@ export interface RuleDefinition {
   /** A fix whose value a person chooses: proposed in the reports, never applied by lint --fix. */
   readonly suggestion?: FixChange;
   readonly examples: { readonly failing: string; readonly passing: string };
+  /** Why no fixture can show what the rule reports (review and evidence say so instead of a pass). */
+  readonly verification?: { readonly lintOnly: string };
 }
 
 export const RULE_AREAS = [

@@ -71,6 +71,75 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
           : `the late cancellation was answered with ${replies} error response(s)`,
       ];
     }
+    case 'silent-after-response': {
+      const after = requests.views.get(expectation.request)?.messagesAfterResponse ?? 0;
+      return [
+        after === 0,
+        after === 0
+          ? 'nothing for the request followed its response'
+          : `the server sent ${after} message(s) for the request after its response`,
+      ];
+    }
+    case 'work-stopped': {
+      const view = requests.views.get(expectation.request);
+      if (view === undefined) return [false, `request ${expectation.request} never started`];
+      if (view.cancelledByClientAt === undefined) return [false, 'the client never cancelled'];
+      const stopsWork = observed.fixture.parameters.request?.stopsWork;
+      if (!view.workRanOn) return [true, 'the work stopped after the cancellation'];
+      if (stopsWork === 'never' && observed.fixture.parameters.request?.handler !== 'never-checks')
+        return [true, 'the work ran on: the policy declares it uncancellable (a receiver MAY ignore a cancellation it cannot act on)'];
+      return [false, 'the work ran on after the cancellation was accepted'];
+    }
+    case 'late-response-ignored': {
+      const view = requests.views.get(expectation.request);
+      if (view === undefined) return [false, `request ${expectation.request} never started`];
+      if (view.cancelledByClientAt === undefined && view.abandonedAt === undefined) return [false, 'the client never timed out'];
+      if (view.responsesDelivered === 0) return [false, 'no late response arrived, so nothing shows what the client does with one'];
+      return [
+        view.lateHandedToCaller === 0,
+        view.lateHandedToCaller === 0
+          ? 'the late response arrived and the client ignored it'
+          : 'the late response was handed to the caller after it was told the request timed out',
+      ];
+    }
+    case 'latest-progress-kept': {
+      const missing = buffer.latestMissing();
+      return [
+        missing.length === 0,
+        missing.length === 0
+          ? 'the newest progress of every token reached the consumer'
+          : `the newest progress of ${missing.join(', ')} never reached the consumer (the newest was dropped, older kept)`,
+      ];
+    }
+    case 'listen-reissued': {
+      const reconnect = requests.views.get(expectation.request)?.reconnect;
+      if (reconnect === undefined) return [false, 'the client never re-issued the subscription'];
+      const listen = reconnect.listen;
+      const problems = [
+        ...(reconnect.newId === expectation.request || !reconnect.accepted ? ['it reused the old id'] : []),
+        ...(listen?.restoresFilter === true ? [] : ['the filter was not restored']),
+        ...(listen?.carriesToolName === true ? ['it carried a tool name'] : []),
+        ...(listen?.dedupeBy === null || listen === undefined ? ['nothing de-duplicates events seen before the drop'] : []),
+      ];
+      return [
+        problems.length === 0,
+        problems.length === 0
+          ? `re-issued as ${reconnect.newId} with the filter restored, no tool name, duplicates dropped by ${listen!.dedupeBy}`
+          : `re-issued as ${reconnect.newId}: ${problems.join('; ')}`,
+      ];
+    }
+    case 'reconnect-recovers': {
+      const reconnect = requests.views.get(expectation.request)?.reconnect;
+      if (reconnect === undefined) return [false, 'the client never reconnected'];
+      if (!reconnect.accepted)
+        return [false, `re-issued with the old id ${reconnect.newId} and no Last-Event-ID: it collides with the lost request`];
+      return [
+        true,
+        reconnect.newId === expectation.request
+          ? 'resumed the stream with Last-Event-ID'
+          : `re-issued as the new request ${reconnect.newId}`,
+      ];
+    }
     case 'cancel-signal': {
       const signal = requests.views.get(expectation.request)?.cancelSignal;
       return [
@@ -185,7 +254,11 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
     case 'client-sees-terminal': {
       const final = tasks.client.get(expectation.task)?.final;
       const actual = tasks.status(expectation.task);
-      if (final === undefined) return [false, `the client never learned a terminal status of ${expectation.task} (it is ${actual})`];
+      const unknown = tasks.unknownAnswers.get(expectation.task) ?? 0;
+      if (final === undefined && unknown > 0)
+        return [false, `the server no longer knew ${expectation.task}: ${unknown} tasks/get or tasks/cancel answered "unknown task"`];
+      if (final === undefined)
+        return [false, `the client never learned a terminal status of ${expectation.task} (it is ${actual ?? 'unknown'})`];
       return [
         final.status === expectation.status && final.status === actual,
         `the client ${final.assumed ? 'assumed' : 'read'} ${final.status}; the task is ${actual}`,

@@ -18,6 +18,14 @@ export class PolicyBuffer {
   maxSize = 0;
   readonly pushedFinals: string[] = [];
   readonly deliveredFinals: string[] = [];
+  /** The newest progress value pushed for each token, and the newest the consumer received. */
+  readonly #latestPushed = new Map<string, number>();
+  readonly #latestDelivered = new Map<string, number>();
+
+  /** Tokens whose newest progress never reached the consumer. */
+  latestMissing(): string[] {
+    return [...this.#latestPushed].filter(([token, value]) => this.#latestDelivered.get(token) !== value).map(([token]) => token);
+  }
 
   constructor(
     private readonly parameters: FixtureParameters,
@@ -59,6 +67,7 @@ export class PolicyBuffer {
 
   push(at: number, event: SseEvent): void {
     if (event.type === 'final') this.pushedFinals.push(String(event.requestId));
+    else this.#latestPushed.set(String(event.progressToken), event.progress);
     if (this.#reference !== undefined) {
       try {
         const outcome = this.#reference.push(event);
@@ -77,7 +86,9 @@ export class PolicyBuffer {
 
   drain(at: number): SseEvent[] {
     const events = this.#reference?.drain() ?? this.#queue.splice(0);
-    for (const event of events) if (event.type === 'final') this.deliveredFinals.push(String(event.requestId));
+    for (const event of events)
+      if (event.type === 'final') this.deliveredFinals.push(String(event.requestId));
+      else this.#latestDelivered.set(String(event.progressToken), event.progress);
     this.transcript.note(
       at,
       'buffer',

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FixtureParameters } from '../fixtures/fixture-types.js';
-import { IdempotencyKeyMismatchError } from '../reference/errors.js';
+import { IdempotencyKeyMismatchError, KeyInFlightError } from '../reference/errors.js';
 import { type IdempotencyLedger, sqliteLedger } from '../reference/idempotency-ledger.js';
 import { PostgresMutationLedger } from '../reference/postgres-mutation-ledger.js';
 import { fixtureOperation } from './fixture-operation.js';
-import { raceConnections, raceProcesses, SIMULATED_LEDGER } from './race.js';
+import { ledgerClock, raceConnections, raceProcesses, SIMULATED_LEDGER } from './race.js';
 import type { Transcript } from './transcript.js';
 
 export type ChargeOutcome = { readonly result: unknown; readonly replayed: boolean } | { readonly rejected: string };
@@ -28,8 +28,10 @@ export interface LedgerStoreUsed {
  * connection, or one per replica when the ledger is process-local and there are several replicas — SQLite files,
  * or, when the manifest declares PostgreSQL and a database is given, PostgreSQL schemas (each connection its own
  * pool, a race's contenders separate processes); in memory when it is not durable; results aliased when the
- * policy returns stored objects; a reused key replayed or executed when the policy does not reject it; and, when
- * key check and effect are not one atomic commit, two racers that both check before either writes.
+ * policy returns stored objects; a reused key replayed or executed when the policy does not reject it; when
+ * key check and effect are not one atomic commit, two racers that both check before either writes; keys
+ * forgotten once their declared lifetime (idempotency.keyTtlMs) has passed on the logical clock; and what a
+ * racer gets while the other's claim of the key is in flight (idempotency.whileInFlight).
  */
 export class PolicyLedgers {
   readonly #connections = new Map<string, IdempotencyLedger>();
@@ -37,8 +39,12 @@ export class PolicyLedgers {
   readonly #schemas = new Set<string>();
   readonly #run = randomBytes(4).toString('hex');
   readonly #aliased = new Map<string, unknown>();
+  /** When each key was stored, on the logical clock, by the ledger that holds it (only with a declared lifetime). */
+  readonly #storedAt = new Map<string, number>();
   readonly #operation;
   #executions = 0;
+  /** The logical clock the ledgers measure key lifetimes on: the time of the step being run. */
+  #now = 0;
 
   constructor(
     /** The folder for ledger files, created on first use (most fixtures need none). */
@@ -70,6 +76,55 @@ export class PolicyLedgers {
 
   get executions(): number {
     return this.#executions;
+  }
+
+  /** How long a key is kept (idempotency.keyTtlMs); null when undeclared (or in an older fixture): for ever. */
+  get #keyTtlMs(): number | null {
+    return this.parameters.request?.keyTtlMs ?? null;
+  }
+
+  /** The reference ledger's options: the simulator's, and the declared key lifetime on the logical clock. */
+  #ledgerOptions() {
+    const ttl = this.#keyTtlMs;
+    // A lifetime of 0 keeps no key at all: the simulator sends the ledger none (see #lookup).
+    return ttl === null || ttl === 0 ? SIMULATED_LEDGER : { ...SIMULATED_LEDGER, ...ledgerClock(ttl, () => this.#now) };
+  }
+
+  /** Which ledger holds a connection's records: its own in memory, its replica's, or the one they share. */
+  #holderOf(connection: string): string {
+    if (this.store.ranOn === 'memory') return `memory ${connection}`;
+    return this.#separate ? `replica ${connection}` : 'shared';
+  }
+
+  /**
+   * The key as the ledger can still use it at `at`: once keyTtlMs has passed since it was stored, the ledger
+   * has forgotten it (the reference ledger, given the lifetime and the logical clock, no longer finds it; the
+   * transcript says so here). With a lifetime of 0 no key is kept, so none is sent: undefined.
+   */
+  #lookup(at: number, connection: string, key: string | undefined): string | undefined {
+    const ttl = this.#keyTtlMs;
+    if (key === undefined || ttl === null) return key;
+    const held = `${this.#holderOf(connection)}\u0000${key}`;
+    const storedAt = this.#storedAt.get(held);
+    if (storedAt !== undefined && at - storedAt >= ttl) {
+      this.transcript.note(
+        at,
+        'ledger',
+        `key ${key} expired after ${at - storedAt} ms (idempotency.keyTtlMs: ${ttl}): the ledger no longer knows it`,
+      );
+      this.#storedAt.delete(held);
+      this.#aliased.delete(key);
+    }
+    return ttl === 0 ? undefined : key;
+  }
+
+  /** A keyed execution committed at `at`: its key's lifetime starts (with a declared lifetime). */
+  #stored(at: number, connection: string, key: string, quiet = false): void {
+    const ttl = this.#keyTtlMs;
+    if (ttl === null) return;
+    this.#storedAt.set(`${this.#holderOf(connection)}\u0000${key}`, at);
+    if (ttl === 0 && !quiet)
+      this.transcript.note(at, 'ledger', `key ${key} is not kept: idempotency.keyTtlMs is 0, so the ledger forgets it at once`);
   }
 
   /** Each replica has a ledger of its own: the ledger is process-local and there are several replicas. */
@@ -105,10 +160,13 @@ export class PolicyLedgers {
       : `connection ${connection}: the shared ${kind}${own}`;
   }
 
-  async charge(at: number, connection: string, args: Record<string, unknown>, key: string | undefined): Promise<ChargeOutcome> {
+  async charge(at: number, connection: string, args: Record<string, unknown>, given: string | undefined): Promise<ChargeOutcome> {
+    this.#now = at;
     const ledger = await this.#open(at, connection);
+    const key = this.#lookup(at, connection, given);
     try {
       const outcome = await ledger.execute(this.#operation, args, key === undefined ? {} : { idempotencyKey: key });
+      if (!outcome.replayed && given !== undefined) this.#stored(at, connection, given);
       return this.#returned(at, key, outcome.result, outcome.replayed);
     } catch (error) {
       if (!(error instanceof IdempotencyKeyMismatchError) || key === undefined) throw error;
@@ -132,7 +190,10 @@ export class PolicyLedgers {
 
   /** Looks a key up without executing anything: the stored result, or undefined when nothing committed. */
   async reconcile(at: number, connection: string, key: string): Promise<unknown> {
-    const record = await (await this.#open(at, connection)).reconcile(key);
+    this.#now = at;
+    const ledger = await this.#open(at, connection);
+    const kept = this.#lookup(at, connection, key);
+    const record = kept === undefined ? undefined : await ledger.reconcile(kept);
     this.transcript.note(
       at,
       'ledger',
@@ -144,21 +205,32 @@ export class PolicyLedgers {
   }
 
   async reopen(at: number, connection: string): Promise<void> {
+    this.#now = at;
     await this.#connections.get(connection)?.close();
     this.#connections.delete(connection);
     this.#aliased.clear();
+    // An in-memory ledger loses its records with its connection, and with them their lifetimes.
+    if (this.store.ranOn === 'memory')
+      for (const held of [...this.#storedAt.keys()]) if (held.startsWith(`memory ${connection}\u0000`)) this.#storedAt.delete(held);
     this.transcript.note(at, 'ledger', `connection ${connection} closed`);
     await this.#open(at, connection);
   }
 
   async race(at: number, connections: readonly string[], args: Record<string, unknown>, key: string): Promise<Map<string, ChargeOutcome>> {
+    this.#now = at;
     for (const connection of connections) this.transcript.note(at, 'ledger', this.describe(connection));
+    // A key stored earlier may have expired by now; a lifetime of 0 keeps none, so the racers send none.
+    const keyed = new Map(connections.map((connection) => [connection, this.#lookup(at, connection, key)]));
+    if (this.#keyTtlMs === 0)
+      this.transcript.note(at, 'ledger', 'idempotency.keyTtlMs is 0: the ledger keeps no key, so no racer can find the key of another');
     const outcomes = new Map<string, ChargeOutcome>();
     if (!this.parameters.ledger.atomicWithEffect) {
       // Not one atomic commit: every racer checks the key, finds nothing, then executes and stores.
       this.transcript.note(at, 'ledger', 'key check and effect are separate steps (not atomic): every racer checks before any stores');
       for (const connection of connections) {
-        const found = await (await this.#open(at, connection)).reconcile(key);
+        const ledger = await this.#open(at, connection);
+        const kept = keyed.get(connection);
+        const found = kept === undefined ? undefined : await ledger.reconcile(kept);
         this.transcript.note(at, 'ledger', `connection ${connection}: key ${key} ${found === undefined ? 'not found' : 'found'}`);
       }
       for (const connection of connections) {
@@ -167,15 +239,27 @@ export class PolicyLedgers {
       }
       return outcomes;
     }
+    const inFlight = this.parameters.request?.whileInFlight ?? null;
+    if (inFlight !== null && inFlight !== 'wait' && this.#keyTtlMs !== 0) {
+      if (this.#sharesOneLedger(connections)) return this.#raceInFlight(at, connections, args, key, inFlight);
+      this.transcript.note(
+        at,
+        'ledger',
+        `the connections do not share one ledger: none sees another's claim of the key, so idempotency.whileInFlight (${inFlight}) never comes into play`,
+      );
+    }
     for (const connection of connections) await this.#connections.get(connection)?.close();
     for (const connection of connections) this.#connections.delete(connection);
     this.#opened = true;
+    const ttl = this.#keyTtlMs;
     const job = (connection: string) => ({
       connection,
       operation: this.operationName,
       fingerprint: this.parameters.fingerprint,
       arguments: args,
-      key,
+      key: keyed.get(connection),
+      // Each racer measures the key's lifetime on the logical clock, stopped at the race's time.
+      ...(ttl === null || ttl === 0 ? {} : { keyTtlMs: ttl, now: at }),
     });
     const results =
       this.store.ranOn === 'postgresql'
@@ -199,7 +283,11 @@ export class PolicyLedgers {
         this.transcript.note(at, 'ledger', `connection ${outcome.connection}: ${outcome.error}`);
         outcomes.set(outcome.connection, { rejected: outcome.error });
       } else {
-        if (!outcome.replayed) this.#executions++;
+        if (!outcome.replayed) {
+          this.#executions++;
+          // The race's note above already says that a lifetime of 0 keeps no key.
+          this.#stored(at, outcome.connection, key, true);
+        }
         outcomes.set(outcome.connection, { result: outcome.result, replayed: outcome.replayed });
       }
     }
@@ -210,6 +298,78 @@ export class PolicyLedgers {
       `${results.length} connections released together: ${committed} committed an execution, ${results.length - committed} replayed or were rejected`,
     );
     return outcomes;
+  }
+
+  /** Every connection reaches the same ledger: durable, and shared by the replicas (or one replica). */
+  #sharesOneLedger(connections: readonly string[]): boolean {
+    return new Set(connections.map((connection) => this.#holderOf(connection))).size === 1;
+  }
+
+  /**
+   * The race under a declared answer for a key in flight other than waiting, on one shared ledger. The order
+   * is fixed (a timed race would give a different transcript each run): the first connection claims the key
+   * and executes; each other one arrives while that claim is in flight and gets what the policy says —
+   * `conflict`: refused with nothing run (the reference ledger's KeyInFlightError), then it retries after the
+   * first committed and gets the replay; `execute`: it runs without waiting for the claim, a second execution;
+   * `replay`: it is answered at once with a replay, but nothing is stored yet, so the result is empty.
+   */
+  async #raceInFlight(
+    at: number,
+    connections: readonly string[],
+    args: Record<string, unknown>,
+    key: string,
+    policy: 'conflict' | 'replay' | 'execute',
+  ): Promise<Map<string, ChargeOutcome>> {
+    const [first, ...others] = connections as [string, ...string[]];
+    const outcomes = new Map<string, ChargeOutcome>();
+    const before = this.#executions;
+    for (const connection of connections) await this.#open(at, connection);
+    const otherNames = others.map((connection) => `connection ${connection}`).join(', ');
+    this.transcript.note(
+      at,
+      'ledger',
+      `idempotency.whileInFlight is ${policy}: simulated in a fixed order — connection ${first} claims key ${key} first, ` +
+        `${otherNames} ${others.length === 1 ? 'arrives' : 'arrive'} while that execution is in flight`,
+    );
+    const inFlight = `key ${key} is in flight (claimed by connection ${first}, nothing committed yet)`;
+    const late: string[] = [];
+    for (const connection of others) {
+      const ledger = await this.#open(at, connection);
+      if (policy === 'conflict') {
+        this.transcript.note(
+          at,
+          'ledger',
+          `connection ${connection}: ${inFlight}: answered with a conflict — ${new KeyInFlightError(key).message}`,
+        );
+        late.push(connection);
+      } else if (policy === 'execute') {
+        this.transcript.note(
+          at,
+          'ledger',
+          `connection ${connection}: ${inFlight}; the policy executes it anyway, without waiting for the claim`,
+        );
+        outcomes.set(connection, this.#returned(at, undefined, (await ledger.execute(this.#operation, args)).result, false));
+      } else {
+        this.transcript.note(
+          at,
+          'ledger',
+          `connection ${connection}: ${inFlight}; the policy answers with a replay at once, but no result is stored yet: an empty result`,
+        );
+        outcomes.set(connection, { result: {}, replayed: true });
+      }
+    }
+    this.transcript.note(at, 'ledger', `connection ${first}: its execution of key ${key} commits`);
+    outcomes.set(first, await this.charge(at, first, args, key));
+    for (const connection of late) {
+      this.transcript.note(at, 'ledger', `connection ${connection}: retries after connection ${first} committed`);
+      outcomes.set(connection, await this.charge(at, connection, args, key));
+    }
+    this.transcript.note(
+      at,
+      'ledger',
+      `${connections.length} connections on one key while it was in flight (${policy}): ${executionsWord(this.#executions - before)} of the effect`,
+    );
+    return new Map(connections.map((connection) => [connection, outcomes.get(connection)!]));
   }
 
   /** Closes every connection and drops the PostgreSQL schemas this run made. */
@@ -240,8 +400,9 @@ export class PolicyLedgers {
               schema: this.schemaOf(connection),
               create: true,
               poolSize: 2,
+              ...(this.#keyTtlMs === null || this.#keyTtlMs === 0 ? {} : ledgerClock(this.#keyTtlMs, () => this.#now)),
             })
-          : sqliteLedger(this.pathOf(connection), SIMULATED_LEDGER);
+          : sqliteLedger(this.pathOf(connection), this.#ledgerOptions());
       this.#connections.set(connection, ledger);
       this.transcript.note(at, 'ledger', `${this.describe(connection)}: opened`);
     }
@@ -260,4 +421,8 @@ export class PolicyLedgers {
     if (!this.#aliased.has(key)) this.#aliased.set(key, result);
     return { result: this.#aliased.get(key), replayed };
   }
+}
+
+function executionsWord(count: number): string {
+  return `${count} execution${count === 1 ? '' : 's'}`;
 }

@@ -4,7 +4,15 @@ import type { IdempotencyLedger } from '../reference/idempotency-ledger.js';
 import { MutationLedger } from '../reference/mutation-ledger.js';
 import { PostgresMutationLedger } from '../reference/postgres-mutation-ledger.js';
 import { fixtureOperation } from './fixture-operation.js';
-import { BARRIER_DEADLINE_MS, type ProcessRaceJob, type RaceJob, type RaceMessage, type RaceOutcome, SIMULATED_LEDGER } from './race.js';
+import {
+  BARRIER_DEADLINE_MS,
+  type ProcessRaceJob,
+  type RaceJob,
+  type RaceMessage,
+  type RaceOutcome,
+  ledgerClock,
+  racerLedgerOptions,
+} from './race.js';
 
 // One racer of the two-connections fixture. On a thread (SQLite): its own connection to the ledger file; it
 // opens it, waits at the barrier until every racer is ready, then executes once. As a process (PostgreSQL):
@@ -19,7 +27,7 @@ function raceOnThread(job: RaceJob): void {
   let outcome: RaceOutcome | undefined;
   let ledger: MutationLedger | undefined;
   try {
-    ledger = MutationLedger.open(job.path, SIMULATED_LEDGER);
+    ledger = MutationLedger.open(job.path, racerLedgerOptions(job));
   } catch (error) {
     outcome = { connection: job.connection, error: `the ledger did not open: ${describe(error)}` };
   }
@@ -33,9 +41,11 @@ function raceOnThread(job: RaceJob): void {
     Atomics.wait(barrier, 0, ready, 50);
   if (ledger !== undefined) {
     try {
-      const { result, replayed } = ledger.execute(fixtureOperation(job.operation, job.fingerprint), job.arguments, {
-        idempotencyKey: job.key,
-      });
+      const { result, replayed } = ledger.execute(
+        fixtureOperation(job.operation, job.fingerprint),
+        job.arguments,
+        job.key === undefined ? {} : { idempotencyKey: job.key },
+      );
       outcome = { connection: job.connection, result, replayed };
     } catch (error) {
       outcome = { connection: job.connection, error: describe(error) };
@@ -51,7 +61,14 @@ async function raceAsProcess(job: ProcessRaceJob): Promise<void> {
   let ledger: IdempotencyLedger | undefined;
   let outcome: RaceOutcome;
   try {
-    ledger = await PostgresMutationLedger.open({ connectionString: job.databaseUrl, schema: job.schema, create: true, poolSize: 1 });
+    const lifetime = job.keyTtlMs === undefined ? {} : ledgerClock(job.keyTtlMs, () => job.now ?? 0);
+    ledger = await PostgresMutationLedger.open({
+      connectionString: job.databaseUrl,
+      schema: job.schema,
+      create: true,
+      poolSize: 1,
+      ...lifetime,
+    });
   } catch (error) {
     outcome = { connection: job.connection, error: `the ledger did not open: ${describe(error)}` };
   }
@@ -61,9 +78,11 @@ async function raceAsProcess(job: ProcessRaceJob): Promise<void> {
   await go;
   if (ledger !== undefined) {
     try {
-      const { result, replayed } = await ledger.execute(fixtureOperation(job.operation, job.fingerprint), job.arguments, {
-        idempotencyKey: job.key,
-      });
+      const { result, replayed } = await ledger.execute(
+        fixtureOperation(job.operation, job.fingerprint),
+        job.arguments,
+        job.key === undefined ? {} : { idempotencyKey: job.key },
+      );
       outcome = { connection: job.connection, result, replayed };
     } catch (error) {
       outcome = { connection: job.connection, error: describe(error) };

@@ -9,7 +9,11 @@ interface RaceCharge {
   readonly operation: string;
   readonly fingerprint: readonly string[] | null;
   readonly arguments: Record<string, unknown>;
-  readonly key: string;
+  /** The key, or undefined when the policy keeps no key (idempotency.keyTtlMs: 0). */
+  readonly key: string | undefined;
+  /** The declared key lifetime, measured on the logical clock stopped at `now` (absent: keys kept for ever). */
+  readonly keyTtlMs?: number;
+  readonly now?: number;
 }
 
 /** A contender on SQLite: a thread of its own with its own connection to the ledger file. */
@@ -37,6 +41,24 @@ export type RaceOutcome =
  * must not fail a fixture), and commits are not synced to disk (killing the process still loses nothing).
  */
 export const SIMULATED_LEDGER = { busyTimeoutMs: 30_000, synchronous: 'normal', create: true } as const;
+
+/**
+ * Where the fixture's logical clock starts on the ledger's clock: the reference ledger takes a record stored at
+ * time 0 for one written before keys had a time (never expired), so logical time t is read as this epoch + t.
+ * Only differences of it are ever shown.
+ */
+export const LEDGER_CLOCK_EPOCH_MS = 1_000_000_000_000;
+
+/** The ledger's clock at logical time `at`, and the options that measure a key lifetime on it. */
+export function ledgerClock(keyTtlMs: number, now: () => number) {
+  return { keyTtlMs, now: () => LEDGER_CLOCK_EPOCH_MS + now() };
+}
+
+/** A racer's ledger options: the simulator's, with the declared key lifetime on the race's logical time. */
+export function racerLedgerOptions(job: { readonly keyTtlMs?: number; readonly now?: number }) {
+  const now = job.now ?? 0;
+  return job.keyTtlMs === undefined ? SIMULATED_LEDGER : { ...SIMULATED_LEDGER, ...ledgerClock(job.keyTtlMs, () => now) };
+}
 
 /** How long a racer waits at the barrier for the others before it goes alone. */
 export const BARRIER_DEADLINE_MS = 10_000;

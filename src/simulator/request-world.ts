@@ -4,6 +4,7 @@ import { missingSseHeaders } from '../reference/recovery.js';
 import { factsOf, type RevisionFacts } from '../spec/revision-facts.js';
 import { ClientDeadline } from './client-deadline.js';
 import { FixtureError } from './fixture-error.js';
+import { protocolOfFixture, requestParams } from './request-message.js';
 import type { Transcript } from './transcript.js';
 
 /** What the client and the wire saw of one request. */
@@ -27,7 +28,26 @@ export interface RequestView {
   /** Messages a buffering proxy holds until the response ends the stream. */
   held: unknown[];
   endedAt?: number;
-  reconnect?: { readonly newId: string; readonly lastEventId: boolean; readonly accepted: boolean; readonly refetch: readonly string[] };
+  reconnect?: {
+    readonly newId: string;
+    readonly lastEventId: boolean;
+    readonly accepted: boolean;
+    readonly refetch: readonly string[];
+    /** A listen stream's re-issue: whether it restored the filter, carried a tool name, de-duplicated. */
+    readonly listen?: { readonly restoresFilter: boolean; readonly carriesToolName: boolean; readonly dedupeBy: string | null };
+  };
+  /** Messages the server sent for the request after its response. */
+  messagesAfterResponse: number;
+  /** The server's work went on after an accepted cancellation (its handler never checks, or it never stops). */
+  workRanOn: boolean;
+  /** Responses the server wrote that are still on their way to the client (the client has not seen them). */
+  inTransit: unknown[];
+  /** Responses the client handed to its caller after it had cancelled or stopped waiting. */
+  lateHandedToCaller: number;
+  /** The id the request has on the wire (a retry keeps the old one when its policy reuses ids). */
+  wireId: string;
+  /** The server refused the request (its id was in use). */
+  refusedBecause?: string;
 }
 
 const FOREVER = Number.MAX_SAFE_INTEGER;
@@ -65,10 +85,37 @@ export class RequestWorld {
     return view;
   }
 
-  start(at: number, name: string, progressToken: string | undefined, path: readonly (string | number)[]): void {
+  start(at: number, name: string, progressToken: string | undefined, path: readonly (string | number)[], wireId: string = name): void {
     if (this.views.has(name)) throw new FixtureError(`request ${name} is started twice`, path);
     const p = this.#p;
     const idle = p.idleTimeoutMs !== null && p.idleTimeoutMs > 0 ? p.idleTimeoutMs : FOREVER;
+    const view: RequestView = {
+      name,
+      deadline: new ClientDeadline(at, p.idleTimeoutMs, p.maxTimeoutMs, p),
+      streamOpen: this.#http,
+      responsesDelivered: 0,
+      messagesAfterCancel: 0,
+      messagesAfterResponse: 0,
+      lateCancelReplies: 0,
+      progressSent: 0,
+      progressOnTime: 0,
+      lastWriteAt: at,
+      held: [],
+      workRanOn: false,
+      inTransit: [],
+      lateHandedToCaller: 0,
+      wireId,
+    };
+    this.views.set(name, view);
+    const params = requestParams(this.fixture, progressToken);
+    this.transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: wireId, method: this.fixture.method, params });
+    if (wireId !== name && this.#inUse(wireId)) {
+      view.refusedBecause = `request id ${wireId} is already in use`;
+      view.endedAt = at;
+      this.transcript.note(at, 'server', `refuses the request: id ${wireId} was already used in this session`);
+      this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id: wireId, error: { code: -32600, message: view.refusedBecause } });
+      return;
+    }
     this.coordinator.start(name, {
       operation: this.fixture.operation,
       method: this.fixture.method,
@@ -78,20 +125,8 @@ export class RequestWorld {
       maxTimeoutMs: Math.max(idle, p.maxTimeoutMs ?? FOREVER),
       ...(progressToken === undefined ? {} : { progressToken }),
     });
-    this.views.set(name, {
-      name,
-      deadline: new ClientDeadline(at, p.idleTimeoutMs, p.maxTimeoutMs, p),
-      streamOpen: this.#http,
-      responsesDelivered: 0,
-      messagesAfterCancel: 0,
-      lateCancelReplies: 0,
-      progressSent: 0,
-      progressOnTime: 0,
-      lastWriteAt: at,
-      held: [],
-    });
-    const params = { name: this.fixture.operation, ...(progressToken === undefined ? {} : { _meta: { progressToken } }) };
-    this.transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: name, method: this.fixture.method, params });
+    if (protocolOfFixture(this.fixture) === 'listen' && this.#facts['subscriptions-listen'].value)
+      this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: {} });
     if (!this.#http) return;
     this.transcript.note(at, 'server', `SSE response stream of ${name} open`);
     if (this.#buffersBecause.length > 0)
@@ -113,11 +148,28 @@ export class RequestWorld {
   progress(at: number, name: string, value: number, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
     this.#proxyIdle(at, view);
-    const state = this.coordinator.get(name)!.state;
-    if (state === 'completed') return;
+    const record = this.coordinator.get(name);
+    if (record === undefined) return;
+    const state = record.state;
+    if (state === 'completed') {
+      if (this.#p.request?.progressStopsOnCompletion !== false) return;
+      this.transcript.note(at, 'server', `the policy keeps reporting progress for ${name} after its response`);
+      this.#send(at, view, {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: record.progressToken, progress: value },
+      });
+      return;
+    }
     if (state === 'cancelled') {
       if (this.#p.progressStopsOnCancellation) {
-        this.transcript.note(at, 'server', `work for ${name} stopped at the cancellation: no progress sent`);
+        this.transcript.note(
+          at,
+          'server',
+          view.workRanOn
+            ? `work for ${name} runs on after the cancellation; its progress is not sent`
+            : `work for ${name} stopped at the cancellation: no progress sent`,
+        );
         return;
       }
       this.transcript.note(at, 'server', `the policy keeps reporting progress for the cancelled ${name}`);
@@ -152,8 +204,9 @@ export class RequestWorld {
   tick(at: number, name: string, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
     this.#proxyIdle(at, view);
-    if (view.cancelledByClientAt !== undefined || view.abandonedAt !== undefined || this.coordinator.get(name)!.state !== 'in_progress')
-      return;
+    // The client decides by what it has seen: a response still on its way does not stop its clocks.
+    if (view.cancelledByClientAt !== undefined || view.abandonedAt !== undefined || view.responsesDelivered > 0) return;
+    if (view.refusedBecause !== undefined) return;
     const due = view.deadline.due(at);
     if (due === undefined) return;
     if (!this.#p.cancelOnTimeout) {
@@ -171,6 +224,11 @@ export class RequestWorld {
 
   cancel(at: number, name: string, reason: string, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
+    if (view.responsesDelivered > 0) {
+      this.transcript.note(at, 'client', `already has the response of ${name}: nothing to cancel, nothing is sent`);
+      return;
+    }
+    if (view.refusedBecause !== undefined || this.coordinator.get(name) === undefined) return;
     const completed = this.coordinator.get(name)!.state === 'completed';
     view.cancelledByClientAt ??= at;
     const signal = this.#http ? (this.#p.httpSignal ?? this.#facts['http-cancel-signal'].value) : 'notification';
@@ -195,9 +253,13 @@ export class RequestWorld {
     );
   }
 
-  complete(at: number, name: string, result: unknown, path: readonly (string | number)[]): void {
+  complete(at: number, name: string, result: unknown, path: readonly (string | number)[], inTransit = false): void {
     const view = this.view(name, path);
     this.#proxyIdle(at, view);
+    if (view.refusedBecause !== undefined) return;
+    const cancelled = this.coordinator.get(name)!.state === 'cancelled';
+    // Work that stops at the cancellation (at once or at its next checkpoint) never reaches its end.
+    if (cancelled && !view.workRanOn) return;
     const outcome = this.coordinator.complete(name, result);
     if (outcome.suppressed) {
       if (this.#p.suppressResponseAfterCancel) {
@@ -212,7 +274,60 @@ export class RequestWorld {
     view.completedAt = at;
     view.endedAt ??= at;
     this.transcript.note(at, 'server', `request ${name}: in_progress → completed`);
+    if (inTransit && (!this.#http || view.streamOpen)) {
+      view.inTransit.push(outcome.response);
+      this.transcript.wire(at, 'server → client', `${JSON.stringify(outcome.response)} (on its way: the client has not received it yet)`);
+      return;
+    }
     this.#send(at, view, outcome.response);
+  }
+
+  /** The responses on their way reach the client now; after a timeout the client's policy decides what it does with them. */
+  deliver(at: number, name: string, path: readonly (string | number)[]): void {
+    const view = this.view(name, path);
+    const arriving = view.inTransit.splice(0);
+    if (arriving.length === 0) {
+      this.transcript.note(at, 'client', `nothing for ${name} is on its way`);
+      return;
+    }
+    for (const message of arriving) {
+      view.responsesDelivered++;
+      const gaveUp = view.cancelledByClientAt !== undefined || view.abandonedAt !== undefined;
+      if (!gaveUp) {
+        this.transcript.note(at, 'client', `receives the response of ${name}`);
+        continue;
+      }
+      if (this.#p.request?.lateResponse === 'deliver') {
+        view.lateHandedToCaller++;
+        this.transcript.note(
+          at,
+          'client',
+          `the response of ${name} arrives after the client gave up on it: the policy hands it to the caller, which was already told it failed`,
+        );
+      } else
+        this.transcript.note(
+          at,
+          'client',
+          `the response of ${name} arrives after the client ${view.abandonedAt !== undefined ? 'stopped waiting' : 'cancelled'}: ` +
+            `ignored (${JSON.stringify(message)})`,
+        );
+    }
+  }
+
+  /**
+   * The client re-sends a request it gave up on (after a timeout, or a broken stream) as its retry policy says:
+   * a new request id, or the old one again, which the server refuses because it was already used.
+   */
+  retry(at: number, of: string, name: string, path: readonly (string | number)[]): void {
+    const first = this.view(of, path);
+    const wireId = this.#p.retry.newRequestId ? name : first.wireId;
+    this.transcript.note(
+      at,
+      'client',
+      `re-sends ${of} automatically (${this.#p.retry.automatic ?? 'retry'}) ` +
+        (wireId === first.wireId ? `with the same id ${wireId}` : `as the new request ${wireId}`),
+    );
+    this.start(at, name, undefined, path, wireId);
   }
 
   dropStream(at: number, name: string, path: readonly (string | number)[]): void {
@@ -229,11 +344,34 @@ export class RequestWorld {
     const resumable = this.#facts['last-event-id-resumption'].value;
     const newId = newRequestId ? `${name}-retry` : name;
     const headers = sendLastEventId ? ' with Last-Event-ID: 1' : '';
+    const listen = protocolOfFixture(this.fixture) === 'listen';
+    const request = this.#p.request;
+    const reissue = listen
+      ? { restoresFilter: request?.restoresFilter === true, carriesToolName: request?.carriesToolName === true }
+      : undefined;
     this.transcript.wire(
       at,
       'client → server',
-      `POST${headers} ${JSON.stringify({ jsonrpc: '2.0', id: newId, method: this.fixture.method, params: { name: this.fixture.operation } })}`,
+      `POST${headers} ${JSON.stringify({ jsonrpc: '2.0', id: newId, method: this.fixture.method, params: requestParams(this.fixture, undefined, reissue) })}`,
     );
+    if (reissue !== undefined) {
+      if (!reissue.restoresFilter)
+        this.transcript.note(at, 'client', 'the re-issued subscription does not restore the filter the dropped one had');
+      if (reissue.carriesToolName)
+        this.transcript.note(
+          at,
+          'client',
+          `the re-issued subscription carries a tool name (${this.fixture.operation}): subscriptions/listen is not a tool call`,
+        );
+      const dedupeBy = request?.dedupeBy ?? null;
+      this.transcript.note(
+        at,
+        'client',
+        dedupeBy === null
+          ? 'events seen before the drop may come again: nothing de-duplicates them'
+          : `events seen before the drop are recognised by ${dedupeBy} and dropped as duplicates`,
+      );
+    }
     let accepted = true;
     if (sendLastEventId && !resumable)
       this.transcript.note(
@@ -258,7 +396,13 @@ export class RequestWorld {
       this.transcript.note(at, 'server', `stream of ${name} resumed after Last-Event-ID (${this.fixture.specVersion} allows resuming)`);
     for (const read of this.#p.refetch) this.transcript.wire(at, 'client → server', `refetch: ${read}`);
     if (this.#p.refetch.length === 0) this.transcript.note(at, 'client', 'no refetch: whatever the drop lost stays lost');
-    view.reconnect = { newId, lastEventId: sendLastEventId, accepted, refetch: this.#p.refetch };
+    view.reconnect = {
+      newId,
+      lastEventId: sendLastEventId,
+      accepted,
+      refetch: this.#p.refetch,
+      ...(reissue === undefined ? {} : { listen: { ...reissue, dedupeBy: request?.dedupeBy ?? null } }),
+    };
   }
 
   #outcome(at: number, view: RequestView, outcome: { accepted: boolean; ignoredBecause?: string }, completedBefore: boolean): void {
@@ -270,6 +414,7 @@ export class RequestWorld {
         'server',
         `request ${view.name}: in_progress → cancelled${reason === undefined ? '' : ` (${reason})`}; no response will follow`,
       );
+      this.#workAfterCancel(at, view);
       return;
     }
     this.transcript.note(at, 'server', `cancellation ignored: ${outcome.ignoredBecause}`);
@@ -281,6 +426,37 @@ export class RequestWorld {
         error: { code: -32602, message: `request ${view.name} is not in progress` },
       });
     }
+  }
+
+  /** What the server's work does once the cancellation is accepted: stop (at once or at its next checkpoint) or run on. */
+  #workAfterCancel(at: number, view: RequestView): void {
+    const request = this.#p.request;
+    if (request === undefined) return;
+    if (request.handler === 'never-checks' || request.stopsWork === 'never' || request.stopsWork === null) {
+      view.workRanOn = true;
+      const why =
+        request.handler === 'never-checks'
+          ? 'its handler never checks for cancellation'
+          : request.stopsWork === 'never'
+            ? 'the policy never stops work'
+            : 'nothing says the handler checks for cancellation';
+      this.transcript.note(at, 'server', `the work for ${view.name} runs on: ${why}`);
+      return;
+    }
+    this.transcript.note(
+      at,
+      'server',
+      request.stopsWork === 'immediately'
+        ? `the work for ${view.name} stops at once`
+        : `the work for ${view.name} stops at its next checkpoint (${request.handler === 'cooperative' ? 'it checks the signal' : 'it checks between steps'})`,
+    );
+  }
+
+  /** Whether a request id was already used in this session (tracked by the coordinator or by a view). */
+  #inUse(id: string): boolean {
+    for (const view of this.views.values())
+      if (view.wireId === id && view.refusedBecause === undefined && this.coordinator.get(view.name) !== undefined) return true;
+    return false;
   }
 
   /** The stream broke under a request (a dropped connection, a proxy's idle timeout): the revision decides whether that cancels it. */
@@ -321,6 +497,7 @@ export class RequestWorld {
     const afterCancel = view.cancelledByClientAt !== undefined;
     if (afterCancel) view.messagesAfterCancel++;
     const isResponse = typeof message === 'object' && message !== null && 'id' in message;
+    if (!isResponse && view.completedAt !== undefined) view.messagesAfterResponse++;
     if (this.#http && !view.streamOpen) {
       this.transcript.note(at, 'server', `writes ${JSON.stringify(message)} to the closed stream of ${view.name}: not delivered`);
       return false;

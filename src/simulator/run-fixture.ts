@@ -10,6 +10,7 @@ import type { FixtureRun } from './fixture-run.js';
 import { runHerd, type HerdOutcome } from './policy-backoff.js';
 import { PolicyBuffer } from './policy-buffer.js';
 import { PolicyLedgers, type ChargeOutcome, type LedgerEnvironment } from './policy-ledger.js';
+import { requestParams } from './request-message.js';
 import { RequestWorld } from './request-world.js';
 import { TaskWorld } from './task-world.js';
 import { Transcript } from './transcript.js';
@@ -89,7 +90,13 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
       case 'cancel':
         return requests.cancel(at, step.request, step.reason, [...path, 'request']);
       case 'complete':
-        return requests.complete(at, step.request, step.result, [...path, 'request']);
+        return requests.complete(at, step.request, step.result, [...path, 'request'], step.inTransit === true);
+      case 'deliver':
+        return requests.deliver(at, step.request, [...path, 'request']);
+      case 'retry':
+        return requests.retry(at, step.of, step.request, [...path, 'of']);
+      case 'disconnect':
+        return tasks.disconnect(at);
       case 'drop-stream':
         return requests.dropStream(at, step.request, [...path, 'request']);
       case 'reconnect':
@@ -171,7 +178,7 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
       id: request,
       method: fixture.method,
       params: {
-        name: fixture.operation,
+        ...requestParams(fixture, undefined),
         arguments: { ...args, ...(key === undefined ? {} : { [fixture.parameters.keyArgument ?? 'idempotencyKey']: key }) },
       },
     });

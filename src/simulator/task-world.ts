@@ -1,6 +1,8 @@
 import type { Fixture } from '../fixtures/fixture-types.js';
 import { DurableTaskService, type TaskStatus } from '../reference/durable-task-service.js';
 import { FixtureError } from './fixture-error.js';
+import { factsOf } from '../spec/revision-facts.js';
+import { SPEC_VERSIONS } from '../spec/revisions.js';
 import type { Transcript } from './transcript.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -15,32 +17,92 @@ interface ClientTaskView {
 export class TaskWorld {
   #service: DurableTaskService | undefined;
   readonly client = new Map<string, ClientTaskView>();
+  /** Tasks whose state went with a dropped connection (a store that does not survive it). */
+  readonly #lost = new Set<string>();
+  /** Client requests that polled a task the server no longer knew. */
+  readonly unknownAnswers = new Map<string, number>();
 
   constructor(
     private readonly fixture: Fixture,
     private readonly transcript: Transcript,
   ) {}
 
-  /** The reference task service, opened on first use (most fixtures have no task). */
+  /**
+   * The reference task service, opened on first use (most fixtures have no task), with the tasks/cancel
+   * semantics the policy declares: an acknowledgement the worker's checkpoint acts on, or a terminal
+   * transition before the answer (the reference implements each as one revision defines it).
+   */
   get service(): DurableTaskService {
-    this.#service ??= DurableTaskService.open({ specVersion: this.fixture.specVersion });
+    const declared = this.fixture.parameters.task.cancel;
+    const wanted =
+      declared === 'immediate-terminal' ? 'terminal-before-answer' : declared === 'acknowledge-then-checkpoint' ? 'acknowledge' : undefined;
+    const specVersion =
+      (wanted === undefined ? undefined : SPEC_VERSIONS.find((revision) => factsOf(revision)['task-cancel'].value === wanted)) ??
+      this.fixture.specVersion;
+    this.#service ??= DurableTaskService.open({ specVersion });
     return this.#service;
   }
 
   status(task: string): TaskStatus | undefined {
+    if (this.#lost.has(task)) return undefined;
     return this.service.get(task)?.status;
+  }
+
+  /** Whether the declared store keeps task state through a dropped connection (null: the policy does not say). */
+  #survives(): boolean | null {
+    const { store, survivesDisconnect } = this.fixture.parameters.task;
+    if (store === undefined && survivesDisconnect === undefined) return true;
+    if (store === 'in-memory' || survivesDisconnect === false) return false;
+    if (store === 'durable' && survivesDisconnect !== null) return true;
+    return null;
+  }
+
+  /** The client's connection drops: durable task state stays; state kept with the connection is gone. */
+  disconnect(at: number): void {
+    this.transcript.note(at, 'client', 'the connection drops; the client reconnects and keeps the task ids it was given');
+    const survives = this.#survives();
+    if (survives === true) {
+      this.transcript.note(at, 'tasks', `task state is durable: ${[...this.client.keys()].join(', ')} outlive the connection`);
+      return;
+    }
+    for (const task of this.client.keys()) this.#lost.add(task);
+    this.transcript.note(
+      at,
+      'tasks',
+      survives === false
+        ? `task state was kept ${this.fixture.parameters.task.store === 'in-memory' ? 'in memory' : 'with the connection'}: ` +
+            `${[...this.client.keys()].join(', ')} are gone`
+        : `nothing says where task state lives or that it survives a disconnect: ${[...this.client.keys()].join(', ')} are treated as gone`,
+    );
   }
 
   create(at: number, task: string, path: readonly (string | number)[]): void {
     if (this.client.has(task)) throw new FixtureError(`task ${task} is created twice`, path);
     this.service.create(task);
     this.client.set(task, { waiting: this.fixture.parameters.task.clientWaits !== 'none' });
+    this.transcript.wire(at, 'client → server', {
+      jsonrpc: '2.0',
+      id: `create-${task}`,
+      method: this.fixture.method,
+      params: { name: this.fixture.operation, arguments: {}, task: {} },
+    });
+    const survives = this.#survives();
+    this.transcript.note(
+      at,
+      'tasks',
+      `task ${task}: working (` +
+        (survives === true
+          ? 'stored durably before the answer'
+          : survives === false
+            ? 'kept in memory, not durably'
+            : 'nothing says it is stored durably') +
+        ')',
+    );
     this.transcript.wire(at, 'server → client', {
       jsonrpc: '2.0',
       id: `create-${task}`,
       result: { task: { taskId: task, status: 'working' } },
     });
-    this.transcript.note(at, 'tasks', `task ${task}: working (stored durably before the answer)`);
   }
 
   cancel(at: number, task: string, path: readonly (string | number)[]): void {
@@ -56,6 +118,15 @@ export class TaskWorld {
       return;
     }
     this.transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: `cancel-${task}`, method: 'tasks/cancel', params: { taskId: task } });
+    if (this.#lost.has(task)) {
+      this.#unknown(at, `cancel-${task}`, task);
+      return;
+    }
+    if (this.fixture.parameters.task.used === true && this.fixture.parameters.task.cancel === null) {
+      this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id: `cancel-${task}`, result: {} });
+      this.transcript.note(at, 'tasks', `nothing says what tasks/cancel does (task.cancel): nothing is shown to stop ${task}`);
+      return;
+    }
     const answer = this.service.cancel(task);
     if ('acknowledged' in answer) {
       this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id: `cancel-${task}`, result: {} });
@@ -79,6 +150,7 @@ export class TaskWorld {
 
   checkpoint(at: number, task: string, path: readonly (string | number)[]): void {
     this.#view(task, path);
+    if (this.#lost.has(task)) return;
     const before = this.status(task);
     const after = this.service.workerCheckpoint(task);
     this.transcript.note(at, 'tasks', `worker checkpoint of ${task}: ${before === after ? `still ${after}` : `${before} → ${after}`}`);
@@ -86,6 +158,10 @@ export class TaskWorld {
 
   finish(at: number, task: string, path: readonly (string | number)[]): void {
     this.#view(task, path);
+    if (this.#lost.has(task)) {
+      this.transcript.note(at, 'tasks', `the work of ${task} finishes, but its task record is gone: nobody can learn the result`);
+      return;
+    }
     const before = this.status(task);
     const after = this.service.finish(task);
     this.transcript.note(
@@ -103,12 +179,21 @@ export class TaskWorld {
       return;
     }
     this.transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: `get-${task}-${at}`, method: 'tasks/get', params: { taskId: task } });
+    if (this.#lost.has(task)) {
+      this.#unknown(at, `get-${task}-${at}`, task);
+      return;
+    }
     const status = this.status(task)!;
     this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id: `get-${task}-${at}`, result: { task: { taskId: task, status } } });
     if (TERMINAL.has(status)) {
       view.waiting = false;
       view.final = { status, assumed: false };
     }
+  }
+
+  #unknown(at: number, id: string, task: string): void {
+    this.unknownAnswers.set(task, (this.unknownAnswers.get(task) ?? 0) + 1);
+    this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id, error: { code: -32602, message: `unknown task ${task}` } });
   }
 
   close(): void {

@@ -2,6 +2,7 @@ import type { Finding } from '../findings/finding.js';
 import { escapeXml, findingCase } from '../report/junit.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { describeExpectation, renderRun } from '../simulator/render-transcript.js';
+import { plural } from '../text/plural.js';
 
 /** Version of the JSON verify report's shape (schemas/verify-report.schema.json); bumped on any incompatible change. */
 export const VERIFY_REPORT_VERSION = 1;
@@ -71,9 +72,9 @@ export function ledgerStoreLine(outcome: VerifyOutcome, databasePlace: string | 
   if (postgres.length === 0) return undefined;
   const standIns = postgres.filter(({ run }) => run.ledger?.standIn === true).length;
   if (standIns === 0)
-    return `Ledger: the ${postgres.length} fixture(s) whose ledger the manifest keeps in PostgreSQL ran on ${databasePlace ?? 'PostgreSQL'}`;
+    return `Ledger: the ${plural(postgres.length, 'fixture')} whose ledger the manifest keeps in PostgreSQL ran on ${databasePlace ?? 'PostgreSQL'}`;
   return (
-    `Ledger: the manifest keeps its ledger in PostgreSQL, but no database was given: ${standIns} fixture(s) ran it on SQLite as a stand-in ` +
+    `Ledger: the manifest keeps its ledger in PostgreSQL, but no database was given: ${plural(standIns, 'fixture')} ran it on SQLite as a stand-in ` +
     '(verify --database-url postgres://… or MCPRELY_DATABASE_URL runs them on PostgreSQL)'
   );
 }

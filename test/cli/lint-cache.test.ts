@@ -14,7 +14,7 @@ function project(): string {
 
 const lint = (root: string, ...extra: string[]) => runCli(['lint', 'manifests', '-f', 'json', ...extra], { cwd: root });
 const cacheLine = (stderr: string) =>
-  /^lint cache: (\d+) of (\d+) file\(s\) unchanged \(reports from the cache\), (\d+) linted$/m.exec(stderr);
+  /^lint cache: (\d+) of (\d+) files? unchanged \(reports from the cache\), (\d+) linted$/m.exec(stderr);
 
 describe('lint --cache', () => {
   it('a second run reads every unchanged file from the cache, with the same findings, byte for byte', () => {

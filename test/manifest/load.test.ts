@@ -177,7 +177,7 @@ describe('schema errors', () => {
     expect(result.problems[0]!.message).toBe('Unknown field "zzz" in operations[0]');
     expect(result.problems[0]!.fix).toMatch(
       new RegExp(
-        '^remove it; allowed here: name, method, description, direction, transports, x-mcprely-ignore, probe, x-mcprely-unverified, ' +
+        '^remove it; allowed here: name, method, description, uri, direction, transports, x-mcprely-ignore, probe, x-mcprely-unverified, ' +
           'sideEffect, annotations, timeouts',
       ),
     );

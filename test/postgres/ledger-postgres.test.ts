@@ -264,7 +264,7 @@ describe('verify --database-url: the ledger fixtures run on PostgreSQL', () => {
     // The same from the environment, in text: the report says where the ledger ran.
     const text = await cli(['verify', 'fixtures/examples/billing.yaml'], { MCPRELY_DATABASE_URL: url });
     expect(text.stdout).toMatch(
-      /^Ledger: the \d+ fixture\(s\) whose ledger the manifest keeps in PostgreSQL ran on PostgreSQL at 127\.0\.0\.1:\d+\/postgres$/m,
+      /^Ledger: the \d+ fixtures? whose ledger the manifest keeps in PostgreSQL ran on PostgreSQL at 127\.0\.0\.1:\d+\/postgres$/m,
     );
     expect(text.stdout).not.toContain('mcprely-test');
   });

@@ -378,6 +378,20 @@ describe('key lifetime, scope and in-flight behaviour', () => {
     expect(a.result).not.toEqual(b.result);
     expect(reserve('tenant-a', 2)).toEqual({ ...a, replayed: true });
     expect(() => reserve('tenant-b', 3)).toThrow(IdempotencyKeyMismatchError);
+    // The key is named as the caller gave it, with its scope; never as the ledger stores it.
+    let mismatch: unknown;
+    try {
+      reserve('tenant-b', 3);
+    } catch (error) {
+      mismatch = error;
+    }
+    expect(mismatch).toMatchObject({
+      key: 'checkout-7',
+      scope: 'tenant-b',
+      message: 'idempotency key "checkout-7" (scope "tenant-b") was reused with different arguments',
+    });
+    expect((mismatch as Error).message).not.toContain('\\u0000');
+    expect(new KeyInFlightError('k1', 't1').message).toMatch(/^idempotency key "k1" \(scope "t1"\) may be in flight/);
     expect(ledger.reconcile('checkout-7', { scope: 'tenant-a' })?.result).toEqual(a.result);
     expect(ledger.reconcile('checkout-7')).toBeUndefined();
     // A global key never collides with a scoped one of the same text.

@@ -90,10 +90,12 @@ describe('mcprely review', () => {
     ]) {
       expect(markdown.match(new RegExp(`^### ${section}$`, 'gm'))?.length, section).toBe(4);
     }
-    // Four operations on stdio and Streamable HTTP: two race tables each, four rows each, a diagram per row.
+    // Four operations on stdio and Streamable HTTP: two race tables each, a diagram per row; the two plain
+    // requests have four rows each, the Task two (tasks/cancel then completion, disconnect then poll), the
+    // subscription one on stdio (client close) and two on HTTP (and drop then re-issue).
     expect(markdown.match(/^### Race table \(stdio, /gm)?.length).toBe(4);
     expect(markdown.match(/^### Race table \(streamable-http, /gm)?.length).toBe(4);
-    expect(markdown.match(/^```mermaid\nsequenceDiagram$/gm)?.length).toBe(32);
+    expect(markdown.match(/^```mermaid\nsequenceDiagram$/gm)?.length).toBe(23);
     expect(markdown).not.toMatch(/❌/);
   });
 
@@ -166,6 +168,21 @@ describe('mcprely review', () => {
     expect(row.mermaid).toContain('C->>S: POST notifications/cancelled (r1)');
   });
 
+  it('counts in words that agree with the count, and draws the proxy as a participant of its own', () => {
+    const file = 'fixtures/examples/flawed/proxy-buffers-sse.yaml';
+    const markdown = runCli(['review', file]).stdout;
+    expect(markdown).toMatch(/ · 1 replica · 1 operation · fixtures: \d+ of \d+ passed /);
+    const page = runCli(['review', file, '-f', 'html']).stdout;
+    expect(page).toMatch(/ · 1 replica · 1 operation · fixtures: /);
+    expect(markdown).not.toMatch(/\b1 (operations|replicas|refusals|fixtures)\b/);
+    // The proxy closes the quiet stream: its notes are over the proxy, wrapped at words, never cut.
+    expect(markdown).toContain('    participant P as Proxy\n    participant S as Server\n');
+    expect(markdown).toContain('    Note over P: closes a connection idle for<br/>60000\u00a0ms, the server sends a<br/>');
+    expect(markdown).not.toContain('Note over C,S');
+    const fixtures = runCli(['fixtures', file, '-o', mkdtempSync(join(tmpdir(), 'mcprely-review-'))]);
+    expect(fixtures.stdout).toMatch(/^\d+ fixtures for 1 operation written to /m);
+  });
+
   it('writes each section from the policy it describes', () => {
     const { review } = reviewJson('fixtures/examples/billing.yaml');
     const [charge, balance, reindex] = review.operations;
@@ -178,7 +195,15 @@ describe('mcprely review', () => {
     expect(balance!.reconnect.lines.map((line) => line.text)).toContain('nothing to refetch: a read is simply issued again');
     // An operation the client never retries automatically says so, in the race table too.
     expect(reindex!.retry.lines.map((line) => line.text).join(' ')).toMatch(/no automatic retry/);
-    expect(reindex!.raceTables[0]!.rows[2]!.clientBehaviour).toMatch(/^no automatic retry/);
+    // A Task's rows are its own: cancelled with tasks/cancel and polled by id, never notifications/cancelled.
+    for (const table of reindex!.raceTables) {
+      expect(table.rows.map((row) => row.order)).toEqual(['tasks/cancel then completion', 'disconnect then poll']);
+      for (const row of table.rows) {
+        expect(row.mermaid).not.toMatch(/notifications\/cancelled/);
+        expect(row.mermaid).toMatch(/tasks\/get/);
+      }
+    }
+    expect(balance!.raceTables[0]!.rows[2]!.clientBehaviour).toMatch(/retries automatically/);
     expect(charge!.raceTables[0]!.rows[2]!.clientBehaviour).toMatch(/looks the key up/);
   });
 

@@ -83,6 +83,13 @@ ruleTester('progress-keepalive', {
       name: 'a task',
       manifest: manifest({ server: HTTP, operations: op('    timeouts: { idleMs: 60000, maxMs: 900000 }\n    task: { used: true }') }),
     },
+    {
+      name: 'an idle timeout of 0 is reported once, by deadline-idle-required, not compared with here',
+      manifest: manifest({
+        server: HTTP,
+        operations: op('    timeouts: { idleMs: 0, maxMs: 900000 }\n    progress: { emits: true, maxIntervalMs: 15000 }'),
+      }),
+    },
   ],
   invalid: [
     {
@@ -138,6 +145,19 @@ ruleTester('progress-receiver-rate-limit', {
         operations: op('    direction: server-to-client\n    progress: { emits: true, minIntervalMs: 500 }', 'sampling/createMessage'),
       }),
       findings: [{ path: '/operations/0/progress/receiverMinIntervalMs', line: 8 }],
+    },
+    {
+      name: "a receiver interval of zero is no rate limit (as the sender's zero is not)",
+      manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 500, receiverMinIntervalMs: 0 }') }),
+      findings: [{ path: '/operations/0/progress/receiverMinIntervalMs', line: 7, severity: 'warn' }],
+    },
+    {
+      name: 'a receiver interval of zero from the defaults',
+      manifest: manifest({
+        defaults: '  progress: { receiverMinIntervalMs: 0 }',
+        operations: op('    progress: { emits: true, minIntervalMs: 500 }'),
+      }),
+      findings: [{ path: '/operations/0/progress/receiverMinIntervalMs', line: 5 }],
     },
   ],
 });
@@ -228,6 +248,21 @@ ruleTester('cancel-json-response', {
         operations: op('    cancellation: { stopsWork: never }'),
       }),
     },
+    {
+      name: 'a Task over JSON on 2026-07-28: it is cancelled with tasks/cancel, a request the JSON mode does not hide',
+      manifest: manifest({
+        server: '{ name: s, transports: [streamable-http], http: { responseMode: json } }',
+        operations: op('    task: { used: true }\n    cancellation: { stopsWork: checkpoint }'),
+      }),
+    },
+    {
+      name: 'a Task over JSON on 2025-11-25',
+      manifest: manifest({
+        specVersion: S25,
+        server: '{ name: s, transports: [streamable-http], http: { responseMode: json } }',
+        operations: op('    task: { used: true }\n    cancellation: { stopsWork: immediately }'),
+      }),
+    },
   ],
   invalid: [
     {
@@ -240,6 +275,24 @@ ruleTester('cancel-json-response', {
         { path: '/operations/0/progress/emits', line: 7, messageId: 'progress' },
         { path: '/operations/0/cancellation/stopsWork', line: 8, messageId: 'cancellation' },
       ],
+    },
+    {
+      name: 'a Task over JSON still gets no progress on its response, but its cancellation is not in question',
+      manifest: manifest({
+        server: '{ name: s, transports: [streamable-http], http: { responseMode: json } }',
+        operations: op('    task: { used: true }\n    progress: { emits: true }\n    cancellation: { stopsWork: checkpoint }'),
+      }),
+      findings: [{ path: '/operations/0/progress/emits', line: 8, messageId: 'progress' }],
+    },
+    {
+      name: 'a plain request beside a Task over JSON: only the plain request',
+      manifest: manifest({
+        server: '{ name: s, transports: [streamable-http], http: { responseMode: json } }',
+        operations:
+          '  - name: reindex\n    method: tools/call\n    task: { used: true }\n    cancellation: { stopsWork: checkpoint }\n' +
+          '  - name: build\n    method: tools/call\n    cancellation: { stopsWork: checkpoint }',
+      }),
+      findings: [{ path: '/operations/1/cancellation/stopsWork', line: 11, messageId: 'cancellation' }],
     },
   ],
 });
@@ -287,6 +340,17 @@ ruleTester('recovery-listen-restore', {
         { path: '/operations/0/recovery/reconnect/restoresFilter', line: 7, messageId: 'filter' },
         { path: '/operations/0/recovery/reconnect/carriesToolName', line: 7, messageId: 'tool-name' },
       ],
+    },
+    {
+      name: 'the filter explicitly not restored, reported at the value (its wording: test/rules/messages.test.ts)',
+      manifest: manifest({
+        server: HTTP,
+        operations: op(
+          '    recovery: { reconnect: { restoresFilter: false, carriesToolName: false }, dedupeBy: id }',
+          'subscriptions/listen',
+        ),
+      }),
+      findings: [{ path: '/operations/0/recovery/reconnect/restoresFilter', line: 7, messageId: 'filter' }],
     },
   ],
 });

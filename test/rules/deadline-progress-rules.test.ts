@@ -251,6 +251,12 @@ ruleTester('progress-interval-below-idle', {
       name: 'no idle timeout to compare with (another rule asks for it)',
       manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 10000 }') }),
     },
+    {
+      name: 'an idle timeout of 0 is one cause with one finding: deadline-idle-required owns it',
+      manifest: manifest({
+        operations: op('    timeouts: { idleMs: 0, maxMs: 60000 }\n    progress: { emits: true, minIntervalMs: 250 }'),
+      }),
+    },
   ],
   invalid: [
     {

@@ -48,12 +48,42 @@ ruleTester('retry-reconcile-first', {
       manifest: manifest({ operations: mutation('    retry: { automatic: on-transport-error }') }),
     },
     { name: 'a read retried on timeout', manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }', 'none') }) },
+    {
+      name: 'reconciles by a key the server can look up',
+      manifest: manifest({
+        operations: mutation(
+          '    retry: { automatic: on-timeout, reconcileFirst: true }\n    idempotency: { keyArgument: key, reconcileByKey: true }',
+        ),
+      }),
+    },
+    {
+      name: 'a server that cannot look keys up, but the client does not claim to reconcile (only the plain finding)',
+      manifest: manifest({
+        operations: mutation('    retry: { automatic: on-transport-error }\n    idempotency: { keyArgument: key, reconcileByKey: false }'),
+      }),
+    },
   ],
   invalid: [
     {
       name: 'plain retry on timeout',
       manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout }') }),
-      findings: [{ path: '/operations/0/retry/reconcileFirst', line: 8, severity: 'warn' }],
+      findings: [{ path: '/operations/0/retry/reconcileFirst', line: 8, messageId: 'default', severity: 'warn' }],
+    },
+    {
+      name: 'reconciles first by key, but the server cannot look a key up: reported at reconcileByKey',
+      manifest: manifest({
+        operations: mutation(
+          '    retry: { automatic: on-timeout, reconcileFirst: true }\n    idempotency: { keyArgument: key, reconcileByKey: false }',
+        ),
+      }),
+      findings: [{ path: '/operations/0/idempotency/reconcileByKey', line: 9, messageId: 'cannot-look-up', severity: 'warn' }],
+    },
+    {
+      name: 'no reconciliation and no lookup: one finding, the missing reconciliation',
+      manifest: manifest({
+        operations: mutation('    retry: { automatic: on-timeout }\n    idempotency: { keyArgument: key, reconcileByKey: false }'),
+      }),
+      findings: [{ path: '/operations/0/retry/reconcileFirst', line: 8, messageId: 'default' }],
     },
   ],
 });
@@ -104,6 +134,8 @@ ruleTester('retry-side-effect-declared', {
   ],
 });
 
+const BACKOFF = '{ baseMs: 250, capMs: 8000, jitter: full }';
+
 ruleTester('retry-backoff', {
   valid: [
     {
@@ -112,15 +144,36 @@ ruleTester('retry-backoff', {
         operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 1, capMs: 8, jitter: equal } }', 'none'),
       }),
     },
+    {
+      name: '10 attempts: the bound itself',
+      manifest: manifest({ operations: mutation(`    retry: { automatic: on-timeout, maxAttempts: 10, backoff: ${BACKOFF} }`, 'none') }),
+    },
+    {
+      name: 'many attempts declared, but no automatic retry',
+      manifest: manifest({ operations: mutation(`    retry: { automatic: never, maxAttempts: 300, backoff: ${BACKOFF} }`, 'none') }),
+    },
   ],
   invalid: [
     {
       name: 'no cap, no jitter',
       manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 100, jitter: none } }', 'none') }),
       findings: [
-        { path: '/operations/0/retry/backoff/capMs', line: 8 },
-        { path: '/operations/0/retry/backoff/jitter', line: 8 },
+        { path: '/operations/0/retry/backoff/capMs', line: 8, messageId: 'default' },
+        { path: '/operations/0/retry/backoff/jitter', line: 8, messageId: 'default' },
       ],
+    },
+    {
+      name: '300 attempts: past the cap every attempt is steady load on a recovering server',
+      manifest: manifest({ operations: mutation(`    retry: { automatic: on-timeout, maxAttempts: 300, backoff: ${BACKOFF} }`, 'none') }),
+      findings: [{ path: '/operations/0/retry/maxAttempts', line: 8, messageId: 'attempts', severity: 'warn' }],
+    },
+    {
+      name: '11 attempts, from the defaults',
+      manifest: manifest({
+        defaults: '  retry: { maxAttempts: 11 }',
+        operations: mutation(`    retry: { automatic: on-transport-error, backoff: ${BACKOFF} }`, 'idempotent'),
+      }),
+      findings: [{ path: '/operations/0/retry/maxAttempts', line: 5, messageId: 'attempts' }],
     },
   ],
 });
@@ -236,6 +289,12 @@ ruleTester('idem-ledger-shared', {
       }),
     },
     {
+      name: 'one replica, SQLite said to be shared (nothing to share with)',
+      manifest: manifest({
+        operations: mutation('    idempotency: { keyArgument: key, ledger: { store: sqlite, durable: true, sharedAcrossReplicas: true } }'),
+      }),
+    },
+    {
       name: 'replicas serving a read',
       manifest: manifest({
         server: '{ name: s, transports: [stdio], replicas: 3 }',
@@ -259,6 +318,16 @@ ruleTester('idem-ledger-shared', {
         operations: mutation('    idempotency: { keyArgument: key, ledger: { store: memory, sharedAcrossReplicas: true } }'),
       }),
       findings: [{ path: '/operations/0/idempotency/ledger/store', line: 8, messageId: 'in-memory' }],
+    },
+    {
+      name: 'replicas declared sharing one SQLite file: a file on one host is not shared storage',
+      manifest: manifest({
+        server: '{ name: s, transports: [stdio], replicas: 3 }',
+        operations: mutation(
+          '    idempotency: { keyArgument: key, ledger: { store: sqlite, durable: true, sharedAcrossReplicas: true, atomicWithEffect: true } }',
+        ),
+      }),
+      findings: [{ path: '/operations/0/idempotency/ledger/store', line: 8, messageId: 'host-local', severity: 'error' }],
     },
     {
       name: 'replicas with a database not declared shared',

@@ -37,18 +37,23 @@ function assumptions(): Assumption[] {
   for (const { definition } of bundledRules().rules) {
     const checks = definition.checks ?? (definition.then === undefined ? [] : [{ then: definition.then }]);
     for (const check of checks) {
-      for (const assertion of (Array.isArray(check.then) ? check.then : [check.then]) as Assertion[]) {
+      const assertions = (Array.isArray(check.then) ? check.then : [check.then]) as Assertion[];
+      // A `defined` beside an enum that allows a missing field refuses the missing field with its own words
+      // ("nothing says …"), while the enum words an explicit value: together they assume nothing.
+      const askedFor = new Set(assertions.filter((assertion) => assertion.function === 'defined').map((assertion) => assertion.field));
+      for (const assertion of assertions) {
         if (assertion.field.startsWith('$') || definition.given === 'manifest') continue;
         const options = (assertion.functionOptions ?? {}) as { values?: unknown[]; allowMissing?: boolean };
         const fn = assertion.function;
+        const allowsMissing = options.allowMissing === true && !askedFor.has(assertion.field);
         if (fn === 'enum')
           out.push({
             rule: definition.id,
             given: definition.given,
             field: assertion.field,
-            missing: options.allowMissing === true ? 'passes' : 'fails',
+            missing: allowsMissing ? 'passes' : 'fails',
             accepts: options.values ?? [],
-            ...(options.allowMissing === true && options.values?.length === 1 ? { assumes: options.values[0] } : {}),
+            ...(allowsMissing && options.values?.length === 1 ? { assumes: options.values[0] } : {}),
           });
         else if (fn === 'falsy')
           out.push({ rule: definition.id, given: definition.given, field: assertion.field, missing: 'passes', assumes: false });

@@ -6,7 +6,7 @@ describe('verify: where the ledger fixtures ran', () => {
     const text = runCli(['verify', 'fixtures/examples/billing.yaml'], { env: { MCPRELY_DATABASE_URL: '' } });
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(
-      /^Ledger: the manifest keeps its ledger in PostgreSQL, but no database was given: 7 fixture\(s\) ran it on SQLite as a stand-in \(verify --database-url/m,
+      /^Ledger: the manifest keeps its ledger in PostgreSQL, but no database was given: 7 fixtures ran it on SQLite as a stand-in \(verify --database-url/m,
     );
     expect(text.stdout).toContain('no database was given, so SQLite stands in for it');
     const json = JSON.parse(

@@ -33,7 +33,7 @@ describe('mcprely verify on the examples', () => {
       'an unbounded buffer',
       'unbounded-progress-buffer.yaml',
       'sync_catalog/slow-consumer-overflows-buffer',
-      /FAIL {2}buffer-bounded: no capacity is declared: the queue grew to 257 events/,
+      /FAIL {2}buffer-bounded: no capacity is declared: the queue grew to 258 events/,
       /no bound: 256 events queued for a consumer that reads nothing/,
     ],
     [
@@ -160,6 +160,6 @@ describe('mcprely verify on fixture files', () => {
     const reported = run.stderr.split('\n').filter((line) => /: error: /.test(line));
     expect(reported.length).toBe(cases.length);
     for (const line of reported) expect(line).toMatch(/\[fixture-file\]$/);
-    expect(run.stdout).toMatch(/Summary: 1 fixtures run, 1 passed, 0 failed; 6 file\(s\) could not be used/);
+    expect(run.stdout).toMatch(/Summary: 1 fixture run, 1 passed, 0 failed; 6 files could not be used/);
   });
 });

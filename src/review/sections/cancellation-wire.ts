@@ -1,4 +1,4 @@
-import { cancelSignalOf, disconnectCancels } from '../../policy/predicates.js';
+import { cancelSignalOf, disconnectCancels, usesTask } from '../../policy/predicates.js';
 import type { ReviewContext } from '../review-context.js';
 import type { WireRow } from '../review-types.js';
 
@@ -20,6 +20,26 @@ export function cancellationWire(context: ReviewContext): WireRow[] {
         ? 'answers unknown, late or malformed cancellations with errors'
         : 'does not say what it does with unknown, late or malformed cancellations',
   ].join('; ');
+  if (usesTask(operation)) {
+    // A Task is cancelled by tasks/cancel on every transport; notifications/cancelled MUST NOT be used for it.
+    const task = operation.task ?? {};
+    const viaNotification = task.cancelVia === 'notifications/cancelled';
+    const taskServer =
+      task.cancel === 'immediate-terminal'
+        ? 'moves the task to cancelled before it answers'
+        : task.cancel === 'acknowledge-then-checkpoint'
+          ? 'acknowledges; the worker stops at its next checkpoint, and the task may still complete'
+          : 'does not say what tasks/cancel does';
+    return context.transports.map((transport) => ({
+      ...context.checklist.line(
+        `${transport}: ${viaNotification ? 'notifications/cancelled (never for a task)' : 'tasks/cancel {taskId}'}; the server ${taskServer}`,
+        ['task-no-cancelled-notification', 'task-cancel-semantics'],
+      ),
+      transport,
+      clientSignal: viaNotification ? 'notifications/cancelled (a task ignores it: tasks/cancel is the only way)' : 'tasks/cancel {taskId}',
+      server: taskServer,
+    }));
+  }
   return context.transports.map((transport) => {
     if (cancellation.clientMayCancel === false) {
       return {

@@ -2,6 +2,7 @@ import type { Backoff } from '../../manifest/types.js';
 import { retriesAutomatically, retryClassOf } from '../../policy/predicates.js';
 import type { ReviewContext } from '../review-context.js';
 import type { ChecklistLine, RetrySection } from '../review-types.js';
+import { plural } from '../../text/plural.js';
 
 const CALLER = {
   SAFE: 'and may simply re-issue it',
@@ -33,7 +34,7 @@ export function retry(context: ReviewContext): RetrySection {
   }
   const how = [
     `retried automatically ${declared.automatic!.replace(/^on-/, 'on ').replace(/-or-/, ' or ').replace(/-/g, ' ')}` +
-      (declared.maxAttempts === undefined ? '' : `, up to ${declared.maxAttempts} attempts`),
+      (declared.maxAttempts === undefined ? '' : `, up to ${plural(declared.maxAttempts, 'attempt')}`),
     declared.newRequestId === false ? 'with the same JSON-RPC id' : 'each attempt a new JSON-RPC id',
     classified.classification === 'CONDITIONAL'
       ? `with the same key${declared.reconcileFirst === true ? ', after looking the key up' : ''}`

@@ -1,0 +1,192 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generateFixtures } from '../../src/fixtures/generate-fixtures.js';
+import type { Fixture, FixtureKind } from '../../src/fixtures/fixture-types.js';
+import { retryWindow } from '../../src/fixtures/ledger-fixtures.js';
+import { loadManifest, type LoadedManifest } from '../../src/manifest/load.js';
+import { DERIVED_FIELDS } from '../../src/rules/derived-fields.js';
+import type { FixtureRun } from '../../src/simulator/fixture-run.js';
+import { runFixture } from '../../src/simulator/run-fixture.js';
+
+// Issue 25: a key lifetime (idempotency.keyTtlMs) or an in-flight answer (idempotency.whileInFlight) that lint
+// refuses must make a fixture fail in verify, and the values it accepts must pass.
+
+const BILLING = 'fixtures/examples/billing.yaml';
+
+function load(edit: (text: string) => string = (text) => text): LoadedManifest {
+  const loaded = loadManifest(BILLING, new TextEncoder().encode(edit(readFileSync(BILLING, 'utf8'))));
+  if (!loaded.ok) throw new Error(loaded.problems.map((problem) => problem.message).join('; '));
+  return loaded;
+}
+
+/** billing.yaml with one value of charge_account's idempotency replaced (the text must be there). */
+function variant(from: string, to: string): LoadedManifest {
+  return load((text) => {
+    expect(text).toContain(from);
+    return text.replace(from, to);
+  });
+}
+
+function fixtureOf(manifest: LoadedManifest, kind: FixtureKind): Fixture {
+  const found = generateFixtures(manifest).find((fixture) => fixture.operation === 'charge_account' && fixture.kind === kind);
+  if (found === undefined) throw new Error(`no charge_account/${kind} fixture`);
+  return found;
+}
+
+const failed = (run: FixtureRun) => run.results.filter((result) => !result.passed).map((result) => result.expectation.check);
+const lines = (run: FixtureRun) => run.transcript.map((entry) => `t=${entry.at} ${entry.lane}: ${entry.text}`);
+
+/** The retry window the rule idem-key-lifetime compares keyTtlMs with ($retryWindowMs), for charge_account. */
+function retryWindowOf(manifest: LoadedManifest): number {
+  const operation = manifest.operations.find((candidate) => candidate.spec.name === 'charge_account')!;
+  return DERIVED_FIELDS['$retryWindowMs']!(operation.spec, manifest.manifest.server) as number;
+}
+
+const LEDGER_KINDS: readonly FixtureKind[] = [
+  'duplicate-mutation-two-ids-no-key',
+  'lost-response-automatic-retry',
+  'one-key-identical-arguments',
+  'key-reuse-changed-arguments',
+  'two-connections-race-one-key',
+  'caller-mutates-result-clean-replay',
+  'close-reopen-replay',
+];
+
+describe('the ledger fixtures simulate the declared key lifetime and in-flight answer', () => {
+  const clean = load();
+  const window = retryWindowOf(clean);
+
+  it('the clean manifest passes every ledger fixture of charge_account', async () => {
+    expect(window).toBe(3 * 60000 + 2 * 8000);
+    for (const kind of LEDGER_KINDS) {
+      const run = await runFixture(fixtureOf(clean, kind));
+      expect(run.passed, `${kind}:\n${lines(run).join('\n')}\n${JSON.stringify(run.results, null, 2)}`).toBe(true);
+    }
+  });
+
+  it('places the automatic retry at the last moment of the retry window, in two steps whatever the times', () => {
+    const fixture = fixtureOf(clean, 'lost-response-automatic-retry');
+    expect(fixture.steps).toHaveLength(2);
+    expect(fixture.steps[1]).toMatchObject({ do: 'retry-after-lost-response', at: window - 1 });
+    expect(fixture.expect).toEqual([
+      { check: 'executions', count: 1 },
+      { check: 'results-equal', steps: ['first', 'retry'] },
+    ]);
+    // The window follows the policy the rule reads: maxAttempts × timeouts.maxMs plus the backoff cap between.
+    const longer = variant(
+      'maxAttempts: 3\n      newRequestId: true\n      reconcileFirst: true',
+      'maxAttempts: 5\n      newRequestId: true\n      reconcileFirst: true',
+    );
+    expect(retryWindowOf(longer)).toBe(5 * 60000 + 4 * 8000);
+    expect(fixtureOf(longer, 'lost-response-automatic-retry').steps[1]!.at).toBe(retryWindowOf(longer) - 1);
+  });
+
+  it("the fixture's retry window is the rule's $retryWindowMs, defaults included", () => {
+    const edits: ((text: string) => string)[] = [
+      (text) => text,
+      (text) =>
+        text.replace(
+          '      maxAttempts: 3\n      newRequestId: true\n      reconcileFirst: true',
+          '      newRequestId: true\n      reconcileFirst: true',
+        ),
+      (text) => text.replace('      backoff: { baseMs: 250, capMs: 8000, jitter: full }\n    idempotency:', '    idempotency:'),
+      (text) =>
+        text.replace(
+          'maxAttempts: 3\n      newRequestId: true\n      reconcileFirst: true',
+          'maxAttempts: 1\n      newRequestId: true\n      reconcileFirst: true',
+        ),
+      (text) => text.replace('timeouts: { idleMs: 5000, maxMs: 60000 }', 'timeouts: { idleMs: 5000 }').replace('    maxMs: 120000\n', ''),
+    ];
+    const windows = edits.map((edit) => {
+      const manifest = load(edit);
+      const operation = manifest.operations.find((candidate) => candidate.spec.name === 'charge_account')!;
+      const rule = DERIVED_FIELDS['$retryWindowMs']!(operation.spec, manifest.manifest.server);
+      expect(retryWindow(fixtureOf(manifest, 'lost-response-automatic-retry').parameters)?.ms).toBe(rule);
+      return rule;
+    });
+    // The declared window, the default of 3 attempts, no backoff cap, one attempt, and no maximum timeout (no window).
+    expect(windows).toEqual([196000, 196000, 180000, 60000, undefined]);
+  });
+
+  for (const ttl of [0, 1, window - 1]) {
+    it(`keyTtlMs: ${ttl} (below the ${window} ms window) fails lost-response-automatic-retry with a second execution`, async () => {
+      const run = await runFixture(fixtureOf(variant('keyTtlMs: 86400000', `keyTtlMs: ${ttl}`), 'lost-response-automatic-retry'));
+      expect(run.passed).toBe(false);
+      expect(failed(run)).toContain('executions');
+      expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 2 time(s)');
+      expect(lines(run).join('\n')).toMatch(/key checkout-7 expired after \d+ ms \(idempotency\.keyTtlMs/);
+    });
+  }
+
+  for (const ttl of [window, window + 1, 86400000]) {
+    it(`keyTtlMs: ${ttl} (at or above the ${window} ms window) passes lost-response-automatic-retry`, async () => {
+      const run = await runFixture(fixtureOf(variant('keyTtlMs: 86400000', `keyTtlMs: ${ttl}`), 'lost-response-automatic-retry'));
+      expect(run.passed, lines(run).join('\n')).toBe(true);
+      expect(lines(run).join('\n')).not.toMatch(/expired/);
+    });
+  }
+
+  it('a retry window longer than a day runs on the logical clock: two steps, no waiting', async () => {
+    // Eight-hour attempts: three of them and the backoff outlast a key kept for a day.
+    const long = variant('timeouts: { idleMs: 5000, maxMs: 60000 }', 'timeouts: { idleMs: 5000, maxMs: 28800000 }');
+    const fixture = fixtureOf(long, 'lost-response-automatic-retry');
+    expect(fixture.steps).toHaveLength(2);
+    expect(fixture.steps[1]!.at).toBe(3 * 28800000 + 2 * 8000 - 1);
+    const started = performance.now();
+    const run = await runFixture(fixture);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(failed(run)).toContain('executions');
+    expect(lines(run).join('\n')).toContain('key checkout-7 expired after 86415999 ms');
+  });
+
+  it('an older fixture without request parameters keeps the keys for ever and lets racers wait, as before', async () => {
+    const withoutRequest = (fixture: Fixture): Fixture => {
+      const { request: _absent, ...parameters } = fixture.parameters;
+      return { ...fixture, parameters };
+    };
+    const lost = fixtureOf(variant('keyTtlMs: 86400000', 'keyTtlMs: 1'), 'lost-response-automatic-retry');
+    const run = await runFixture(withoutRequest(lost));
+    expect(run.passed, lines(run).join('\n')).toBe(true);
+    const race = fixtureOf(variant('whileInFlight: wait', 'whileInFlight: execute'), 'two-connections-race-one-key');
+    expect((await runFixture(withoutRequest(race))).passed).toBe(true);
+  });
+
+  it('whileInFlight: replay fails the race: the second is answered with a result nothing stored yet', async () => {
+    const run = await runFixture(fixtureOf(variant('whileInFlight: wait', 'whileInFlight: replay'), 'two-connections-race-one-key'));
+    expect(run.passed).toBe(false);
+    expect(failed(run)).toEqual(['results-equal']);
+    expect(lines(run).join('\n')).toMatch(/in flight.*replay/);
+  });
+
+  it('whileInFlight: execute fails the race: the second runs without waiting for the claim', async () => {
+    const run = await runFixture(fixtureOf(variant('whileInFlight: wait', 'whileInFlight: execute'), 'two-connections-race-one-key'));
+    expect(run.passed).toBe(false);
+    expect(failed(run)).toContain('executions');
+    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 2 time(s)');
+  });
+
+  it('whileInFlight: conflict passes the race: the second gets a conflict, retries after the commit and replays', async () => {
+    const run = await runFixture(fixtureOf(variant('whileInFlight: wait', 'whileInFlight: conflict'), 'two-connections-race-one-key'));
+    expect(run.passed, lines(run).join('\n')).toBe(true);
+    const text = lines(run).join('\n');
+    expect(text).toMatch(/connection B: .*conflict/);
+    expect(text).toMatch(/connection B: retries after connection A committed/);
+    expect(text).toContain('replayed the stored result of key checkout-7');
+  });
+
+  it('whileInFlight: wait passes the race on real threads, as without a declaration', async () => {
+    for (const manifest of [clean, load((text) => text.replace('      whileInFlight: wait\n', ''))]) {
+      const run = await runFixture(fixtureOf(manifest, 'two-connections-race-one-key'));
+      expect(run.passed, lines(run).join('\n')).toBe(true);
+      expect(lines(run).join('\n')).toContain('2 connections released together: 1 committed an execution, 1 replayed or were rejected');
+    }
+  });
+
+  it('runs are reproducible: the same transcript for each policy', async () => {
+    for (const policy of ['conflict', 'replay', 'execute'])
+      for (const kind of ['two-connections-race-one-key', 'lost-response-automatic-retry'] as const) {
+        const fixture = fixtureOf(variant('whileInFlight: wait', `whileInFlight: ${policy}`), kind);
+        expect(lines(await runFixture(fixture))).toEqual(lines(await runFixture(fixture)));
+      }
+  });
+});
