@@ -107,9 +107,13 @@ export function ledgerIsDurable(operation: OperationSpec): boolean {
   return store !== undefined && DURABLE_STORES.has(store) && operation.idempotency?.ledger?.durable === true;
 }
 
-/** Every replica sees the same records: one replica, an upstream that enforces the key, or a durable store declared shared. */
+/**
+ * Every replica sees the same records: one replica, an upstream that enforces the key, or a durable store
+ * declared shared — never a SQLite file, which lives on one host's disk.
+ */
 export function ledgerIsShared(operation: OperationSpec, replicas: number): boolean {
   if (replicas <= 1 || ledgerIsUpstream(operation)) return true;
+  if (ledgerStoreOf(operation) === 'sqlite') return false;
   return ledgerIsDurable(operation) && operation.idempotency?.ledger?.sharedAcrossReplicas === true;
 }
 

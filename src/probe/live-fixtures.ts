@@ -48,6 +48,9 @@ export const LIVE_KINDS: Readonly<
     cannot:
       "it needs the server's task store to outlive a dropped connection, which a probe cannot tell from a store that happens to still run",
   },
+  'key-reuse-across-tenants': {
+    cannot: "it sends one key as two tenants, which needs a second tenant's credentials the probe does not have",
+  },
 };
 
 /** A fixture run against the live server, or why it was not. */

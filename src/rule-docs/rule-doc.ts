@@ -22,6 +22,7 @@ export function renderRuleDoc(rule: CompiledRule, examples: ExampleResults): str
     '',
     ...definition.spec.flatMap(citationLines),
     '',
+    ...verificationLines(definition.verification),
     '## Fix',
     '',
     definition.fix,
@@ -52,6 +53,18 @@ export function renderRuleDoc(rule: CompiledRule, examples: ExampleResults): str
     '',
   ];
   return lines.join('\n');
+}
+
+/** A lint-only rule says why no fixture of `verify` shows what it reports (review and evidence show the same reason). */
+function verificationLines(verification: { readonly lintOnly: string } | undefined): string[] {
+  if (verification === undefined) return [];
+  const reason = /[.!?]$/.test(verification.lintOnly) ? verification.lintOnly : `${verification.lintOnly}.`;
+  return [
+    '## Verification',
+    '',
+    `Lint-only because ${reason} \`mcprely verify\` has no fixture for this rule; review and evidence show this reason instead of a pass.`,
+    '',
+  ];
 }
 
 /** What `lint --fix` does, and the values it suggests, for the failing example's findings. */

@@ -107,8 +107,8 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       return [
         missing.length === 0,
         missing.length === 0
-          ? 'the newest progress of every token reached the consumer'
-          : `the newest progress of ${missing.join(', ')} never reached the consumer (the newest was dropped, older kept)`,
+          ? 'the newest progress event reached the consumer'
+          : `the newest progress (of ${missing.join(', ')}) never reached the consumer: the newest was dropped, older kept`,
       ];
     }
     case 'listen-reissued': {

@@ -18,13 +18,17 @@ export class PolicyBuffer {
   maxSize = 0;
   readonly pushedFinals: string[] = [];
   readonly deliveredFinals: string[] = [];
-  /** The newest progress value pushed for each token, and the newest the consumer received. */
-  readonly #latestPushed = new Map<string, number>();
+  /** The newest progress event pushed, and the newest progress of each token the consumer received. */
+  #latestPushed: { token: string; value: number } | undefined;
   readonly #latestDelivered = new Map<string, number>();
 
-  /** Tokens whose newest progress never reached the consumer. */
+  /**
+   * The token of the newest progress event when that event never reached the consumer (a buffer that drops the
+   * newest keeps stale progress); empty when it did. Older progress of other tokens may go to make room.
+   */
   latestMissing(): string[] {
-    return [...this.#latestPushed].filter(([token, value]) => this.#latestDelivered.get(token) !== value).map(([token]) => token);
+    const latest = this.#latestPushed;
+    return latest === undefined || this.#latestDelivered.get(latest.token) === latest.value ? [] : [latest.token];
   }
 
   constructor(
@@ -67,7 +71,7 @@ export class PolicyBuffer {
 
   push(at: number, event: SseEvent): void {
     if (event.type === 'final') this.pushedFinals.push(String(event.requestId));
-    else this.#latestPushed.set(String(event.progressToken), event.progress);
+    else this.#latestPushed = { token: String(event.progressToken), value: event.progress };
     if (this.#reference !== undefined) {
       try {
         const outcome = this.#reference.push(event);

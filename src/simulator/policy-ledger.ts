@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FixtureParameters } from '../fixtures/fixture-types.js';
+import { callerOf } from '../fixtures/ledger-fixtures.js';
 import { IdempotencyKeyMismatchError, KeyInFlightError } from '../reference/errors.js';
 import { type IdempotencyLedger, sqliteLedger } from '../reference/idempotency-ledger.js';
 import { PostgresMutationLedger } from '../reference/postgres-mutation-ledger.js';
 import { fixtureOperation } from './fixture-operation.js';
-import { ledgerClock, raceConnections, raceProcesses, SIMULATED_LEDGER } from './race.js';
+import { keyOptions, ledgerClock, raceConnections, raceProcesses, SIMULATED_LEDGER } from './race.js';
 import type { Transcript } from './transcript.js';
 
 export type ChargeOutcome = { readonly result: unknown; readonly replayed: boolean } | { readonly rejected: string };
@@ -31,7 +32,10 @@ export interface LedgerStoreUsed {
  * policy returns stored objects; a reused key replayed or executed when the policy does not reject it; when
  * key check and effect are not one atomic commit, two racers that both check before either writes; keys
  * forgotten once their declared lifetime (idempotency.keyTtlMs) has passed on the logical clock; and what a
- * racer gets while the other's claim of the key is in flight (idempotency.whileInFlight).
+ * racer gets while the other's claim of the key is in flight (idempotency.whileInFlight); and keys scoped to the
+ * tenant or the grant that sent them (idempotency.keyScope), or one key space for every tenant when the scope is
+ * global or undeclared. A step's connection may name its tenant (`A:tenant-b`, see tenantConnection); a script
+ * whose connections name none has one caller, whose keys are kept as given (a scope would change no outcome).
  */
 export class PolicyLedgers {
   readonly #connections = new Map<string, IdempotencyLedger>();
@@ -41,6 +45,8 @@ export class PolicyLedgers {
   readonly #aliased = new Map<string, unknown>();
   /** When each key was stored, on the logical clock, by the ledger that holds it (only with a declared lifetime). */
   readonly #storedAt = new Map<string, number>();
+  /** The tenant whose request stored each key, by the ledger that holds it: a replay to another tenant is a leak. */
+  readonly #owners = new Map<string, string>();
   readonly #operation;
   #executions = 0;
   /** The logical clock the ledgers measure key lifetimes on: the time of the step being run. */
@@ -91,9 +97,62 @@ export class PolicyLedgers {
   }
 
   /** Which ledger holds a connection's records: its own in memory, its replica's, or the one they share. */
-  #holderOf(connection: string): string {
+  #holderOf(named: string): string {
+    const { connection } = callerOf(named);
     if (this.store.ranOn === 'memory') return `memory ${connection}`;
     return this.#separate ? `replica ${connection}` : 'shared';
+  }
+
+  /**
+   * The scope the ledger keys a connection's requests in: its tenant, its tenant's grant, or none — keys global
+   * or the scope undeclared (the unsafe assumption on a shared server), or a connection that names no tenant.
+   */
+  #scopeOf(named: string): string | undefined {
+    const scope = this.parameters.request?.keyScope ?? null;
+    const { tenant } = callerOf(named);
+    if (tenant === undefined) return undefined;
+    if (scope === 'tenant') return tenant;
+    if (scope === 'grant') return grantOf(tenant);
+    return undefined;
+  }
+
+  /** Where a key's record is held, for lifetimes, owners and aliases: the ledger, the scope, the key as given. */
+  #held(named: string, key: string): string {
+    return `${this.#holderOf(named)}\u0000${this.#scopeOf(named) ?? ''}\u0000${key}`;
+  }
+
+  /** What the transcript says of a request from a named tenant before its key is looked up: the tenant, and where. */
+  #describeCaller(at: number, named: string, key: string | undefined): void {
+    const { connection, tenant } = callerOf(named);
+    if (tenant === undefined) return;
+    const declared = this.parameters.request?.keyScope ?? null;
+    const from = `this request is from tenant ${tenant} (on connection ${connection})`;
+    if (key === undefined) {
+      this.transcript.note(at, 'server', from);
+      return;
+    }
+    this.transcript.note(
+      at,
+      'server',
+      declared === 'tenant' || declared === 'grant'
+        ? `${from}; idempotency.keyScope is ${declared}, so key ${key} is looked up among the keys of ${scopeWords(declared, tenant)} only`
+        : declared === 'global'
+          ? `${from}; idempotency.keyScope is global, so key ${key} is looked up among every tenant's keys`
+          : `${from}; idempotency.keyScope is not declared: simulated as global (the unsafe assumption on a server shared by tenants), ` +
+            `so key ${key} is looked up among every tenant's keys`,
+    );
+  }
+
+  /** The key of a request found another tenant's record: say whose (only where connections name their tenants). */
+  #crossTenant(at: number, named: string, key: string, what: (tenant: string, owner: string) => string): void {
+    const tenant = callerOf(named).tenant;
+    const owner = this.#owners.get(this.#held(named, key));
+    if (tenant === undefined || owner === undefined || owner === tenant) return;
+    this.transcript.note(
+      at,
+      'ledger',
+      `tenant ${tenant}'s key ${key} found tenant ${owner}'s record (one key space for every tenant): ${what(tenant, owner)}`,
+    );
   }
 
   /**
@@ -104,25 +163,29 @@ export class PolicyLedgers {
   #lookup(at: number, connection: string, key: string | undefined): string | undefined {
     const ttl = this.#keyTtlMs;
     if (key === undefined || ttl === null) return key;
-    const held = `${this.#holderOf(connection)}\u0000${key}`;
+    const held = this.#held(connection, key);
     const storedAt = this.#storedAt.get(held);
     if (storedAt !== undefined && at - storedAt >= ttl) {
       this.transcript.note(
         at,
         'ledger',
-        `key ${key} expired after ${at - storedAt} ms (idempotency.keyTtlMs: ${ttl}): the ledger no longer knows it`,
+        `key ${keyWords(key, this.#scopeOf(connection))} expired after ${at - storedAt} ms (idempotency.keyTtlMs: ${ttl}): ` +
+          'the ledger no longer knows it',
       );
       this.#storedAt.delete(held);
-      this.#aliased.delete(key);
+      this.#owners.delete(held);
+      this.#aliased.delete(this.#aliasOf(connection, key));
     }
     return ttl === 0 ? undefined : key;
   }
 
   /** A keyed execution committed at `at`: its key's lifetime starts (with a declared lifetime). */
   #stored(at: number, connection: string, key: string, quiet = false): void {
+    const { tenant } = callerOf(connection);
+    if (tenant !== undefined) this.#owners.set(this.#held(connection, key), tenant);
     const ttl = this.#keyTtlMs;
     if (ttl === null) return;
-    this.#storedAt.set(`${this.#holderOf(connection)}\u0000${key}`, at);
+    this.#storedAt.set(this.#held(connection, key), at);
     if (ttl === 0 && !quiet)
       this.transcript.note(at, 'ledger', `key ${key} is not kept: idempotency.keyTtlMs is 0, so the ledger forgets it at once`);
   }
@@ -133,19 +196,23 @@ export class PolicyLedgers {
   }
 
   /** Where a connection's records live, by the policy: a SQLite file, or ':memory:'. */
-  pathOf(connection: string): string {
+  pathOf(named: string): string {
+    const { connection } = callerOf(named);
     if (!this.parameters.ledger.durable) return ':memory:';
     return join(this.workDir(), this.#separate ? `ledger-replica-${connection}.sqlite` : 'ledger.sqlite');
   }
 
   /** The PostgreSQL schema of a connection's records (one per run, or per replica when they are separate). */
-  schemaOf(connection: string): string {
+  schemaOf(named: string): string {
+    const { connection } = callerOf(named);
     const schema = `mcprely_fixture_${this.#run}${this.#separate ? `_${connection.toLowerCase().replace(/[^a-z0-9]/g, '_')}` : ''}`;
     this.#schemas.add(schema);
     return schema;
   }
 
-  describe(connection: string): string {
+  describe(named: string): string {
+    const { connection: ledger, tenant } = callerOf(named);
+    const connection = tenant === undefined ? ledger : `${ledger} (tenant ${tenant})`;
     const store = this.store;
     if (store.ranOn === 'memory') return `connection ${connection}: an in-memory ledger of its own (the policy's ledger is not durable)`;
     const kind =
@@ -162,28 +229,43 @@ export class PolicyLedgers {
 
   async charge(at: number, connection: string, args: Record<string, unknown>, given: string | undefined): Promise<ChargeOutcome> {
     this.#now = at;
+    this.#describeCaller(at, connection, given);
     const ledger = await this.#open(at, connection);
     const key = this.#lookup(at, connection, given);
+    const scope = this.#scopeOf(connection);
     try {
-      const outcome = await ledger.execute(this.#operation, args, key === undefined ? {} : { idempotencyKey: key });
+      const outcome = await ledger.execute(this.#operation, args, keyOptions(key, scope));
       if (!outcome.replayed && given !== undefined) this.#stored(at, connection, given);
-      return this.#returned(at, key, outcome.result, outcome.replayed);
+      const returned = this.#returned(at, connection, key, outcome.result, outcome.replayed);
+      if (outcome.replayed && key !== undefined) this.#crossTenant(at, connection, key, LEAK);
+      return returned;
     } catch (error) {
       if (!(error instanceof IdempotencyKeyMismatchError) || key === undefined) throw error;
+      const words = keyWords(key, scope);
       const policy = this.parameters.onKeyReuseWithOtherArguments;
       if (policy === 'replay') {
         this.transcript.note(
           at,
           'ledger',
-          `key ${key} reused with other arguments: the policy replays the stored result instead of rejecting`,
+          `key ${words} reused with other arguments: the policy replays the stored result instead of rejecting`,
         );
-        return this.#returned(at, key, (await ledger.reconcile(key))!.result, true);
+        const returned = this.#returned(
+          at,
+          connection,
+          key,
+          (await ledger.reconcile(key, scope === undefined ? {} : { scope }))!.result,
+          true,
+        );
+        this.#crossTenant(at, connection, key, LEAK);
+        return returned;
       }
       if (policy === 'execute') {
-        this.transcript.note(at, 'ledger', `key ${key} reused with other arguments: the policy executes again`);
-        return this.#returned(at, undefined, (await ledger.execute(this.#operation, args)).result, false);
+        this.transcript.note(at, 'ledger', `key ${words} reused with other arguments: the policy executes again`);
+        this.#crossTenant(at, connection, key, () => 'this execution is stored under no key, so a retry of it runs again');
+        return this.#returned(at, connection, undefined, (await ledger.execute(this.#operation, args)).result, false);
       }
       this.transcript.note(at, 'ledger', `rejected: ${error.message}; nothing executed`);
+      this.#crossTenant(at, connection, key, REJECTED);
       return { rejected: error.message };
     }
   }
@@ -193,25 +275,29 @@ export class PolicyLedgers {
     this.#now = at;
     const ledger = await this.#open(at, connection);
     const kept = this.#lookup(at, connection, key);
-    const record = kept === undefined ? undefined : await ledger.reconcile(kept);
+    const scope = this.#scopeOf(connection);
+    const record = kept === undefined ? undefined : await ledger.reconcile(kept, scope === undefined ? {} : { scope });
+    const words = keyWords(key, scope);
     this.transcript.note(
       at,
       'ledger',
-      record === undefined ? `key ${key}: no record` : `key ${key}: a committed record (reconcile by key)`,
+      record === undefined ? `key ${words}: no record` : `key ${words}: a committed record (reconcile by key)`,
     );
     if (record === undefined) return undefined;
-    const returned = this.#returned(at, key, record.result, true);
+    const returned = this.#returned(at, connection, key, record.result, true);
     return 'result' in returned ? returned.result : undefined;
   }
 
-  async reopen(at: number, connection: string): Promise<void> {
+  async reopen(at: number, named: string): Promise<void> {
+    const { connection } = callerOf(named);
     this.#now = at;
     await this.#connections.get(connection)?.close();
     this.#connections.delete(connection);
     this.#aliased.clear();
-    // An in-memory ledger loses its records with its connection, and with them their lifetimes.
+    // An in-memory ledger loses its records with its connection, and with them their lifetimes and owners.
     if (this.store.ranOn === 'memory')
-      for (const held of [...this.#storedAt.keys()]) if (held.startsWith(`memory ${connection}\u0000`)) this.#storedAt.delete(held);
+      for (const records of [this.#storedAt, this.#owners])
+        for (const held of [...records.keys()]) if (held.startsWith(`memory ${connection}\u0000`)) records.delete(held);
     this.transcript.note(at, 'ledger', `connection ${connection} closed`);
     await this.#open(at, connection);
   }
@@ -230,12 +316,17 @@ export class PolicyLedgers {
       for (const connection of connections) {
         const ledger = await this.#open(at, connection);
         const kept = keyed.get(connection);
-        const found = kept === undefined ? undefined : await ledger.reconcile(kept);
-        this.transcript.note(at, 'ledger', `connection ${connection}: key ${key} ${found === undefined ? 'not found' : 'found'}`);
+        const scope = this.#scopeOf(connection);
+        const found = kept === undefined ? undefined : await ledger.reconcile(kept, scope === undefined ? {} : { scope });
+        this.transcript.note(
+          at,
+          'ledger',
+          `connection ${connection}: key ${keyWords(key, scope)} ${found === undefined ? 'not found' : 'found'}`,
+        );
       }
       for (const connection of connections) {
         const ledger = await this.#open(at, connection);
-        outcomes.set(connection, this.#returned(at, undefined, (await ledger.execute(this.#operation, args)).result, false));
+        outcomes.set(connection, this.#returned(at, connection, undefined, (await ledger.execute(this.#operation, args)).result, false));
       }
       return outcomes;
     }
@@ -248,16 +339,17 @@ export class PolicyLedgers {
         `the connections do not share one ledger: none sees another's claim of the key, so idempotency.whileInFlight (${inFlight}) never comes into play`,
       );
     }
-    for (const connection of connections) await this.#connections.get(connection)?.close();
-    for (const connection of connections) this.#connections.delete(connection);
+    for (const { connection } of connections.map(callerOf)) await this.#connections.get(connection)?.close();
+    for (const { connection } of connections.map(callerOf)) this.#connections.delete(connection);
     this.#opened = true;
     const ttl = this.#keyTtlMs;
-    const job = (connection: string) => ({
+    const job = (connection: string, scope = this.#scopeOf(connection)) => ({
       connection,
       operation: this.operationName,
       fingerprint: this.parameters.fingerprint,
       arguments: args,
       key: keyed.get(connection),
+      ...(scope === undefined ? {} : { scope }),
       // Each racer measures the key's lifetime on the logical clock, stopped at the race's time.
       ...(ttl === null || ttl === 0 ? {} : { keyTtlMs: ttl, now: at }),
     });
@@ -348,7 +440,7 @@ export class PolicyLedgers {
           'ledger',
           `connection ${connection}: ${inFlight}; the policy executes it anyway, without waiting for the claim`,
         );
-        outcomes.set(connection, this.#returned(at, undefined, (await ledger.execute(this.#operation, args)).result, false));
+        outcomes.set(connection, this.#returned(at, connection, undefined, (await ledger.execute(this.#operation, args)).result, false));
       } else {
         this.transcript.note(
           at,
@@ -382,7 +474,8 @@ export class PolicyLedgers {
     this.#schemas.clear();
   }
 
-  async #open(at: number, connection: string): Promise<IdempotencyLedger> {
+  async #open(at: number, named: string): Promise<IdempotencyLedger> {
+    const { connection } = callerOf(named);
     let ledger = this.#connections.get(connection);
     if (ledger === undefined) {
       const store = this.store;
@@ -409,18 +502,45 @@ export class PolicyLedgers {
     return ledger;
   }
 
-  #returned(at: number, key: string | undefined, result: unknown, replayed: boolean): ChargeOutcome {
+  #returned(at: number, connection: string, key: string | undefined, result: unknown, replayed: boolean): ChargeOutcome {
     if (!replayed) this.#executions++;
     this.transcript.note(
       at,
       'ledger',
-      replayed ? `replayed the stored result of key ${key}` : `executed the effect (execution ${this.#executions})`,
+      replayed
+        ? `replayed the stored result of key ${keyWords(key ?? '', this.#scopeOf(connection))}`
+        : `executed the effect (execution ${this.#executions})`,
     );
     if (this.parameters.returns !== 'shared-reference' || key === undefined) return { result, replayed };
-    // The policy hands out the object it keeps: every caller of the key gets the same, mutable object.
-    if (!this.#aliased.has(key)) this.#aliased.set(key, result);
-    return { result: this.#aliased.get(key), replayed };
+    // The policy hands out the object it keeps: every caller of the key (in its scope) gets the same, mutable object.
+    const alias = this.#aliasOf(connection, key);
+    if (!this.#aliased.has(alias)) this.#aliased.set(alias, result);
+    return { result: this.#aliased.get(alias), replayed };
   }
+
+  /** The object a shared-reference policy hands out for a key, by the key's scope. */
+  #aliasOf(connection: string, key: string): string {
+    return `${this.#scopeOf(connection) ?? ''}\u0000${key}`;
+  }
+}
+
+/** A replay, and a rejection, across tenants, in the tenants' names. */
+const LEAK = (tenant: string, owner: string) => `tenant ${tenant} received tenant ${owner}'s result, a cross-tenant leak`;
+const REJECTED = (tenant: string, owner: string) =>
+  `tenant ${tenant} is refused as if it had reused tenant ${owner}'s key with other arguments`;
+
+/** A key as the client gave it, with its scope when it has one (never as the ledger stores it). */
+function keyWords(key: string, scope: string | undefined): string {
+  return scope === undefined ? key : `${key} (scope ${scope})`;
+}
+
+/** The grant (credential) a tenant's client sends with: one per tenant in the fixtures. */
+function grantOf(tenant: string): string {
+  return `${tenant}-grant`;
+}
+
+function scopeWords(scope: 'tenant' | 'grant', tenant: string): string {
+  return scope === 'tenant' ? `tenant ${tenant}` : `tenant ${tenant}'s grant (${grantOf(tenant)})`;
 }
 
 function executionsWord(count: number): string {

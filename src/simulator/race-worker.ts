@@ -11,6 +11,7 @@ import {
   type RaceMessage,
   type RaceOutcome,
   ledgerClock,
+  keyOptions,
   racerLedgerOptions,
 } from './race.js';
 
@@ -44,7 +45,7 @@ function raceOnThread(job: RaceJob): void {
       const { result, replayed } = ledger.execute(
         fixtureOperation(job.operation, job.fingerprint),
         job.arguments,
-        job.key === undefined ? {} : { idempotencyKey: job.key },
+        keyOptions(job.key, job.scope),
       );
       outcome = { connection: job.connection, result, replayed };
     } catch (error) {
@@ -81,7 +82,7 @@ async function raceAsProcess(job: ProcessRaceJob): Promise<void> {
       const { result, replayed } = await ledger.execute(
         fixtureOperation(job.operation, job.fingerprint),
         job.arguments,
-        job.key === undefined ? {} : { idempotencyKey: job.key },
+        keyOptions(job.key, job.scope),
       );
       outcome = { connection: job.connection, result, replayed };
     } catch (error) {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-/** What every contender of a race does: charge one key with these arguments, on its own connection. */
+/** What every contender of a race does: charge one key (in its scope) with these arguments, on its own connection. */
 interface RaceCharge {
   readonly connection: string;
   readonly operation: string;
@@ -11,6 +11,8 @@ interface RaceCharge {
   readonly arguments: Record<string, unknown>;
   /** The key, or undefined when the policy keeps no key (idempotency.keyTtlMs: 0). */
   readonly key: string | undefined;
+  /** The tenant or grant the key is scoped to (idempotency.keyScope); absent: the key is global. */
+  readonly scope?: string;
   /** The declared key lifetime, measured on the logical clock stopped at `now` (absent: keys kept for ever). */
   readonly keyTtlMs?: number;
   readonly now?: number;
@@ -58,6 +60,12 @@ export function ledgerClock(keyTtlMs: number, now: () => number) {
 export function racerLedgerOptions(job: { readonly keyTtlMs?: number; readonly now?: number }) {
   const now = job.now ?? 0;
   return job.keyTtlMs === undefined ? SIMULATED_LEDGER : { ...SIMULATED_LEDGER, ...ledgerClock(job.keyTtlMs, () => now) };
+}
+
+/** The reference ledger's key options for a charge: its key, in its scope when it has one (none without a key). */
+export function keyOptions(key: string | undefined, scope: string | undefined): { idempotencyKey?: string; scope?: string } {
+  if (key === undefined) return {};
+  return scope === undefined ? { idempotencyKey: key } : { idempotencyKey: key, scope };
 }
 
 /** How long a racer waits at the barrier for the others before it goes alone. */

@@ -22,6 +22,8 @@ export function requestParams(
   reissue?: { readonly restoresFilter: boolean; readonly carriesToolName: boolean },
 ): Record<string, unknown> {
   const meta = progressToken === undefined ? {} : { _meta: { progressToken } };
+  // A Task's poll (the request a Task's deadlines apply to).
+  if (fixture.method === 'tasks/get') return { taskId: 't1' };
   switch (protocolOfFixture(fixture)) {
     case 'call':
       return { name: fixture.operation, arguments: {}, ...meta };

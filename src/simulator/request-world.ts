@@ -168,7 +168,9 @@ export class RequestWorld {
           'server',
           view.workRanOn
             ? `work for ${name} runs on after the cancellation; its progress is not sent`
-            : `work for ${name} stopped at the cancellation: no progress sent`,
+            : this.#p.request?.stopsWork === 'checkpoint'
+              ? `no progress is sent for the cancelled ${name}`
+              : `work for ${name} stopped at the cancellation: no progress sent`,
         );
         return;
       }
@@ -258,8 +260,11 @@ export class RequestWorld {
     this.#proxyIdle(at, view);
     if (view.refusedBecause !== undefined) return;
     const cancelled = this.coordinator.get(name)!.state === 'cancelled';
-    // Work that stops at the cancellation (at once or at its next checkpoint) never reaches its end.
-    if (cancelled && !view.workRanOn) return;
+    // Work interrupted at once never reaches its end; work that stops at its next checkpoint may be in its last
+    // step, with no checkpoint left, and finishes: its response is the one the server must suppress.
+    if (cancelled && !view.workRanOn && this.#p.request?.stopsWork !== 'checkpoint') return;
+    if (cancelled && !view.workRanOn)
+      this.transcript.note(at, 'server', `the work for ${name} was in its last step (no checkpoint left): it finishes`);
     const outcome = this.coordinator.complete(name, result);
     if (outcome.suppressed) {
       if (this.#p.suppressResponseAfterCancel) {

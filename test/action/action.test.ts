@@ -137,7 +137,7 @@ describe('the GitHub Action under a simulated Actions environment, against a loo
     expect(check.outputs['artifact-name']).toBe('mcprely-evidence-billing');
     const summary = readFileSync(ws.summary, 'utf8');
     expect(summary).toContain('### ✅ mcprely · `billing`: ✅ no findings in 2 files');
-    expect(summary).toContain('| `mcp/billing.yaml` | ✅ production-ready | 39 of 39 passed |');
+    expect(summary).toContain('| `mcp/billing.yaml` | ✅ production-ready | 40 of 40 passed |');
     expect(comment!.stdout).toMatch(/^Commented: https:\/\/github\.com\/acme\/billing-mcp\/pull\/42#issuecomment-\d+$/m);
     expect(github.requests.map((request) => request.method)).toEqual(['GET', 'POST']);
     expect(github.requests.every((request) => request.authorization === `Bearer ${TOKEN}`)).toBe(true);
@@ -242,10 +242,7 @@ describe('the GitHub Action under a simulated Actions environment, against a loo
   });
 
   it('fail-severity and unusable files: warn fails on warnings, none passes findings, a missing manifest fails whatever the severity', async () => {
-    const warnOnly = example('billing.yaml').replace(
-      'backoff: { baseMs: 250, capMs: 8000, jitter: full }\n    idempotency',
-      'backoff: { baseMs: 250, capMs: 8000, jitter: none }\n    idempotency',
-    );
+    const warnOnly = example('billing.yaml').replace('maxAttempts: 3\n', 'maxAttempts: 11\n');
     const ws = workspace({ 'warn.yaml': warnOnly });
     const atError = await runAction('check', ws, github, { manifests: 'mcp', comment: 'false', evidence: 'false' });
     const atWarn = await runAction('check', ws, github, { manifests: 'mcp', 'fail-severity': 'warn', comment: 'false', evidence: 'false' });

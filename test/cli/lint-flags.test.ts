@@ -20,7 +20,7 @@ function warningsOnly(dir: string): string {
         '    sideEffect: none',
         '    timeouts: { idleMs: 1000, maxMs: 600000, cancelOnTimeout: true }',
         '    cancellation: { stopsWork: immediately, suppressResponseAfterCancel: true, invalidOrLate: ignore }',
-        '    retry: { automatic: on-timeout, backoff: { baseMs: 100, capMs: 1000, jitter: none } }',
+        '    retry: { automatic: on-timeout, maxAttempts: 11, backoff: { baseMs: 100, capMs: 1000, jitter: full } }',
       ].join('\n'),
     }),
   );

@@ -336,13 +336,13 @@ ruleTester('recovery-listen-restore', {
         operations: op('    recovery: { reconnect: { carriesToolName: true } }', 'subscriptions/listen'),
       }),
       findings: [
-        { path: '/operations/0/recovery/dedupeBy', line: 7, messageId: 'dedupe' },
-        { path: '/operations/0/recovery/reconnect/restoresFilter', line: 7, messageId: 'filter' },
-        { path: '/operations/0/recovery/reconnect/carriesToolName', line: 7, messageId: 'tool-name' },
+        { path: '/operations/0/recovery/dedupeBy', line: 7, messageId: 'dedupe', severity: 'warn' },
+        { path: '/operations/0/recovery/reconnect/restoresFilter', line: 7, messageId: 'filter', severity: 'warn' },
+        { path: '/operations/0/recovery/reconnect/carriesToolName', line: 7, messageId: 'tool-name', severity: 'error' },
       ],
     },
     {
-      name: 'the filter explicitly not restored, reported at the value (its wording: test/rules/messages.test.ts)',
+      name: 'the filter explicitly not restored: an error, reported at the value (its wording: test/rules/messages.test.ts)',
       manifest: manifest({
         server: HTTP,
         operations: op(
@@ -350,7 +350,16 @@ ruleTester('recovery-listen-restore', {
           'subscriptions/listen',
         ),
       }),
-      findings: [{ path: '/operations/0/recovery/reconnect/restoresFilter', line: 7, messageId: 'filter' }],
+      findings: [{ path: '/operations/0/recovery/reconnect/restoresFilter', line: 7, messageId: 'filter', severity: 'error' }],
+    },
+    {
+      name: 'the filter explicitly not restored in the defaults: an error where the defaults say it',
+      manifest: manifest({
+        server: HTTP,
+        defaults: '  recovery: { reconnect: { restoresFilter: false } }',
+        operations: op('    recovery: { reconnect: { carriesToolName: false }, dedupeBy: id }', 'subscriptions/listen'),
+      }),
+      findings: [{ path: '/operations/0/recovery/reconnect/restoresFilter', line: 5, messageId: 'filter', severity: 'error' }],
     },
   ],
 });

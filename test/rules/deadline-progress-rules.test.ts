@@ -1,4 +1,5 @@
-import { manifest } from '../helpers/lint-text.js';
+import { describe, expect, it } from 'vitest';
+import { lintText, manifest } from '../helpers/lint-text.js';
 import { ruleTester } from '../helpers/rule-tester.js';
 
 // Lines: 1 mcprely, 2 specVersion, 3 server, 4 operations:, 5 "- name", 6 method, 7 the field line.
@@ -96,14 +97,14 @@ ruleTester('deadline-keepalive-not-activity', {
   ],
 });
 
-ruleTester('deadline-keepalive-below-proxy-idle', {
+const proxied = (http: string, transports = 'streamable-http') => `{ name: s, transports: [${transports}], http: ${http} }`;
+
+// A rule function: the table compares places (the messageIds `missing` and `too-slow` are checked below it).
+const KEEPALIVE_CASES = {
   valid: [
     {
       name: 'keep-alive well below the proxy',
-      manifest: manifest({
-        server: '{ name: s, transports: [streamable-http], http: { keepaliveMs: 15000, proxyIdleTimeoutMs: 60000 } }',
-        operations: op('    sideEffect: none'),
-      }),
+      manifest: manifest({ server: proxied('{ keepaliveMs: 15000, proxyIdleTimeoutMs: 60000 }'), operations: op('    sideEffect: none') }),
     },
     {
       name: 'no proxy declared',
@@ -111,30 +112,123 @@ ruleTester('deadline-keepalive-below-proxy-idle', {
     },
     {
       name: 'stdio only',
+      manifest: manifest({ server: proxied('{ proxyIdleTimeoutMs: 60000 }', 'stdio'), operations: op('    sideEffect: none') }),
+    },
+    {
+      name: 'a proxy idle timeout of 0 is none: no keep-alive needed',
+      manifest: manifest({ server: proxied('{ keepaliveMs: 15000, proxyIdleTimeoutMs: 0 }'), operations: op('    sideEffect: none') }),
+    },
+    {
+      name: 'a proxy idle timeout of 0 and no keep-alive',
+      manifest: manifest({ server: proxied('{ proxyIdleTimeoutMs: 0 }'), operations: op('    sideEffect: none') }),
+    },
+    {
+      name: 'keep-alive slower than the proxy, but every HTTP operation goes idle first (at or below the proxy)',
       manifest: manifest({
-        server: '{ name: s, transports: [stdio], http: { proxyIdleTimeoutMs: 60000 } }',
-        operations: op('    sideEffect: none'),
+        server: proxied('{ keepaliveMs: 1500000, proxyIdleTimeoutMs: 60000 }', 'stdio, streamable-http'),
+        defaults: '  timeouts: { idleMs: 30000, maxMs: 120000 }',
+        operations: [op('    timeouts: { idleMs: 60000 }'), op('    sideEffect: none', 'subscriptions/listen')].join('\n'),
+      }),
+    },
+    {
+      name: 'no keep-alive, but every HTTP operation goes idle before the proxy closes',
+      manifest: manifest({ server: proxied('{ proxyIdleTimeoutMs: 60000 }'), operations: op('    timeouts: { idleMs: 5000 }') }),
+    },
+    {
+      name: 'the operation that may stay silent is served on stdio only',
+      manifest: manifest({
+        server: proxied('{ keepaliveMs: 90000, proxyIdleTimeoutMs: 60000 }', 'stdio, streamable-http'),
+        operations: [op('    timeouts: { idleMs: 5000 }'), op('    transports: [stdio]\n    timeouts: { idleMs: 600000 }')].join('\n'),
       }),
     },
   ],
   invalid: [
     {
-      name: 'keep-alive slower than the proxy',
-      manifest: manifest({
-        server: '{ name: s, transports: [streamable-http], http: { keepaliveMs: 60000, proxyIdleTimeoutMs: 60000 } }',
-        operations: op('    sideEffect: none'),
-      }),
-      findings: [{ path: '/server/http/keepaliveMs', line: 3, messageId: 'too-slow' }],
+      name: 'keep-alive slower than the proxy, the operation sets no idle timeout',
+      manifest: manifest({ server: proxied('{ keepaliveMs: 60000, proxyIdleTimeoutMs: 60000 }'), operations: op('    sideEffect: none') }),
+      findings: [{ path: '/server/http/keepaliveMs', line: 3 }],
     },
     {
-      name: 'no keep-alive behind a proxy',
+      name: 'no keep-alive behind a proxy, the operation sets no idle timeout',
+      manifest: manifest({ server: proxied('{ proxyIdleTimeoutMs: 60000 }'), operations: op('    sideEffect: none') }),
+      findings: [{ path: '/server/http/keepaliveMs', line: 3 }],
+    },
+    {
+      name: 'keep-alive slower than the proxy, an idle timeout above the proxy (from the defaults)',
       manifest: manifest({
-        server: '{ name: s, transports: [streamable-http], http: { proxyIdleTimeoutMs: 60000 } }',
+        server: proxied('{ keepaliveMs: 1500000, proxyIdleTimeoutMs: 60000 }'),
+        defaults: '  timeouts: { idleMs: 120000 }',
         operations: op('    sideEffect: none'),
       }),
-      findings: [{ path: '/server/http/keepaliveMs', line: 3, messageId: 'missing' }],
+      findings: [{ path: '/server/http/keepaliveMs', line: 3 }],
+    },
+    {
+      name: 'an idle timeout of 0 does not end a silent stream',
+      manifest: manifest({
+        server: proxied('{ keepaliveMs: 90000, proxyIdleTimeoutMs: 60000 }'),
+        operations: op('    timeouts: { idleMs: 0 }'),
+      }),
+      findings: [{ path: '/server/http/keepaliveMs', line: 3 }],
+    },
+    {
+      name: 'one quiet operation among quick ones is enough, reported once at the keep-alive',
+      manifest: manifest({
+        server: proxied('{ keepaliveMs: 90000, proxyIdleTimeoutMs: 60000 }'),
+        operations: [op('    timeouts: { idleMs: 5000 }'), op('    timeouts: { idleMs: 300000 }'), op('    sideEffect: none')].join('\n'),
+      }),
+      findings: [{ path: '/server/http/keepaliveMs', line: 3 }],
+    },
+    {
+      name: 'an operation offered on HTTP by its own transports, the server on stdio',
+      manifest: manifest({
+        server: proxied('{ keepaliveMs: 90000, proxyIdleTimeoutMs: 60000 }', 'stdio'),
+        operations: op('    transports: [streamable-http]\n    timeouts: { idleMs: 600000 }'),
+      }),
+      findings: [{ path: '/server/http/keepaliveMs', line: 3 }],
+    },
+    {
+      name: 'a keep-alive interval of 0 sends none',
+      manifest: manifest({
+        server: proxied('{ keepaliveMs: 0, proxyIdleTimeoutMs: 60000 }'),
+        operations: op('    timeouts: { idleMs: 600000 }'),
+      }),
+      findings: [{ path: '/server/http/keepaliveMs', line: 3 }],
     },
   ],
+};
+
+ruleTester('deadline-keepalive-below-proxy-idle', KEEPALIVE_CASES);
+
+describe('deadline-keepalive-below-proxy-idle: what its findings say', () => {
+  const only = (text: string) => lintText(text, ['deadline-keepalive-below-proxy-idle']);
+  const PROXY = 'The proxy closes connections idle for 60000 ms but ';
+  const NONE = 'the server sends no SSE keep-alive (server.http.keepaliveMs';
+  it.each([
+    [
+      'keep-alive slower than the proxy, the operation sets no idle timeout',
+      'too-slow',
+      `${PROXY}keep-alives come only every 60000 ms, and job may stay silent longer than that: it sets no timeouts.idleMs`,
+    ],
+    [
+      'no keep-alive behind a proxy, the operation sets no idle timeout',
+      'missing',
+      `${PROXY}${NONE}), and job may stay silent longer than that: it sets no timeouts.idleMs`,
+    ],
+    [
+      'one quiet operation among quick ones is enough, reported once at the keep-alive',
+      'too-slow',
+      `${PROXY}keep-alives come only every 90000 ms, and job (and 1 other operation) may stay silent longer than that: ` +
+        'its timeouts.idleMs is 300000',
+    ],
+    [
+      'a keep-alive interval of 0 sends none',
+      'missing',
+      `${PROXY}${NONE} is 0), and job may stay silent longer than that: its timeouts.idleMs is 600000`,
+    ],
+  ])('%s: %s', (name, messageId, message) => {
+    const found = only(KEEPALIVE_CASES.invalid.find((testCase) => testCase.name === name)!.manifest);
+    expect(found.map((finding) => [finding.messageId, finding.severity, finding.message])).toEqual([[messageId, 'error', message]]);
+  });
 });
 
 ruleTester('deadline-long-suggests-task', {
@@ -184,9 +278,14 @@ ruleTester('deadline-cancel-on-timeout', {
   valid: [{ name: 'default', manifest: manifest({ operations: op('    timeouts: { idleMs: 5 }') }) }],
   invalid: [
     {
-      name: 'abandons without cancelling',
+      name: 'abandons without cancelling: an error (the server keeps working on the abandoned request)',
       manifest: manifest({ operations: op('    timeouts: { cancelOnTimeout: false }') }),
-      findings: [{ path: '/operations/0/timeouts/cancelOnTimeout', line: 7, severity: 'warn' }],
+      findings: [{ path: '/operations/0/timeouts/cancelOnTimeout', line: 7, severity: 'error' }],
+    },
+    {
+      name: 'abandons without cancelling, from the defaults, on HTTP',
+      manifest: manifest({ server: HTTP, defaults: '  timeouts: { cancelOnTimeout: false }', operations: op('    sideEffect: none') }),
+      findings: [{ path: '/operations/0/timeouts/cancelOnTimeout', line: 5, severity: 'error' }],
     },
   ],
 });
@@ -252,6 +351,21 @@ ruleTester('progress-interval-below-idle', {
       manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 10000 }') }),
     },
     {
+      name: 'a Task: its request timeouts apply to each tasks/get poll, not to the progress of the work',
+      manifest: manifest({
+        operations: op(
+          '    timeouts: { idleMs: 5000, maxMs: 60000 }\n    progress: { emits: true, minIntervalMs: 100000 }\n    task: { used: true }',
+        ),
+      }),
+    },
+    {
+      name: 'a Task from the defaults',
+      manifest: manifest({
+        defaults: '  task: { used: true }',
+        operations: op('    timeouts: { idleMs: 1, maxMs: 60000 }\n    progress: { emits: true, minIntervalMs: 1000 }'),
+      }),
+    },
+    {
       name: 'an idle timeout of 0 is one cause with one finding: deadline-idle-required owns it',
       manifest: manifest({
         operations: op('    timeouts: { idleMs: 0, maxMs: 60000 }\n    progress: { emits: true, minIntervalMs: 250 }'),
@@ -278,6 +392,13 @@ ruleTester('progress-interval-below-idle', {
         operations: op('    progress: { emits: true, minIntervalMs: 2000 }'),
       }),
       findings: [{ path: '/operations/0/progress/minIntervalMs', line: 9 }],
+    },
+    {
+      name: 'task.used: false is an ordinary request',
+      manifest: manifest({
+        operations: op('    timeouts: { idleMs: 5000 }\n    progress: { emits: true, minIntervalMs: 5000 }\n    task: { used: false }'),
+      }),
+      findings: [{ path: '/operations/0/progress/minIntervalMs', line: 8 }],
     },
   ],
 });

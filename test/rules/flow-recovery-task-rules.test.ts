@@ -252,22 +252,60 @@ ruleTester('recovery-no-unsafe-replay', {
   ],
 });
 
+const reconnectBackoff = (backoff: string) => op(`    recovery: { reconnect: { backoff: ${backoff} } }`);
+
 ruleTester('recovery-backoff', {
   valid: [
     {
       name: 'capped with jitter',
-      manifest: manifest({ server: HTTP, operations: op('    recovery: { reconnect: { backoff: { capMs: 8000, jitter: full } } }') }),
+      manifest: manifest({ server: HTTP, operations: reconnectBackoff('{ capMs: 8000, jitter: full }') }),
+    },
+    {
+      name: 'a cap at the 100 ms bound itself, equal jitter',
+      manifest: manifest({ server: HTTP, operations: reconnectBackoff('{ baseMs: 10, capMs: 100, jitter: equal }') }),
     },
     { name: 'a stdio tool call does not reconnect', manifest: manifest({ operations: op('    sideEffect: none') }) },
+    {
+      name: 'a stdio tool call does not reconnect, whatever its backoff says',
+      manifest: manifest({ operations: reconnectBackoff('{ baseMs: 0, capMs: 0, jitter: none }') }),
+    },
   ],
   invalid: [
     {
-      name: 'a listen stream with no backoff',
+      name: 'a listen stream with no backoff: an error',
       manifest: manifest({ operations: op('    recovery: { refetch: [x] }', 'subscriptions/listen') }),
       findings: [
-        { path: '/operations/0/recovery/reconnect/backoff/capMs', line: 7 },
-        { path: '/operations/0/recovery/reconnect/backoff/jitter', line: 7 },
+        { path: '/operations/0/recovery/reconnect/backoff/capMs', line: 7, messageId: 'default', severity: 'error' },
+        { path: '/operations/0/recovery/reconnect/backoff/jitter', line: 7, messageId: 'default', severity: 'error' },
       ],
+    },
+    {
+      name: 'HTTP, capped but jitter none: every client returns at once',
+      manifest: manifest({ server: HTTP, operations: reconnectBackoff('{ baseMs: 250, capMs: 8000, jitter: none }') }),
+      findings: [{ path: '/operations/0/recovery/reconnect/backoff/jitter', line: 7, messageId: 'default', severity: 'error' }],
+    },
+    {
+      name: 'a base of 0 ms',
+      manifest: manifest({ server: HTTP, operations: reconnectBackoff('{ baseMs: 0, capMs: 8000, jitter: full }') }),
+      findings: [{ path: '/operations/0/recovery/reconnect/backoff/baseMs', line: 7, messageId: 'zero-base', severity: 'error' }],
+    },
+    {
+      name: 'a cap of 0 ms',
+      manifest: manifest({ server: HTTP, operations: reconnectBackoff('{ baseMs: 250, capMs: 0, jitter: full }') }),
+      findings: [{ path: '/operations/0/recovery/reconnect/backoff/capMs', line: 7, messageId: 'small-cap', severity: 'error' }],
+    },
+    {
+      name: 'a cap of 1 ms',
+      manifest: manifest({ server: HTTP, operations: reconnectBackoff('{ baseMs: 250, capMs: 1, jitter: full }') }),
+      findings: [{ path: '/operations/0/recovery/reconnect/backoff/capMs', line: 7, messageId: 'small-cap', severity: 'error' }],
+    },
+    {
+      name: 'a cap of 99 ms from the defaults, on a listen stream',
+      manifest: manifest({
+        defaults: '  recovery: { reconnect: { backoff: { baseMs: 10, capMs: 99, jitter: equal } } }',
+        operations: op('    sideEffect: none', 'subscriptions/listen'),
+      }),
+      findings: [{ path: '/operations/0/recovery/reconnect/backoff/capMs', line: 5, messageId: 'small-cap' }],
     },
   ],
 });

@@ -139,9 +139,19 @@ const BACKOFF = '{ baseMs: 250, capMs: 8000, jitter: full }';
 ruleTester('retry-backoff', {
   valid: [
     {
-      name: 'capped and jittered',
+      name: 'capped and jittered, the cap at the 100 ms bound itself',
       manifest: manifest({
-        operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 1, capMs: 8, jitter: equal } }', 'none'),
+        operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 1, capMs: 100, jitter: equal } }', 'none'),
+      }),
+    },
+    {
+      name: 'no base declared (the backoff starts from its usual 250 ms)',
+      manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout, backoff: { capMs: 8000, jitter: full } }', 'none') }),
+    },
+    {
+      name: 'no automatic retry, no backoff needed',
+      manifest: manifest({
+        operations: mutation('    retry: { automatic: never, backoff: { baseMs: 0, capMs: 0, jitter: none } }', 'none'),
       }),
     },
     {
@@ -155,12 +165,67 @@ ruleTester('retry-backoff', {
   ],
   invalid: [
     {
-      name: 'no cap, no jitter',
+      name: 'no cap, no jitter: errors (the herd comes back in lock-step)',
       manifest: manifest({ operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 100, jitter: none } }', 'none') }),
       findings: [
-        { path: '/operations/0/retry/backoff/capMs', line: 8, messageId: 'default' },
-        { path: '/operations/0/retry/backoff/jitter', line: 8, messageId: 'default' },
+        { path: '/operations/0/retry/backoff/capMs', line: 8, messageId: 'default', severity: 'error' },
+        { path: '/operations/0/retry/backoff/jitter', line: 8, messageId: 'default', severity: 'error' },
       ],
+    },
+    {
+      name: 'retried automatically with no backoff at all: an error, at the retry block',
+      manifest: manifest({ operations: mutation('    retry: { automatic: on-transport-error, maxAttempts: 3 }', 'idempotent') }),
+      findings: [
+        { path: '/operations/0/retry/backoff/capMs', line: 8, messageId: 'default', severity: 'error' },
+        { path: '/operations/0/retry/backoff/jitter', line: 8, messageId: 'default', severity: 'error' },
+      ],
+    },
+    {
+      name: 'retry switched on in defaults, no backoff anywhere',
+      manifest: manifest({
+        defaults: '  retry: { automatic: on-timeout }',
+        operations: mutation('    timeouts: { idleMs: 5000, maxMs: 60000 }', 'none'),
+      }),
+      findings: [
+        { path: '/operations/0/retry/backoff/capMs', line: 5, severity: 'error' },
+        { path: '/operations/0/retry/backoff/jitter', line: 5, severity: 'error' },
+      ],
+    },
+    {
+      name: 'jitter none, capped: every client retries at the same instant',
+      manifest: manifest({
+        operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 250, capMs: 8000, jitter: none } }', 'none'),
+      }),
+      findings: [{ path: '/operations/0/retry/backoff/jitter', line: 8, messageId: 'default', severity: 'error' }],
+    },
+    {
+      name: 'a base of 0 ms: every wait is 0',
+      manifest: manifest({
+        operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 0, capMs: 8000, jitter: full } }', 'none'),
+      }),
+      findings: [{ path: '/operations/0/retry/backoff/baseMs', line: 8, messageId: 'zero-base', severity: 'error' }],
+    },
+    {
+      name: 'a cap of 0 ms',
+      manifest: manifest({
+        operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 250, capMs: 0, jitter: full } }', 'none'),
+      }),
+      findings: [{ path: '/operations/0/retry/backoff/capMs', line: 8, messageId: 'small-cap', severity: 'error' }],
+    },
+    {
+      name: 'a cap of 1 ms: the herd is back within a millisecond',
+      manifest: manifest({
+        operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 250, capMs: 1, jitter: full } }', 'none'),
+      }),
+      findings: [{ path: '/operations/0/retry/backoff/capMs', line: 8, messageId: 'small-cap', severity: 'error' }],
+    },
+    {
+      name: 'a cap of 99 ms, just under the bound, from the defaults',
+      manifest: manifest({
+        defaults: '  retry: { backoff: { baseMs: 10, capMs: 99, jitter: full } }',
+        operations: mutation('    retry: { automatic: on-timeout }', 'none'),
+      }),
+      findings: [{ path: '/operations/0/retry/backoff/capMs', line: 5, messageId: 'small-cap' }],
     },
     {
       name: '300 attempts: past the cap every attempt is steady load on a recovering server',

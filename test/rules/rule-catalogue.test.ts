@@ -39,6 +39,17 @@ describe('the rule catalogue', () => {
     expect([...ruleSchema.$defs.fact.enum].sort()).toEqual([...FACT_IDS].sort());
   });
 
+  it('declares lint-only exactly the rules no fixture can show, each with a reason that reads after "lint-only because"', () => {
+    const lintOnly = definitions.filter((rule) => rule.verification !== undefined);
+    expect(lintOnly.map((rule) => rule.id).sort()).toEqual(['idem-external-effect', 'progress-token-unique', 'retry-hints-not-contracts']);
+    for (const rule of lintOnly) {
+      const reason = rule.verification!.lintOnly;
+      expect(reason, rule.id).toMatch(/^[a-z]/);
+      expect(reason, rule.id).toMatch(/\.$/);
+      expect(reason.length, rule.id).toBeLessThan(400);
+    }
+  });
+
   it('rejects a rule that does not match the rule schema, naming it', async () => {
     const { checkedRuleSet } = await import('../../src/rules/checked-rule-set.js');
     const broken = { ...definitions[0]!, id: 'broken-rule', severity: 'fatal' };

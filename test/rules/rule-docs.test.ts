@@ -15,6 +15,18 @@ describe('rule doc pages', () => {
   });
 });
 
+describe('lint-only rules', () => {
+  const lintOnly = ruleSet.rules.filter((rule) => rule.definition.verification !== undefined);
+  it.each(lintOnly.map((rule) => [rule.definition.id, rule] as const))('the page of %s says why verify cannot show it', (_, rule) => {
+    const page = renderRuleDoc(rule, runRuleExamples(rule.definition, ruleSet));
+    expect(page).toContain(`## Verification\n\nLint-only because ${rule.definition.verification!.lintOnly} `);
+  });
+  it('a rule that verify checks has no such section', () => {
+    const verified = ruleSet.byId.get('retry-backoff')!;
+    expect(renderRuleDoc(verified, runRuleExamples(verified.definition, ruleSet))).not.toContain('## Verification');
+  });
+});
+
 describe('input rule pages', () => {
   it.each(INPUT_RULES.map((rule) => [rule.id, rule] as const))('docs/rules/%s.md is current', async (id, rule) => {
     expect(rule.docPage).toBe(`docs/rules/${id}.md`);

@@ -35,12 +35,24 @@ interface Assumption {
 function assumptions(): Assumption[] {
   const out: Assumption[] = [];
   for (const { definition } of bundledRules().rules) {
-    const checks = definition.checks ?? (definition.then === undefined ? [] : [{ then: definition.then }]);
+    const checks = (definition.checks ?? (definition.then === undefined ? [] : [{ then: definition.then }])) as readonly {
+      when?: unknown;
+      then: unknown;
+    }[];
+    const assertionsOf = (check: { then: unknown }) => (Array.isArray(check.then) ? check.then : [check.then]) as Assertion[];
     for (const check of checks) {
-      const assertions = (Array.isArray(check.then) ? check.then : [check.then]) as Assertion[];
+      const assertions = assertionsOf(check);
       // A `defined` beside an enum that allows a missing field refuses the missing field with its own words
-      // ("nothing says …"), while the enum words an explicit value: together they assume nothing.
-      const askedFor = new Set(assertions.filter((assertion) => assertion.function === 'defined').map((assertion) => assertion.field));
+      // ("nothing says …"), while the enum words an explicit value: together they assume nothing. Beside means
+      // in the same check, or in another check of the rule that applies whenever this one does (the same
+      // conditions), as when the missing field and the explicit value are reported at different severities.
+      const askedFor = new Set(
+        checks
+          .filter((other) => other === check || JSON.stringify(other.when) === JSON.stringify(check.when))
+          .flatMap(assertionsOf)
+          .filter((assertion) => assertion.function === 'defined')
+          .map((assertion) => assertion.field),
+      );
       for (const assertion of assertions) {
         if (assertion.field.startsWith('$') || definition.given === 'manifest') continue;
         const options = (assertion.functionOptions ?? {}) as { values?: unknown[]; allowMissing?: boolean };

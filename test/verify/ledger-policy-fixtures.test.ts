@@ -7,6 +7,7 @@ import { loadManifest, type LoadedManifest } from '../../src/manifest/load.js';
 import { DERIVED_FIELDS } from '../../src/rules/derived-fields.js';
 import type { FixtureRun } from '../../src/simulator/fixture-run.js';
 import { runFixture } from '../../src/simulator/run-fixture.js';
+import { validateFixture } from '../../src/generated/validate-fixture.js';
 
 // Issue 25: a key lifetime (idempotency.keyTtlMs) or an in-flight answer (idempotency.whileInFlight) that lint
 // refuses must make a fixture fail in verify, and the values it accepts must pass.
@@ -188,5 +189,165 @@ describe('the ledger fixtures simulate the declared key lifetime and in-flight a
         const fixture = fixtureOf(variant('whileInFlight: wait', `whileInFlight: ${policy}`), kind);
         expect(lines(await runFixture(fixture))).toEqual(lines(await runFixture(fixture)));
       }
+  });
+});
+
+// idempotency.keyScope (rule idem-key-scope): on a server shared by tenants, two tenants' clients that both choose
+// the key "order-1" must each get their own execution; a global key space replays one tenant's result to the
+// other or rejects the other's request as key reuse.
+
+const INVENTORY = 'fixtures/examples/inventory.yaml';
+
+function inventory(edit: (text: string) => string = (text) => text): LoadedManifest {
+  const loaded = loadManifest(INVENTORY, new TextEncoder().encode(edit(readFileSync(INVENTORY, 'utf8'))));
+  if (!loaded.ok) throw new Error(loaded.problems.map((problem) => problem.message).join('; '));
+  return loaded;
+}
+
+function replacing(from: string, to: string): (text: string) => string {
+  return (text) => {
+    expect(text).toContain(from);
+    return text.replace(from, to);
+  };
+}
+
+const ACROSS_TENANTS = 'key-reuse-across-tenants' as FixtureKind;
+
+function acrossTenants(manifest: LoadedManifest): Fixture | undefined {
+  return generateFixtures(manifest).find((fixture) => fixture.operation === 'reserve_inventory' && fixture.kind === ACROSS_TENANTS);
+}
+
+async function runAcrossTenants(manifest: LoadedManifest): Promise<FixtureRun> {
+  const fixture = acrossTenants(manifest);
+  if (fixture === undefined) throw new Error(`no reserve_inventory/${ACROSS_TENANTS} fixture`);
+  return runFixture(fixture);
+}
+
+describe('the ledger fixtures simulate the declared key scope on a server shared by tenants', () => {
+  it('inventory.yaml (keys scoped to the tenant) passes: each tenant gets its own execution of "order-1"', async () => {
+    const manifest = inventory();
+    const fixture = acrossTenants(manifest)!;
+    expect(validateFixture(JSON.parse(JSON.stringify(fixture))), JSON.stringify(validateFixture.errors)).toBe(true);
+    expect(fixture.parameters.request?.keyScope).toBe('tenant');
+    const run = await runFixture(fixture);
+    const text = lines(run).join('\n');
+    expect(run.passed, `${text}\n${JSON.stringify(run.results, null, 2)}`).toBe(true);
+    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 2 time(s)');
+    // The transcript names the tenant of each request and shows the key as the client sent it.
+    expect(text).toMatch(/client → server: \{"jsonrpc":"2.0","id":"41".*\n.*server: this request is from tenant tenant-a/);
+    expect(text).toMatch(/client → server: \{"jsonrpc":"2.0","id":"42".*\n.*server: this request is from tenant tenant-b/);
+    expect(text).toContain('replayed the stored result of key order-1 (scope tenant-b)');
+    expect(text).toContain('"idempotencyKey":"order-1"');
+    expect(text).not.toContain('\u0000');
+    // Each tenant's arguments name its own tenant; everything else is the same.
+    const charges = fixture.steps.filter((step) => step.do === 'charge');
+    expect(charges.map((step) => step.arguments['tenant'])).toEqual(['tenant-a', 'tenant-b', 'tenant-b']);
+    expect(new Set(charges.map((step) => step.key))).toEqual(new Set(['order-1']));
+  });
+
+  it('keys scoped to the grant pass as well', async () => {
+    const run = await runAcrossTenants(inventory(replacing('keyScope: tenant', 'keyScope: grant')));
+    expect(run.passed, lines(run).join('\n')).toBe(true);
+    expect(lines(run).join('\n')).toMatch(/grant/);
+  });
+
+  it('keyScope: global fails: tenant B is rejected for arguments it never sent (the fingerprint binds the tenant)', async () => {
+    const run = await runAcrossTenants(inventory(replacing('keyScope: tenant', 'keyScope: global')));
+    expect(run.passed).toBe(false);
+    expect(failed(run)).toContain('executions');
+    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 1 time(s)');
+    expect(lines(run).join('\n')).toContain('idempotency key "order-1" was reused with different arguments');
+  });
+
+  it('keyScope: global fails with a cross-tenant leak when the fingerprint does not bind the tenant', async () => {
+    const run = await runAcrossTenants(
+      inventory((text) =>
+        replacing(
+          'keyScope: tenant',
+          'keyScope: global',
+        )(replacing('fingerprint: [tenant, sku, quantity]', 'fingerprint: [sku, quantity]')(text)),
+      ),
+    );
+    expect(run.passed).toBe(false);
+    expect(failed(run)).toContain('executions');
+    const text = lines(run).join('\n');
+    expect(text).toMatch(/replayed the stored result of key order-1/);
+    expect(text).toContain("tenant tenant-b received tenant tenant-a's result, a cross-tenant leak");
+  });
+
+  it("keyScope: global with a policy that executes a reused key fails on tenant B's own retry", async () => {
+    const run = await runAcrossTenants(
+      inventory((text) =>
+        replacing(
+          'keyScope: tenant',
+          'keyScope: global',
+        )(replacing('onKeyReuseWithOtherArguments: reject', 'onKeyReuseWithOtherArguments: execute')(text)),
+      ),
+    );
+    expect(run.passed).toBe(false);
+    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 3 time(s)');
+  });
+
+  it('an undeclared keyScope is simulated as global (the unsafe assumption), and the transcript says so', async () => {
+    const run = await runAcrossTenants(inventory(replacing('      keyScope: tenant\n', '')));
+    expect(run.passed).toBe(false);
+    expect(failed(run)).toContain('executions');
+    expect(lines(run).join('\n')).toMatch(/idempotency\.keyScope is not declared: simulated as global/);
+  });
+
+  it('a single-tenant server gets no such fixture', () => {
+    expect(acrossTenants(inventory(replacing('tenancy: multi', 'tenancy: single')))).toBeUndefined();
+    expect(acrossTenants(inventory(replacing('  tenancy: multi\n', '')))).toBeUndefined();
+    expect(generateFixtures(load()).some((fixture) => fixture.kind === ACROSS_TENANTS)).toBe(false);
+  });
+
+  it('the other ledger fixtures of reserve_inventory still pass with keys scoped to the tenant', async () => {
+    const manifest = inventory();
+    const fixtures = generateFixtures(manifest).filter(
+      (fixture) => fixture.operation === 'reserve_inventory' && (LEDGER_KINDS as readonly string[]).includes(fixture.kind),
+    );
+    expect(fixtures.map((fixture) => fixture.kind).sort()).toEqual([...LEDGER_KINDS].sort());
+    for (const fixture of fixtures) {
+      const run = await runFixture(fixture);
+      expect(run.passed, `${fixture.kind}:\n${lines(run).join('\n')}`).toBe(true);
+    }
+  });
+
+  it('racers of two tenants pass their scopes to the racing threads: one record per tenant, or one for both when global', async () => {
+    const race = (manifest: LoadedManifest): Fixture => {
+      const fixture = acrossTenants(manifest)!;
+      return {
+        ...fixture,
+        steps: [
+          {
+            at: 0,
+            id: 'race',
+            do: 'race',
+            connections: ['A:tenant-a', 'B:tenant-b'],
+            arguments: { sku: 'sku-7', quantity: 1 },
+            key: 'order-1',
+          },
+        ],
+        expect: [{ check: 'executions', count: 2 }],
+      };
+    };
+    const unbound = replacing('fingerprint: [tenant, sku, quantity]', 'fingerprint: [sku, quantity]');
+    const scoped = await runFixture(race(inventory(unbound)));
+    expect(scoped.passed, lines(scoped).join('\n')).toBe(true);
+    expect(lines(scoped).join('\n')).toContain('connection B (tenant tenant-b): the shared ledger file');
+    const global = await runFixture(race(inventory((text) => unbound(replacing('keyScope: tenant', 'keyScope: global')(text)))));
+    expect(global.results[0]!.detail).toBe('the business effect ran 1 time(s)');
+  });
+
+  it('runs are reproducible for every scope', async () => {
+    for (const edit of [
+      (text: string) => text,
+      replacing('keyScope: tenant', 'keyScope: grant'),
+      replacing('keyScope: tenant', 'keyScope: global'),
+      replacing('      keyScope: tenant\n', ''),
+    ]) {
+      const fixture = acrossTenants(inventory(edit))!;
+      expect(lines(await runFixture(fixture))).toEqual(lines(await runFixture(fixture)));
+    }
   });
 });
