@@ -33,11 +33,16 @@ export function raceTables(context: ReviewContext, parameters: FixtureParameters
       progress: emitsProgress(context.operation),
     };
     const protocol = protocolOf(context.operation);
-    if (protocol === 'task') return { transport, rows: [taskCancelThenCompletion(input), taskDisconnectThenPoll(input)] };
+    if (protocol === 'task')
+      return { transport, rows: [taskCancelThenCompletion(input), taskDisconnectThenPoll(input), taskTtlThenPoll(input)] };
     if (protocol === 'listen')
       return {
         transport,
-        rows: [listenCloseThenServerEnd(input), ...(transport === 'streamable-http' ? [listenDropThenReissue(input)] : [])],
+        rows: [
+          listenCloseThenServerEnd(input),
+          ...(context.facts['subscriptions-listen'].value ? [listenServerEndThenClose(input)] : []),
+          ...(transport === 'streamable-http' ? [listenDropThenReissue(input)] : []),
+        ],
       };
     return { transport, rows: [cancelThenComplete(input), completeThenCancel(input), timeoutThenLateResponse(input), disconnect(input)] };
   });
@@ -311,6 +316,61 @@ function taskDisconnectThenPoll(input: RaceInput): RaceRow {
   } finally {
     tasks.close();
   }
+}
+
+/**
+ * The task finishes; the client next polls at its declared interval, and the server keeps a task for its TTL
+ * from its creation: a TTL that passes before the poll deletes the result the client was waiting for.
+ */
+function taskTtlThenPoll(input: RaceInput): RaceRow {
+  const { tasks, transcript } = taskWorld(input);
+  try {
+    const { ttlMs, pollIntervalMs } = input.parameters.task;
+    const finishAt = 100;
+    const interval = pollIntervalMs !== undefined && pollIntervalMs !== null && pollIntervalMs > 0 ? pollIntervalMs : null;
+    const pollAt = interval === null ? null : Math.ceil((finishAt + 1) / interval) * interval;
+    const ttl = ttlMs ?? null;
+    tasks.create(0, 't1', []);
+    tasks.finish(finishAt, 't1', []);
+    const expires = ttl !== null && (pollAt === null || ttl <= pollAt);
+    if (pollAt === null) transcript.note(finishAt, 'client', 'nothing says how often the client polls (task.pollIntervalMs)');
+    if (expires) tasks.expire(ttl, 't1');
+    if (pollAt !== null) tasks.poll(pollAt, 't1', []);
+    const final = tasks.client.get('t1')?.final;
+    return {
+      order: 'TTL expiry then tasks/get',
+      terminalState: expires ? `deleted at its TTL (${ttl} ms)` : `task ${tasks.status('t1') ?? 'unknown'}`,
+      finalResponse: final === undefined ? 'the client never read the result' : `tasks/get read ${final.status}`,
+      clientBehaviour:
+        pollAt === null
+          ? 'does not say how often it polls'
+          : `polls every ${interval} ms; ${ttl === null ? 'no TTL is declared (kept until read)' : `TTL ${ttl} ms`}`,
+      asRequired: final?.status === 'completed',
+      mermaid: sequenceDiagram(transcript.entries),
+    };
+  } finally {
+    tasks.close();
+  }
+}
+
+/** The server ends the subscription first; the client learns of it and has nothing to close. */
+function listenServerEndThenClose(input: RaceInput): RaceRow {
+  const { requests, transcript } = world(input);
+  requests.serverEnd(100, 'r1', []);
+  requests.cancel(150, 'r1', 'the view was closed', []);
+  const told = requests.views.get('r1')!.endedByServer?.told === true;
+  return {
+    order: 'server end then client close',
+    terminalState: 'ended by the server',
+    finalResponse: told
+      ? input.transport === 'stdio'
+        ? 'notifications/cancelled for the listen id'
+        : 'the listen stream closed'
+      : 'nothing: the client is never told',
+    clientBehaviour: told ? 'learns the subscription ended; sends nothing more for it' : 'keeps waiting on a subscription that is gone',
+    asRequired: told,
+    mermaid: sequenceDiagram(transcript.entries),
+  };
 }
 
 /** The client closes the subscription; the server must end it and send nothing more for it. */

@@ -85,7 +85,9 @@ export interface RaceRow {
     | 'disconnect before the response'
     | 'tasks/cancel then completion'
     | 'disconnect then poll'
+    | 'TTL expiry then tasks/get'
     | 'client close then server end'
+    | 'server end then client close'
     | 'drop then re-issue';
   readonly terminalState: string;
   readonly finalResponse: string;

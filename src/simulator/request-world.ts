@@ -48,6 +48,8 @@ export interface RequestView {
   wireId: string;
   /** The server refused the request (its id was in use). */
   refusedBecause?: string;
+  /** The server ended the subscription, and whether the client was told. */
+  endedByServer?: { readonly at: number; readonly told: boolean };
 }
 
 const FOREVER = Number.MAX_SAFE_INTEGER;
@@ -226,6 +228,10 @@ export class RequestWorld {
 
   cancel(at: number, name: string, reason: string, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
+    if (view.endedByServer?.told === true) {
+      this.transcript.note(at, 'client', `the server already ended ${name}: nothing to close, nothing is sent`);
+      return;
+    }
     if (view.responsesDelivered > 0) {
       this.transcript.note(at, 'client', `already has the response of ${name}: nothing to cancel, nothing is sent`);
       return;
@@ -333,6 +339,32 @@ export class RequestWorld {
         (wireId === first.wireId ? `with the same id ${wireId}` : `as the new request ${wireId}`),
     );
     this.start(at, name, undefined, path, wireId);
+  }
+
+  /**
+   * The server ends a subscription: on stdio it tells the client with notifications/cancelled for the listen id
+   * (when its policy says it does); on Streamable HTTP it closes the listen stream, which the client sees.
+   */
+  serverEnd(at: number, name: string, path: readonly (string | number)[]): void {
+    const view = this.view(name, path);
+    if (this.#http) {
+      this.coordinator.closeHttpStream(name, 'subscription ended by the server');
+      this.#closeStream(view);
+      view.endedByServer = { at, told: true };
+      this.transcript.note(at, 'server', `ends the subscription ${name}: closes its listen stream`);
+      return;
+    }
+    if (this.#p.request?.serverSendsCancelled === false) {
+      view.endedByServer = { at, told: false };
+      this.transcript.note(
+        at,
+        'server',
+        `ends the subscription ${name} without telling the client (the policy sends no notifications/cancelled)`,
+      );
+      return;
+    }
+    view.endedByServer = { at, told: true };
+    this.transcript.wire(at, 'server → client', this.coordinator.serverCancelSubscription(name));
   }
 
   dropStream(at: number, name: string, path: readonly (string | number)[]): void {

@@ -191,6 +191,16 @@ export class TaskWorld {
     }
   }
 
+  /** The task's time to live passed: the server deletes it and its result. */
+  expire(at: number, task: string): void {
+    this.#lost.add(task);
+    this.transcript.note(
+      at,
+      'tasks',
+      `the TTL of ${task} (${this.fixture.parameters.task.ttlMs} ms from its creation) passed: the server deleted it and its result`,
+    );
+  }
+
   #unknown(at: number, id: string, task: string): void {
     this.unknownAnswers.set(task, (this.unknownAnswers.get(task) ?? 0) + 1);
     this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id, error: { code: -32602, message: `unknown task ${task}` } });

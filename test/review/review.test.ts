@@ -42,6 +42,13 @@ function reviewJson(file: string) {
   return { status: run.status, review, stderr: run.stderr };
 }
 
+/** The review of a manifest given as text (written to a temporary file first). */
+function reviewOf(text: string) {
+  const file = join(mkdtempSync(join(tmpdir(), 'mcprely-review-')), 'manifest.yaml');
+  writeFileSync(file, text);
+  return reviewJson(file).review;
+}
+
 /** Every mark the review shows for an operation: wire rows, race rows, section lines and fixtures. */
 function marks(operation: OperationJson): string[] {
   const lines = [
@@ -91,11 +98,12 @@ describe('mcprely review', () => {
       expect(markdown.match(new RegExp(`^### ${section}$`, 'gm'))?.length, section).toBe(4);
     }
     // Four operations on stdio and Streamable HTTP: two race tables each, a diagram per row; the two plain
-    // requests have four rows each, the Task two (tasks/cancel then completion, disconnect then poll), the
-    // subscription one on stdio (client close) and two on HTTP (and drop then re-issue).
+    // requests have four rows each, the Task three (tasks/cancel then completion, disconnect then poll, TTL
+    // expiry then tasks/get), the subscription two on stdio (client close, server end) and three on HTTP (and
+    // drop then re-issue).
     expect(markdown.match(/^### Race table \(stdio, /gm)?.length).toBe(4);
     expect(markdown.match(/^### Race table \(streamable-http, /gm)?.length).toBe(4);
-    expect(markdown.match(/^```mermaid\nsequenceDiagram$/gm)?.length).toBe(23);
+    expect(markdown.match(/^```mermaid\nsequenceDiagram$/gm)?.length).toBe(27);
     expect(markdown).not.toMatch(/❌/);
   });
 
@@ -197,12 +205,26 @@ describe('mcprely review', () => {
     expect(reindex!.retry.lines.map((line) => line.text).join(' ')).toMatch(/no automatic retry/);
     // A Task's rows are its own: cancelled with tasks/cancel and polled by id, never notifications/cancelled.
     for (const table of reindex!.raceTables) {
-      expect(table.rows.map((row) => row.order)).toEqual(['tasks/cancel then completion', 'disconnect then poll']);
+      expect(table.rows.map((row) => row.order)).toEqual([
+        'tasks/cancel then completion',
+        'disconnect then poll',
+        'TTL expiry then tasks/get',
+      ]);
       for (const row of table.rows) {
         expect(row.mermaid).not.toMatch(/notifications\/cancelled/);
         expect(row.mermaid).toMatch(/tasks\/get/);
       }
     }
+    // Each row can fail: a TTL shorter than the poll interval loses the result; a server that ends a subscription
+    // silently leaves the client waiting; a store in memory loses the task across a drop.
+    const variant = (edit: (text: string) => string) => reviewOf(edit(readFileSync('fixtures/examples/billing.yaml', 'utf8'))).operations;
+    const shortTtl = variant((text) => text.replace('ttlMs: 86400000', 'ttlMs: 1000'))[2]!;
+    expect(shortTtl.raceTables[0]!.rows[2]).toMatchObject({ order: 'TTL expiry then tasks/get', asRequired: false });
+    const inMemory = variant((text) => text.replace('store: durable', 'store: in-memory'))[2]!;
+    expect(inMemory.raceTables[0]!.rows[1]).toMatchObject({ order: 'disconnect then poll', asRequired: false });
+    const silentEnd = variant((text) => text.replace('serverSendsCancelled: true', 'serverSendsCancelled: false'))[3]!;
+    const stdioEnd = silentEnd.raceTables.find((table) => table.transport === 'stdio')!.rows[1]!;
+    expect(stdioEnd).toMatchObject({ order: 'server end then client close', asRequired: false });
     expect(balance!.raceTables[0]!.rows[2]!.clientBehaviour).toMatch(/retries automatically/);
     expect(charge!.raceTables[0]!.rows[2]!.clientBehaviour).toMatch(/looks the key up/);
   });
