@@ -1,3 +1,4 @@
+import { plural } from '../text/plural.js';
 import { simulatedCapacity } from '../fixtures/limits.js';
 import type { Expectation, Fixture } from '../fixtures/fixture-types.js';
 import type { ExpectationResult } from './fixture-run.js';
@@ -48,7 +49,7 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       const delivered = requests.views.get(expectation.request)?.responsesDelivered ?? 0;
       return [
         delivered > 0 === expectation.present,
-        delivered === 0 ? 'no response reached the client' : `${delivered} response(s) reached the client`,
+        delivered === 0 ? 'no response reached the client' : `${plural(delivered, 'response')} reached the client`,
       ];
     }
     case 'silent-after-cancel': {
@@ -57,7 +58,7 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
         after === 0,
         after === 0
           ? 'the server sent nothing for the request after the cancellation'
-          : `the server sent ${after} message(s) for the request after the cancellation`,
+          : `the server sent ${plural(after, 'message')} for the request after the cancellation`,
       ];
     }
     case 'late-cancel-ignored': {
@@ -68,7 +69,7 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
         replies === 0 && state === 'completed',
         replies === 0
           ? `the late cancellation changed nothing (request ${state}) and got no reply`
-          : `the late cancellation was answered with ${replies} error response(s)`,
+          : `the late cancellation was answered with ${plural(replies, 'error response')}`,
       ];
     }
     case 'silent-after-response': {
@@ -77,7 +78,7 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
         after === 0,
         after === 0
           ? 'nothing for the request followed its response'
-          : `the server sent ${after} message(s) for the request after its response`,
+          : `the server sent ${plural(after, 'message')} for the request after its response`,
       ];
     }
     case 'work-stopped': {
@@ -150,7 +151,7 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       ];
     }
     case 'executions':
-      return [ledgers.executions === expectation.count, `the business effect ran ${ledgers.executions} time(s)`];
+      return [ledgers.executions === expectation.count, `the business effect ran ${plural(ledgers.executions, 'time')}`];
     case 'results-equal': {
       const snapshots = expectation.steps.map((step) => charges.get(step)?.snapshot);
       const equal = snapshots.every((snapshot) => snapshot !== undefined && snapshot === snapshots[0]);
@@ -186,7 +187,7 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
         missing.length === 0,
         missing.length === 0
           ? `every final response was delivered (${buffer.pushedFinals.length})`
-          : `final response(s) of ${missing.join(', ')} never reached the consumer`,
+          : `the final ${missing.length === 1 ? 'response' : 'responses'} of ${missing.join(', ')} never reached the consumer`,
       ];
     }
     case 'refetch-marked':
@@ -194,7 +195,8 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
         buffer.losses === 0 || buffer.refetchMarked,
         buffer.losses === 0
           ? 'nothing was lost'
-          : `${buffer.losses} event(s) were lost or coalesced; the stream was ${buffer.refetchMarked ? '' : 'not '}marked for a refetch`,
+          : `${plural(buffer.losses, 'event')} ${buffer.losses === 1 ? 'was' : 'were'} lost or coalesced; ` +
+            `the stream was ${buffer.refetchMarked ? '' : 'not '}marked for a refetch`,
       ];
     case 'reconnect-new-request': {
       const reconnect = requests.views.get(expectation.request)?.reconnect;
@@ -225,8 +227,8 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       return [
         late === 0,
         late === 0
-          ? `all ${view.progressSent} progress notification(s) reached the client as they were sent`
-          : `${late} of ${view.progressSent} progress notification(s) did not reach the client when they were sent`,
+          ? `every progress notification reached the client as it was sent (${plural(view.progressSent, 'notification')})`
+          : `${late} of ${view.progressSent} progress notifications did not reach the client when sent`,
       ];
     }
     case 'herd-spread': {

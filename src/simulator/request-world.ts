@@ -1,3 +1,4 @@
+import { plural } from '../text/plural.js';
 import type { Fixture } from '../fixtures/fixture-types.js';
 import { RequestCoordinator } from '../reference/request-coordinator.js';
 import { missingSseHeaders } from '../reference/recovery.js';
@@ -546,7 +547,7 @@ export class RequestWorld {
         this.transcript.note(at, 'proxy', `holds ${JSON.stringify(message)} in its buffer (${view.held.length} held)`);
         return false;
       }
-      this.transcript.note(at, 'proxy', `the response ends the stream: flushes ${view.held.length} buffered message(s) at once`);
+      this.transcript.note(at, 'proxy', `the response ends the stream: flushes ${plural(view.held.length, 'buffered message')} at once`);
       for (const held of view.held) this.#deliver(at, view, held);
       view.held = [];
       return false;

@@ -114,7 +114,7 @@ describe('the ledger fixtures simulate the declared key lifetime and in-flight a
       const run = await runFixture(fixtureOf(variant('keyTtlMs: 86400000', `keyTtlMs: ${ttl}`), 'lost-response-automatic-retry'));
       expect(run.passed).toBe(false);
       expect(failed(run)).toContain('executions');
-      expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 2 time(s)');
+      expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 2 times');
       expect(lines(run).join('\n')).toMatch(/key checkout-7 expired after \d+ ms \(idempotency\.keyTtlMs/);
     });
   }
@@ -163,7 +163,7 @@ describe('the ledger fixtures simulate the declared key lifetime and in-flight a
     const run = await runFixture(fixtureOf(variant('whileInFlight: wait', 'whileInFlight: execute'), 'two-connections-race-one-key'));
     expect(run.passed).toBe(false);
     expect(failed(run)).toContain('executions');
-    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 2 time(s)');
+    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 2 times');
   });
 
   it('whileInFlight: conflict passes the race: the second gets a conflict, retries after the commit and replays', async () => {
@@ -232,7 +232,7 @@ describe('the ledger fixtures simulate the declared key scope on a server shared
     const run = await runFixture(fixture);
     const text = lines(run).join('\n');
     expect(run.passed, `${text}\n${JSON.stringify(run.results, null, 2)}`).toBe(true);
-    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 2 time(s)');
+    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 2 times');
     // The transcript names the tenant of each request and shows the key as the client sent it.
     expect(text).toMatch(/client → server: \{"jsonrpc":"2.0","id":"41".*\n.*server: this request is from tenant tenant-a/);
     expect(text).toMatch(/client → server: \{"jsonrpc":"2.0","id":"42".*\n.*server: this request is from tenant tenant-b/);
@@ -255,7 +255,7 @@ describe('the ledger fixtures simulate the declared key scope on a server shared
     const run = await runAcrossTenants(inventory(replacing('keyScope: tenant', 'keyScope: global')));
     expect(run.passed).toBe(false);
     expect(failed(run)).toContain('executions');
-    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 1 time(s)');
+    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 1 time');
     expect(lines(run).join('\n')).toContain('idempotency key "order-1" was reused with different arguments');
   });
 
@@ -285,7 +285,7 @@ describe('the ledger fixtures simulate the declared key scope on a server shared
       ),
     );
     expect(run.passed).toBe(false);
-    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 3 time(s)');
+    expect(run.results.find((result) => result.expectation.check === 'executions')!.detail).toBe('the business effect ran 3 times');
   });
 
   it('an undeclared keyScope is simulated as global (the unsafe assumption), and the transcript says so', async () => {
@@ -336,7 +336,7 @@ describe('the ledger fixtures simulate the declared key scope on a server shared
     expect(scoped.passed, lines(scoped).join('\n')).toBe(true);
     expect(lines(scoped).join('\n')).toContain('connection B (tenant tenant-b): the shared ledger file');
     const global = await runFixture(race(inventory((text) => unbound(replacing('keyScope: tenant', 'keyScope: global')(text)))));
-    expect(global.results[0]!.detail).toBe('the business effect ran 1 time(s)');
+    expect(global.results[0]!.detail).toBe('the business effect ran 1 time');
   });
 
   it('runs are reproducible for every scope', async () => {

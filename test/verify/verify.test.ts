@@ -40,14 +40,14 @@ describe('mcprely verify on the examples', () => {
       'a process-local ledger with 4 replicas',
       'process-local-ledger.yaml',
       'capture_payment/two-connections-race-one-key',
-      /FAIL {2}executions \(count=1\): the business effect ran 2 time\(s\)/,
+      /FAIL {2}executions \(count=1\): the business effect ran 2 times/,
       /connection A: the ledger file of its own replica \(process-local with 4 replicas\)/,
     ],
     [
       'HTTP cancellation by POST on 2026-07-28',
       'http-cancel-by-post.yaml',
       'build_site/http-cancel-before-completion',
-      /FAIL {2}response \(request=r1, present=false\): 1 response\(s\) reached the client/,
+      /FAIL {2}response \(request=r1, present=false\): 1 response reached the client/,
       /cancellation ignored: on 2026-07-28 an HTTP request is cancelled by closing its response stream, not by a notification/,
     ],
     [
@@ -75,14 +75,14 @@ describe('mcprely verify on the examples', () => {
       'a mutation retried on timeout without a key',
       'retry-mutation-without-key.yaml',
       'send_invoice/lost-response-automatic-retry',
-      /FAIL {2}executions \(count=1\): the business effect ran 2 time\(s\)/,
+      /FAIL {2}executions \(count=1\): the business effect ran 2 times/,
       /without an idempotency key nothing identifies the lost attempt: the request is re-sent/,
     ],
     [
       'SSE without X-Accel-Buffering: no',
       'proxy-buffers-sse.yaml',
       'search_documents/proxy-buffering-sse',
-      /FAIL {2}progress-delivered \(request=r1\): 3 of 3 progress notification\(s\) did not reach the client when they were sent/,
+      /FAIL {2}progress-delivered \(request=r1\): 3 of 3 progress notifications did not reach the client when sent/,
       /the SSE response lacks X-Accel-Buffering: no: the proxy buffers the stream until the response ends/,
     ],
   ])('%s: the fixture fails, and its transcript shows why', (_, file, id, failure, evidence) => {
