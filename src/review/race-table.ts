@@ -24,6 +24,23 @@ interface RaceInput {
  * rather than what it should.
  */
 export function raceTables(context: ReviewContext, parameters: FixtureParameters): RaceTable[] {
+  // The rows depend on the policy, the transports and the revision, never on the operation's name or
+  // description: operations that share a policy share their tables (a manifest of many alike is reviewed fast).
+  const { name: _name, description: _description, ...policy } = context.operation;
+  const key = JSON.stringify([context.specVersion, context.transports, policy, parameters]);
+  const known = TABLES.get(key);
+  if (known !== undefined) return known;
+  const tables = tablesOf(context, parameters);
+  if (TABLES.size >= TABLES_KEPT) TABLES.clear();
+  TABLES.set(key, tables);
+  return tables;
+}
+
+/** Race tables already worked out, by policy (bounded: cleared when full). */
+const TABLES = new Map<string, RaceTable[]>();
+const TABLES_KEPT = 1000;
+
+function tablesOf(context: ReviewContext, parameters: FixtureParameters): RaceTable[] {
   return context.transports.map((transport) => {
     const input: RaceInput = {
       context,
