@@ -27,7 +27,7 @@ export const ALLOWED = {
   lint: ['document', 'findings', 'manifest', 'rules'],
   'rule-docs': ['lint', 'rules', 'spec', 'findings'],
   report: ['findings', 'lint', 'text'],
-  fixtures: ['manifest', 'policy', 'spec'],
+  fixtures: ['manifest', 'policy', 'spec', 'text'],
   simulator: ['fixtures', 'reference', 'policy', 'spec', 'json', 'text'],
   review: ['html', 'simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'text'],
   evidence: ['html', 'review', 'simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'json', 'text'],

@@ -169,3 +169,18 @@ export function backoffIsCappedWithJitter(backoff: Backoff | undefined): boolean
 export function usesTask(operation: OperationSpec): boolean {
   return operation.task?.used === true;
 }
+
+/**
+ * How long after a first attempt a retry with the same key may still come: every attempt (maxAttempts, 3 when
+ * not declared) may run to the maximum timeout, with the backoff's cap between attempts. Undefined without a
+ * maximum timeout (nothing bounds the window). The rule idem-key-lifetime and the lost-response fixture both use it.
+ */
+export function retryWindowOf(
+  operation: OperationSpec,
+): { readonly ms: number; readonly attempts: number; readonly maxMs: number; readonly capMs: number } | undefined {
+  const maxMs = operation.timeouts?.maxMs;
+  if (maxMs === undefined) return undefined;
+  const attempts = operation.retry?.maxAttempts ?? 3;
+  const capMs = operation.retry?.backoff?.capMs ?? 0;
+  return { ms: attempts * maxMs + (attempts - 1) * capMs, attempts, maxMs, capMs };
+}

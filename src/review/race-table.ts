@@ -1,7 +1,7 @@
 import type { Fixture, FixtureParameters } from '../fixtures/fixture-types.js';
 import { emitsProgress, losesStateOnDrop, retriesAutomatically, retryClassOf } from '../policy/predicates.js';
 import type { RetryClass } from '../reference/classify-retry.js';
-import { RequestWorld } from '../simulator/request-world.js';
+import { listenReissueProblems, RequestWorld } from '../simulator/request-world.js';
 import { TaskWorld } from '../simulator/task-world.js';
 import { protocolOf } from '../policy/method-protocol.js';
 import { Transcript } from '../simulator/transcript.js';
@@ -266,16 +266,20 @@ function disconnect(input: RaceInput): RaceRow {
   };
 }
 
-function taskWorld(input: RaceInput): { tasks: TaskWorld; transcript: Transcript } {
+/** A row played on a fresh task world for this policy, closed after (each row starts from no task). */
+function withTaskWorld(input: RaceInput, play: (tasks: TaskWorld, transcript: Transcript) => Omit<RaceRow, 'mermaid'>): RaceRow {
   const transcript = new Transcript();
-  const fixture: Fixture = { ...shellFixture(input), kind: 'task-cancel-ack-then-worker-checkpoint' };
-  return { tasks: new TaskWorld(fixture, transcript), transcript };
+  const tasks = new TaskWorld({ ...shellFixture(input), kind: 'task-cancel-ack-then-worker-checkpoint' }, transcript);
+  try {
+    return { ...play(tasks, transcript), mermaid: sequenceDiagram(transcript.entries) };
+  } finally {
+    tasks.close();
+  }
 }
 
 /** tasks/cancel races the task's own completion: the status the client finally reads must be the task's. */
 function taskCancelThenCompletion(input: RaceInput): RaceRow {
-  const { tasks, transcript } = taskWorld(input);
-  try {
+  return withTaskWorld(input, (tasks) => {
     tasks.create(0, 't1', []);
     tasks.cancel(100, 't1', []);
     tasks.poll(150, 't1', []);
@@ -304,17 +308,13 @@ function taskCancelThenCompletion(input: RaceInput): RaceRow {
         !final.assumed &&
         final.status === actual &&
         (acknowledged ? actual === 'completed' : actual === 'cancelled'),
-      mermaid: sequenceDiagram(transcript.entries),
     };
-  } finally {
-    tasks.close();
-  }
+  });
 }
 
 /** The connection drops while the task works: the client polls by id on a new connection, never re-creating it. */
 function taskDisconnectThenPoll(input: RaceInput): RaceRow {
-  const { tasks, transcript } = taskWorld(input);
-  try {
+  return withTaskWorld(input, (tasks) => {
     tasks.create(0, 't1', []);
     tasks.disconnect(100);
     tasks.poll(150, 't1', []);
@@ -328,11 +328,8 @@ function taskDisconnectThenPoll(input: RaceInput): RaceRow {
       finalResponse: final === undefined ? 'never learned' : `tasks/get read ${final.status}`,
       clientBehaviour: 'polls tasks/get by the task id on a new connection; never re-creates the task',
       asRequired: !lost && final?.status === 'completed',
-      mermaid: sequenceDiagram(transcript.entries),
     };
-  } finally {
-    tasks.close();
-  }
+  });
 }
 
 /**
@@ -340,8 +337,7 @@ function taskDisconnectThenPoll(input: RaceInput): RaceRow {
  * from its creation: a TTL that passes before the poll deletes the result the client was waiting for.
  */
 function taskTtlThenPoll(input: RaceInput): RaceRow {
-  const { tasks, transcript } = taskWorld(input);
-  try {
+  return withTaskWorld(input, (tasks, transcript) => {
     const { ttlMs, pollIntervalMs } = input.parameters.task;
     const finishAt = 100;
     const interval = pollIntervalMs !== undefined && pollIntervalMs !== null && pollIntervalMs > 0 ? pollIntervalMs : null;
@@ -363,11 +359,8 @@ function taskTtlThenPoll(input: RaceInput): RaceRow {
           ? 'does not say how often it polls'
           : `polls every ${interval} ms; ${ttl === null ? 'no TTL is declared (kept until read)' : `TTL ${ttl} ms`}`,
       asRequired: final?.status === 'completed',
-      mermaid: sequenceDiagram(transcript.entries),
     };
-  } finally {
-    tasks.close();
-  }
+  });
 }
 
 /** The server ends the subscription first; the client learns of it and has nothing to close. */
@@ -415,12 +408,9 @@ function listenDropThenReissue(input: RaceInput): RaceRow {
   const reconnect = requests.views.get('r1')!.reconnect!;
   const listen = reconnect.listen;
   const problems = [
-    ...(reconnect.newId === 'r1' || !reconnect.accepted ? ['reuses the old id'] : []),
-    ...(reconnect.lastEventId && !input.context.facts['last-event-id-resumption'].value ? ['sends Last-Event-ID'] : []),
-    ...(listen?.restoresFilter === true ? [] : ['does not restore the filter']),
-    ...(listen?.carriesToolName === true ? ['carries a tool name'] : []),
-    ...(listen?.dedupeBy === null ? ['does not de-duplicate'] : []),
-    ...(reconnect.refetch.length === 0 ? ['refetches nothing'] : []),
+    ...listenReissueProblems(reconnect, 'r1'),
+    ...(reconnect.lastEventId && !input.context.facts['last-event-id-resumption'].value ? ['it sent Last-Event-ID'] : []),
+    ...(reconnect.refetch.length === 0 ? ['it refetches nothing'] : []),
   ];
   return {
     order: 'drop then re-issue',

@@ -9,6 +9,7 @@ import {
   losesStateOnDrop,
   reconnects,
   retriesAutomatically,
+  retryWindowOf,
   retriesOnTimeout,
   retryClassOf,
   servesHttp,
@@ -47,13 +48,7 @@ export const DERIVED_FIELDS: Readonly<Record<string, Derived>> = {
    * How long after the first attempt a retry with the same key may still come: every attempt may run to the
    * maximum timeout, with the backoff's cap between attempts. Undefined without automatic retry.
    */
-  $retryWindowMs: (operation) => {
-    if (!retriesAutomatically(operation)) return undefined;
-    const attempts = operation.retry?.maxAttempts ?? 3;
-    const maxMs = operation.timeouts?.maxMs;
-    if (maxMs === undefined) return undefined;
-    return attempts * maxMs + (attempts - 1) * (operation.retry?.backoff?.capMs ?? 0);
-  },
+  $retryWindowMs: (operation) => (retriesAutomatically(operation) ? retryWindowOf(operation)?.ms : undefined),
 };
 
 function hostIdleLimitMs(operation: OperationSpec, server: ServerSpec): number {

@@ -5,7 +5,7 @@ import type { ExpectationResult } from './fixture-run.js';
 import type { HerdOutcome } from './policy-backoff.js';
 import type { PolicyBuffer } from './policy-buffer.js';
 import type { ChargeOutcome, PolicyLedgers } from './policy-ledger.js';
-import type { RequestWorld } from './request-world.js';
+import { listenReissueProblems, type RequestWorld } from './request-world.js';
 import type { TaskWorld } from './task-world.js';
 
 /** Everything a fixture run observed, for checking its expectations. */
@@ -34,6 +34,7 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
     case 'terminal-state': {
       const record = requests.coordinator.get(expectation.request);
       const view = requests.views.get(expectation.request);
+      if (view?.refusedBecause !== undefined) return [false, `the server refused request ${expectation.request}: ${view.refusedBecause}`];
       if (record === undefined || view === undefined) return [false, `request ${expectation.request} never started`];
       if (record.state === 'in_progress')
         return [false, `request ${expectation.request} is still in progress at ${observed.endedAt} ms: it never ended`];
@@ -52,15 +53,8 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
         delivered === 0 ? 'no response reached the client' : `${plural(delivered, 'response')} reached the client`,
       ];
     }
-    case 'silent-after-cancel': {
-      const after = requests.views.get(expectation.request)?.messagesAfterCancel ?? 0;
-      return [
-        after === 0,
-        after === 0
-          ? 'the server sent nothing for the request after the cancellation'
-          : `the server sent ${plural(after, 'message')} for the request after the cancellation`,
-      ];
-    }
+    case 'silent-after-cancel':
+      return silentAfter(requests.views.get(expectation.request)?.messagesAfterCancel ?? 0, 'the cancellation');
     case 'late-cancel-ignored': {
       const view = requests.views.get(expectation.request);
       const state = requests.coordinator.get(expectation.request)?.state;
@@ -72,15 +66,8 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
           : `the late cancellation was answered with ${plural(replies, 'error response')}`,
       ];
     }
-    case 'silent-after-response': {
-      const after = requests.views.get(expectation.request)?.messagesAfterResponse ?? 0;
-      return [
-        after === 0,
-        after === 0
-          ? 'nothing for the request followed its response'
-          : `the server sent ${plural(after, 'message')} for the request after its response`,
-      ];
-    }
+    case 'silent-after-response':
+      return silentAfter(requests.views.get(expectation.request)?.messagesAfterResponse ?? 0, 'its response');
     case 'work-stopped': {
       const view = requests.views.get(expectation.request);
       if (view === undefined) return [false, `request ${expectation.request} never started`];
@@ -104,28 +91,22 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       ];
     }
     case 'latest-progress-kept': {
-      const missing = buffer.latestMissing();
+      const lost = buffer.latestLost();
       return [
-        missing.length === 0,
-        missing.length === 0
+        lost === undefined,
+        lost === undefined
           ? 'the newest progress event reached the consumer'
-          : `the newest progress (of ${missing.join(', ')}) never reached the consumer: the newest was dropped, older kept`,
+          : `the newest progress (of ${lost}) never reached the consumer: the newest was dropped, older kept`,
       ];
     }
     case 'listen-reissued': {
       const reconnect = requests.views.get(expectation.request)?.reconnect;
       if (reconnect === undefined) return [false, 'the client never re-issued the subscription'];
-      const listen = reconnect.listen;
-      const problems = [
-        ...(reconnect.newId === expectation.request || !reconnect.accepted ? ['it reused the old id'] : []),
-        ...(listen?.restoresFilter === true ? [] : ['the filter was not restored']),
-        ...(listen?.carriesToolName === true ? ['it carried a tool name'] : []),
-        ...(listen?.dedupeBy === null || listen === undefined ? ['nothing de-duplicates events seen before the drop'] : []),
-      ];
+      const problems = listenReissueProblems(reconnect, expectation.request);
       return [
         problems.length === 0,
         problems.length === 0
-          ? `re-issued as ${reconnect.newId} with the filter restored, no tool name, duplicates dropped by ${listen!.dedupeBy}`
+          ? `re-issued as ${reconnect.newId} with the filter restored, no tool name, duplicates dropped by ${reconnect.listen!.dedupeBy}`
           : `re-issued as ${reconnect.newId}: ${problems.join('; ')}`,
       ];
     }
@@ -267,4 +248,14 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       ];
     }
   }
+}
+
+/** Nothing more may come for a request after `event`: how many messages did. */
+function silentAfter(count: number, event: string): [boolean, string] {
+  return [
+    count === 0,
+    count === 0
+      ? `the server sent nothing for the request after ${event}`
+      : `the server sent ${plural(count, 'message')} for the request after ${event}`,
+  ];
 }

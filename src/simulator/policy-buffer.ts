@@ -24,11 +24,11 @@ export class PolicyBuffer {
 
   /**
    * The token of the newest progress event when that event never reached the consumer (a buffer that drops the
-   * newest keeps stale progress); empty when it did. Older progress of other tokens may go to make room.
+   * newest keeps stale progress); undefined when it did. Older progress of other tokens may go to make room.
    */
-  latestMissing(): string[] {
+  latestLost(): string | undefined {
     const latest = this.#latestPushed;
-    return latest === undefined || this.#latestDelivered.get(latest.token) === latest.value ? [] : [latest.token];
+    return latest === undefined || this.#latestDelivered.get(latest.token) === latest.value ? undefined : latest.token;
   }
 
   constructor(

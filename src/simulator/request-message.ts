@@ -7,7 +7,7 @@ export function protocolOfFixture(fixture: Fixture): MethodProtocol {
 }
 
 /** The filter a subscription asks for: a stand-in naming the stream, restored (or not) when it is re-issued. */
-export function listenFilter(fixture: Fixture): Record<string, unknown> {
+function listenFilter(fixture: Fixture): Record<string, unknown> {
   return { subscription: fixture.operation };
 }
 
@@ -26,13 +26,12 @@ export function requestParams(
   if (fixture.method === 'tasks/get') return { taskId: 't1' };
   switch (protocolOfFixture(fixture)) {
     case 'call':
+    case 'prompt':
       return { name: fixture.operation, arguments: {}, ...meta };
     case 'task':
       return { name: fixture.operation, arguments: {}, task: {}, ...meta };
     case 'read':
       return { uri: fixture.parameters.request?.uri ?? `undeclared:${fixture.operation}`, ...meta };
-    case 'prompt':
-      return { name: fixture.operation, arguments: {}, ...meta };
     case 'listen':
       if (reissue === undefined) return { filter: listenFilter(fixture) };
       return {

@@ -56,6 +56,20 @@ export interface RequestView {
 const FOREVER = Number.MAX_SAFE_INTEGER;
 
 /**
+ * What a dropped subscription's re-issue got wrong against the lesson's recovery (a new id, the filter
+ * restored, no tool name, duplicates dropped); empty when nothing. The fixture check and the race row both ask.
+ */
+export function listenReissueProblems(reconnect: NonNullable<RequestView['reconnect']>, request: string): string[] {
+  const listen = reconnect.listen;
+  return [
+    ...(reconnect.newId === request || !reconnect.accepted ? ['it reused the old id'] : []),
+    ...(listen?.restoresFilter === true ? [] : ['the filter was not restored']),
+    ...(listen?.carriesToolName === true ? ['it carried a tool name'] : []),
+    ...(listen === undefined || listen.dedupeBy === null ? ['nothing de-duplicates events seen before the drop'] : []),
+  ];
+}
+
+/**
  * The request side of a fixture: the reference RequestCoordinator as the server, and a client that behaves
  * as the operation's policy says (its deadlines, the HTTP signal it uses, how it reconnects), with a server
  * whose policy may send progress or a response after a cancellation. On Streamable HTTP a reverse proxy sits

@@ -2,7 +2,7 @@ import type { Fixture } from '../fixtures/fixture-types.js';
 import { DurableTaskService, type TaskStatus } from '../reference/durable-task-service.js';
 import { FixtureError } from './fixture-error.js';
 import { factsOf } from '../spec/revision-facts.js';
-import { SPEC_VERSIONS } from '../spec/revisions.js';
+import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import type { Transcript } from './transcript.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -33,14 +33,17 @@ export class TaskWorld {
    * transition before the answer (the reference implements each as one revision defines it).
    */
   get service(): DurableTaskService {
+    this.#service ??= DurableTaskService.open({ specVersion: this.#cancelSemantics() });
+    return this.#service;
+  }
+
+  /** The revision whose tasks/cancel means what the policy declares (the fixture's own when it declares nothing). */
+  #cancelSemantics(): SpecVersion {
     const declared = this.fixture.parameters.task.cancel;
     const wanted =
       declared === 'immediate-terminal' ? 'terminal-before-answer' : declared === 'acknowledge-then-checkpoint' ? 'acknowledge' : undefined;
-    const specVersion =
-      (wanted === undefined ? undefined : SPEC_VERSIONS.find((revision) => factsOf(revision)['task-cancel'].value === wanted)) ??
-      this.fixture.specVersion;
-    this.#service ??= DurableTaskService.open({ specVersion });
-    return this.#service;
+    if (wanted === undefined) return this.fixture.specVersion;
+    return SPEC_VERSIONS.find((revision) => factsOf(revision)['task-cancel'].value === wanted) ?? this.fixture.specVersion;
   }
 
   status(task: string): TaskStatus | undefined {

@@ -225,6 +225,32 @@ describe('mcprely review', () => {
     const silentEnd = variant((text) => text.replace('serverSendsCancelled: true', 'serverSendsCancelled: false'))[3]!;
     const stdioEnd = silentEnd.raceTables.find((table) => table.transport === 'stdio')!.rows[1]!;
     expect(stdioEnd).toMatchObject({ order: 'server end then client close', asRequired: false });
+    // The rows of every kind, each failed by the policy flaw it exists for.
+    const rowOf = (operations: (typeof shortTtl)[], index: number, order: string) =>
+      operations[index]!.raceTables.flatMap((table) => table.rows).find((row) => row.order === order)!;
+    const ackFinal = variant((text) => text.replace('ackIsTerminal: false', 'ackIsTerminal: true'));
+    expect(rowOf(ackFinal, 2, 'tasks/cancel then completion').asRequired).toBe(false);
+    const byNotification = variant((text) => text.replace('cancelVia: tasks/cancel', 'cancelVia: notifications/cancelled'));
+    expect(rowOf(byNotification, 2, 'tasks/cancel then completion').asRequired).toBe(false);
+    // A subscription whose work runs on after the close and whose server does not suppress what it then sends.
+    const answersAfterClose = variant((text) =>
+      text
+        .replace('    suppressResponseAfterCancel: true\n', '    suppressResponseAfterCancel: false\n')
+        .replace(
+          'cancellation: { stopsWork: immediately, serverSendsCancelled: true }',
+          'cancellation: { stopsWork: never, serverSendsCancelled: true }',
+        ),
+    );
+    expect(rowOf(answersAfterClose, 3, 'client close then server end').asRequired).toBe(false);
+    const toolName = variant((text) => text.replace('carriesToolName: false', 'carriesToolName: true'));
+    expect(rowOf(toolName, 3, 'drop then re-issue').asRequired).toBe(false);
+    const delivers = variant((text) =>
+      text.replace('    cancelOnTimeout: true\n', '    cancelOnTimeout: true\n    lateResponse: deliver\n'),
+    );
+    expect(rowOf(delivers, 1, 'timeout then late response')).toMatchObject({
+      asRequired: false,
+      finalResponse: 'arrived late and was handed to the caller (must be ignored)',
+    });
     expect(balance!.raceTables[0]!.rows[2]!.clientBehaviour).toMatch(/retries automatically/);
     expect(charge!.raceTables[0]!.rows[2]!.clientBehaviour).toMatch(/looks the key up/);
   });
