@@ -338,24 +338,38 @@ function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): voi
         );
     }
     const cancellation = spec.cancellation ?? {};
-    // Only what the manifest says is a claim: an unset field promises nothing (lint asks for it).
-    const claimsSilence =
-      cancellation.stopsWork === 'immediately' ||
-      cancellation.stopsWork === 'checkpoint' ||
-      cancellation.suppressResponseAfterCancel === true;
-    for (const id of ['cancel-before-completion', 'client-timeouts']) {
-      const check = failed(id);
-      if (check === undefined || !claimsSilence) continue;
-      const signal = report.transport === 'streamable-http' ? `, httpSignal: ${cancellation.httpSignal ?? 'unset'}` : '';
+    // Only what the manifest says is a claim, and only the claim the wire contradicted is named: progress or a
+    // result after a cancellation (or work a status tool still counts) says the work went on; a response or an
+    // error that answers the cancellation says the response was not suppressed.
+    const cancelChecks = ['cancel-before-completion', 'client-timeouts'].map(failed).filter((check) => check !== undefined);
+    const workWentOn = cancelChecks.filter(
+      (check) =>
+        check.observed?.['progressAfterCancel'] === true ||
+        check.observed?.['resultAfterCancel'] === true ||
+        Number(check.observed?.['workRunning'] ?? 0) > 0,
+    );
+    const answered = cancelChecks.filter(
+      (check) => check.observed?.['resultAfterCancel'] === true || check.observed?.['answeredCancellation'] === true,
+    );
+    const signal = report.transport === 'streamable-http' ? ` (httpSignal: ${cancellation.httpSignal ?? 'unset'})` : '';
+    if ((cancellation.stopsWork === 'immediately' || cancellation.stopsWork === 'checkpoint') && workWentOn.length > 0)
       add(
         'drift-cancellation',
         { operation: probed, path: ['cancellation', 'stopsWork'] },
-        id === 'cancel-before-completion' ? 'cancel-ignored' : 'timeout-cancel-ignored',
-        `${spec.name}: the manifest says stopsWork: ${cancellation.stopsWork ?? 'unset'}, ` +
-          `suppressResponseAfterCancel: ${cancellation.suppressResponseAfterCancel ?? 'unset'}${signal}; on the wire (${id}): ${check.summary}`,
-        seen(check),
+        'work-went-on',
+        `${spec.name}: the manifest says stopsWork: ${cancellation.stopsWork}${signal}, but the work went on after the cancellation ` +
+          `(${workWentOn.map((check) => check.id).join(', ')}): ${workWentOn[0]!.summary}`,
+        seen(workWentOn[0]!),
       );
-    }
+    if (cancellation.suppressResponseAfterCancel === true && answered.length > 0)
+      add(
+        'drift-cancellation',
+        { operation: probed, path: ['cancellation', 'suppressResponseAfterCancel'] },
+        'response-after-cancel',
+        `${spec.name}: the manifest says suppressResponseAfterCancel: true${signal}, but the server answered the cancelled request ` +
+          `(${answered.map((check) => check.id).join(', ')}): ${answered[0]!.summary}`,
+        seen(answered[0]!),
+      );
     const ignored = failed('ignored-cancellations');
     if (ignored !== undefined && cancellation.invalidOrLate === 'ignore')
       add(

@@ -1,5 +1,5 @@
 import type { LoadedManifest } from '../manifest/load.js';
-import type { OperationSpec } from '../manifest/types.js';
+import type { OperationSpec, WorkStatusProbe } from '../manifest/types.js';
 import { emitsProgress, isKeyedMutation, usesTask } from '../policy/predicates.js';
 
 /** A tool as tools/list describes it (the parts the plan reads). */
@@ -17,6 +17,8 @@ export interface PlanOptions {
   readonly idleTimeoutMs?: number;
   readonly maxTimeoutMs?: number;
   readonly graceMs: number;
+  /** The probe's own budget for everything (--max-time), in ms. */
+  readonly maxTimeMs: number;
 }
 
 /** The long-running tool the request checks call, with why the probe may call it. */
@@ -38,11 +40,18 @@ export interface ProbePlan {
     readonly keyArgument: string;
     readonly fingerprint: readonly string[];
   };
+  /** The status tool the manifest names for the long-running tool, through which the probe sees whether its work runs. */
+  readonly workStatus?: WorkStatusProbe;
   readonly timeouts: { readonly idleMs: number; readonly maxMs: number; readonly source: string };
   /** How long the probe watches for messages that must not come (after a cancellation or completion). */
   readonly graceMs: number;
-  /** The probe's own maximum wait for one answer. */
+  /** The probe's own maximum wait for an ordinary request (tools/list, a mutation). */
   readonly requestTimeoutMs: number;
+  /**
+   * The longest the probe lets one run of the long-running tool take, or watches a cancelled one: a third of its
+   * budget (--max-time), at most 65 s. A run that outlasts it is inconclusive: the probe's limit, not the server's fault.
+   */
+  readonly longRunMs: number;
 }
 
 export type PlanResult =
@@ -51,6 +60,8 @@ export type PlanResult =
 
 const DEFAULT_IDLE_MS = 10_000;
 const DEFAULT_MAX_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+const MAX_LONG_RUN_MS = 65_000;
 /** Words that name long-running work, matched as whole words of a tool's name or description. */
 const LONG_RUNNING = new Set(['long', 'slow', 'progress', 'sleep', 'wait', 'reindex', 'export', 'build', 'sync']);
 
@@ -130,9 +141,11 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): P
       ...(longTool === undefined ? {} : { longTool }),
       ...(noLongTool === undefined ? {} : { noLongTool }),
       ...(mutation === undefined ? {} : { mutation }),
+      ...(spec?.probe?.workStatus === undefined ? {} : { workStatus: spec.probe.workStatus }),
       timeouts: { idleMs, maxMs, source },
       graceMs: options.graceMs,
-      requestTimeoutMs: Math.min(Math.max(maxMs + options.graceMs, 5000), 60_000),
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      longRunMs: Math.round(Math.min(MAX_LONG_RUN_MS, Math.max(2000, options.maxTimeMs / 3))),
     },
     notes,
   };
