@@ -1,6 +1,6 @@
 import type { Finding } from '../findings/finding.js';
 import type { CheckStatus } from '../live/outcome.js';
-import { asDeclared, exercised, type WireClaim } from '../live/wire-claims.js';
+import { asDeclared, claimName, exercised, type WireClaim } from '../live/wire-claims.js';
 import { plural } from '../text/plural.js';
 
 /** How many of something came out each way: the four outcomes of a live check or fixture. */
@@ -65,9 +65,7 @@ export function basisOf(live: LiveEvidence | undefined): VerdictBasis {
     checks,
     drift: live.drift.length,
     liveFixtures: live.fixtures,
-    seen: live.claims
-      .filter((claim) => claim.status === 'seen')
-      .map((claim) => `${claim.operation === undefined ? '' : `${claim.operation}: `}${claim.field}: ${claim.value}`),
+    seen: live.claims.filter((claim) => claim.status === 'seen').map(claimName),
     asDeclared: asDeclared(live.claims),
     verified: checks.fail === 0 && exercised(live.claims) && live.drift.length === 0 && live.fixtures.fail === 0,
   };
@@ -102,6 +100,6 @@ export function verdictSentence(reviewReady: boolean, basis: VerdictBasis): { pr
     productionReady: true,
     verdict:
       `production-ready: ${plural(basis.seen.length, 'claim')} seen on the wire (${run}); ` +
-      `${plural(basis.asDeclared.length, 'claim')} as declared, not seen: ${basis.asDeclared.join('; ')}`,
+      `${plural(basis.asDeclared.length, 'claim')} as declared, not seen on the wire: ${basis.asDeclared.join(', ')}`,
   };
 }

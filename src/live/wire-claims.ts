@@ -173,13 +173,14 @@ export function exercised(claims: readonly WireClaim[]): boolean {
   return claims.some((claim) => claim.status !== 'inconclusive' && claim.status !== 'not-observable' && REQUEST_CHECKS.has(claim.check));
 }
 
-/** The claims not seen, in one sentence each: what stands as declared, and why. */
+/** The claims not seen, each named with its outcome (the claims list says why): what stands as declared. */
 export function asDeclared(claims: readonly WireClaim[]): string[] {
   return claims
     .filter((claim) => claim.status === 'inconclusive' || claim.status === 'not-observable')
-    .map(
-      (claim) =>
-        `${claim.operation === undefined ? '' : `${claim.operation}: `}${claim.field}: ${claim.value} — as declared, ` +
-        `${claim.status === 'inconclusive' ? 'inconclusive' : 'not observable'}: ${claim.why}`,
-    );
+    .map((claim) => `${claimName(claim)} (${claim.status === 'inconclusive' ? 'inconclusive' : 'not observable'})`);
+}
+
+/** A claim by its operation and field: "slow_job: cancellation.stopsWork". */
+export function claimName(claim: WireClaim): string {
+  return `${claim.operation === undefined ? '' : `${claim.operation}: `}${claim.field}`;
 }

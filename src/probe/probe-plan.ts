@@ -184,14 +184,15 @@ function choose(
   };
   for (const spec of operations) {
     const tool = listed.get(spec.name);
-    if (tool === undefined || spec.method !== 'tools/call' || !(emitsProgress(spec) || usesTask(spec)) || !allowed(tool, spec)) continue;
+    const runsLong = emitsProgress(spec) || usesTask(spec) || spec.probe?.arguments !== undefined;
+    if (tool === undefined || spec.method !== 'tools/call' || !runsLong || !allowed(tool, spec)) continue;
     const safety = safetyOf(tool, spec);
     return {
       tool: {
         name: spec.name,
         arguments: argumentsFor(options, spec),
         why:
-          `the manifest says it ${emitsProgress(spec) ? 'sends progress' : 'runs as a task'}; ` +
+          `the manifest says it ${emitsProgress(spec) ? 'sends progress' : usesTask(spec) ? 'runs as a task' : 'runs long with its probe.arguments'}; ` +
           (safety.safe ? safety.why : `${safety.why}, allowed by --allow-mutations`),
       },
     };
@@ -211,7 +212,10 @@ function choose(
     return {
       tool: {
         name: long.name,
-        arguments: argumentsFor(options, undefined),
+        arguments: argumentsFor(
+          options,
+          operations.find((spec) => spec.name === long.name),
+        ),
         why: `its name or description says it runs long; ${safety.safe ? safety.why : `${safety.why}, allowed by --allow-mutations`}`,
       },
     };

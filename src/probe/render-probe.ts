@@ -80,9 +80,15 @@ export function renderProbeJunit(report: ProbeReport): string {
   const failures = report.checks.filter((check) => check.status === 'fail').length;
   const skipped = report.checks.filter((check) => check.status === 'inconclusive' || check.status === 'not-observable').length;
   const counts = `tests="${cases.length}" failures="${failures}" errors="${report.startedOk ? 0 : 1}" skipped="${skipped}"`;
+  const plan =
+    report.plan === undefined
+      ? ''
+      : `    <system-out>${escapeXml(
+          report.plan.tool === null ? `called no long-running tool: ${report.plan.why}` : `called ${report.plan.tool}: ${report.plan.why}`,
+        )}</system-out>\n`;
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcprely probe" ${counts}>\n` +
-    `  <testsuite name="${escapeXml(report.target)}" ${counts}>\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`
+    `  <testsuite name="${escapeXml(report.target)}" ${counts}>\n${cases.join('\n')}\n${plan}  </testsuite>\n</testsuites>\n`
   );
 }
 

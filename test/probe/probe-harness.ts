@@ -11,7 +11,9 @@ export const EVERYTHING = 'node_modules/@modelcontextprotocol/server-everything/
 
 export interface ReportCheck {
   id: string;
-  status: 'pass' | 'fail' | 'skip';
+  status: 'pass' | 'fail' | 'inconclusive' | 'not-observable';
+  fix?: string;
+  observed?: Record<string, string | number | boolean>;
   summary: string;
   details: string[];
   transcript: { direction: string; text: string; t: number }[];
@@ -26,7 +28,7 @@ export interface Report {
   plan?: { tool: string | null; why: string; mutation: string | null };
   observations: string[];
   checks: ReportCheck[];
-  nothingRan?: string;
+  inconclusive?: string;
   stderr?: string;
 }
 
