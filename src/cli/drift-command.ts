@@ -88,7 +88,7 @@ export async function runDrift(options: DriftOptions, toolVersion: string): Prom
   // Nothing contradicted is not a pass when nothing was compared: no claim was seen on a request in flight.
   if (code === 0 && !exercised(run.claims)) {
     process.stderr.write(
-      `inconclusive: no claim of the manifest was seen on a request in flight (${displayText(run.report.plan?.tool ?? 'no long-running tool was called')}); ` +
+      `inconclusive: no claim of the manifest was seen on a request in flight (${run.report.plan?.tool ? `the probe called ${displayText(run.report.plan.tool)}` : 'no long-running tool was called'}); ` +
         'name a long-running tool the manifest describes with --operation, or see why each claim was not seen above\n',
     );
     return 3;

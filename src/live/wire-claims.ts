@@ -130,9 +130,9 @@ function judgeProbed(
     const cancel = check('cancel-before-completion');
     if (cancel?.observed?.['resultAfterCancel'] === true || cancel?.observed?.['answeredCancellation'] === true)
       return { status: 'contradicted', why: cancel.summary };
-    if (cancel?.status === 'fail')
-      return { status: 'seen', why: 'no response came after the cancellation (the check failed on something else)' };
-    return fromCheck('cancel-before-completion');
+    const watched = `no response came for the cancelled request in the ${String(cancel?.observed?.['watchedMs'] ?? 0)} ms watched`;
+    if (cancel?.status === 'fail') return { status: 'seen', why: `${watched} (the check failed on something else)` };
+    return fromCheck('cancel-before-completion', () => watched);
   }
   if (field === 'progress.emits' || field === 'progress.minIntervalMs') {
     const progress = check('progress');
@@ -148,8 +148,8 @@ function judgeProbed(
 }
 
 /**
- * Whether the work stopped: seen through the status tool, or by the progress the run had been sending going
- * quiet; contradicted by progress or a result after the cancellation, or work the status tool still counts.
+ * Whether the work stopped: seen only through the status tool; contradicted by progress or a result after the
+ * cancellation, or by work the status tool still counts.
  */
 function stopsWorkOf(cancel: CheckResult | undefined): { status: ClaimStatus; why: string } {
   if (cancel === undefined) return { status: 'inconclusive', why: 'the probe did not run cancel-before-completion' };
@@ -158,13 +158,13 @@ function stopsWorkOf(cancel: CheckResult | undefined): { status: ClaimStatus; wh
     return { status: 'contradicted', why: cancel.summary };
   if (cancel.status === 'inconclusive' || cancel.status === 'not-observable') return { status: cancel.status, why: cancel.summary };
   if (observed['workRunning'] === 0) return { status: 'seen', why: cancel.summary };
-  if (Number(observed['progressBeforeCancel'] ?? 0) > 0)
-    return { status: 'seen', why: 'the run had been sending progress and sent none after the cancellation: its work stopped reporting' };
+  // Silence is not a stop: the SDKs drop a cancelled request's response, and some its progress, while the handler runs on.
   return {
     status: 'not-observable',
     why:
-      'the run sent no progress before the cancellation, so nothing on the wire shows whether its work went on ' +
-      '(name a status tool in the manifest, probe.workStatus, to observe it)',
+      'nothing more came for the cancelled request, but silence does not show the work stopped: the SDKs drop a cancelled ' +
+      "request's response (and the TypeScript SDK v1 its progress) while the handler runs on (docs/sdk-behaviours.md); " +
+      'name a status tool in the manifest (probe.workStatus) to observe it',
   };
 }
 

@@ -23,17 +23,17 @@ const errorOf = (call: Call) =>
 
 export const SDK_BEHAVIOURS: readonly SdkBehaviour[] = [
   {
-    id: 'python-answers-cancelled-requests',
+    id: 'py-http-answers-cancelled-32800',
     says:
-      'the Python SDK (mcp) answers every request it cancels with the error -32800 "Request cancelled", whatever the handler does: ' +
-      'the reply comes from the SDK, so the fix is in the SDK or a wrapper that drops it',
+      'the Python SDK (mcp) over Streamable HTTP answers each request it cancelled with the error -32800 "Request cancelled" when ' +
+      'the handler settles, whatever the handler does: the reply comes from the SDK transport, not the tool',
     shows: (call) => {
       const error = errorOf(call);
       return error?.code === REQUEST_CANCELLED_CODE && /request cancelled/i.test(String(error.message ?? ''));
     },
   },
   {
-    id: 'v2-legacy-stateless-no-cancel',
+    id: 'v2-legacy-fallback-blind-to-cancel',
     says:
       "a server that answers the session revision over HTTP without a session (the TypeScript SDK v2's legacy stateless fallback) " +
       'handles each POST on a fresh server instance, so a POSTed notifications/cancelled reaches no running request: serve sessions, ' +

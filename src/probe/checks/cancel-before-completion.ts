@@ -54,7 +54,9 @@ export const cancelBeforeCompletion: ProbeCheck = {
         ? await session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner)
         : undefined;
     const watchMs = watchAfterCancel(context, cancelledAfter);
-    const work = await watchWork(context, before, watchMs, measuredMs === undefined ? undefined : measuredMs - cancelledAfter);
+    // The witness is the probe's own run of the tool: the status tool counts it while it is open.
+    const witnessRuns = () => (witness !== undefined && witness.inbox.response === undefined && witness.inbox.closed === undefined ? 1 : 0);
+    const work = await watchWork(context, before, watchMs, measuredMs === undefined ? undefined : measuredMs - cancelledAfter, witnessRuns);
     witness?.closeStream();
     const rest = measuredMs === undefined ? undefined : measuredMs - cancelledAfter;
     const toNaturalEnd = rest !== undefined && work.watched >= rest;
@@ -155,11 +157,12 @@ export function judgeSilence(
  * Watches a cancelled request for `watchMs`; with a status tool, asks it once, early enough that work which ignores
  * the cancellation would still be running (half the run's rest, within the grace period).
  */
-async function watchWork(
+export async function watchWork(
   context: ProbeContext,
   before: { active: number } | { unreadable: string } | undefined,
   watchMs: number,
   restMs: number | undefined,
+  ownRuns: () => number = () => 0,
 ): Promise<{ watched: number; running?: number; text?: string }> {
   if (before === undefined) return { watched: await pause(context, watchMs) };
   const tool = context.plan.workStatus!.tool;
@@ -173,13 +176,17 @@ async function watchWork(
   const askAt = Math.max(100, Math.min(context.plan.graceMs, (restMs ?? context.plan.graceMs * 2) / 2));
   const started = Date.now();
   await pause(context, Math.min(askAt, watchMs));
-  const after = await workRunning(context);
+  const own = ownRuns();
+  const asked = await workRunning(context);
+  const after = 'active' in asked ? { active: Math.max(0, asked.active - own) } : asked;
   const watched = Date.now() - started + (await pause(context, Math.max(0, watchMs - (Date.now() - started))));
   if ('unreadable' in after) return { watched, text: `the status tool could not be read after the cancellation: ${after.unreadable}` };
   return {
     watched,
     running: after.active,
-    text: `${tool} said ${before.active} running before the cancellation and ${after.active} about ${Math.round(askAt)} ms after it`,
+    text:
+      `${tool} said ${before.active} running before the cancellation and ${after.active} about ${Math.round(askAt)} ms after it` +
+      (own === 0 ? '' : ` (not counting the probe's own run beside it)`),
   };
 }
 

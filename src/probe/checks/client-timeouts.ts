@@ -1,7 +1,7 @@
 import { outcome, type ProbeCheck, type ProbeContext, RESERVE_MS, since, watchAfterCancel } from '../probe-types.js';
 import { isProgress, isResponse } from '../received.js';
-import { pause } from './observe.js';
-import { judgeSilence, violations } from './cancel-before-completion.js';
+import { workRunning } from './observe.js';
+import { judgeSilence, violations, watchWork } from './cancel-before-completion.js';
 
 /** The timeouts the check plays, and why: as declared, or a maximum brought inside a run the declared ones would not interrupt. */
 export function playedTimeouts(context: ProbeContext): { idleMs: number; maxMs: number; how: string } {
@@ -58,10 +58,13 @@ export const clientTimeouts: ProbeCheck = {
       if (maxLeft <= 0 || idleLeft <= 0) {
         const fired = maxLeft <= 0 ? 'maximum' : 'idle';
         const firedAt = Math.round(now - started);
+        const before = context.plan.workStatus === undefined ? undefined : await workRunning(context);
         const { signal, notification } = await context.session.cancel(call, `mcprely probe: ${fired} timeout`, context.owner);
         // The watch to the run's natural end was kept by the cancellation check, which saw nothing: a grace period is enough here.
         const watchMs = context.measured.silentToNaturalEnd === true ? context.plan.graceMs : watchAfterCancel(context, firedAt);
-        const watched = await pause(context, watchMs);
+        const length = context.measured.longToolMs;
+        const work = await watchWork(context, before, watchMs, length === undefined ? undefined : length - firedAt);
+        const watched = work.watched;
         const details = [
           how,
           `${progressCount} progress notification(s) reset the idle clock`,
@@ -70,15 +73,26 @@ export const clientTimeouts: ProbeCheck = {
               ? ' (the cancellation check already watched a cancelled run to its natural end and saw nothing)'
               : ''),
         ];
+        if (work.text !== undefined) details.push(work.text);
+        const problems = violations(call, notification?.answer?.text);
+        if (work.running !== undefined && work.running > 0)
+          problems.push(`the work went on after the cancellation: ${context.plan.workStatus!.tool} says ${work.running} still running`);
         const signalWords = signal === 'close-stream' ? 'the closing of the stream' : 'notifications/cancelled';
         const watch = { calls: [call], notifications: notification === undefined ? [] : [notification] };
         return judgeSilence(context, {
           call,
           signal,
-          problems: violations(call, notification?.answer?.text),
+          problems,
           details,
           watch,
-          observed: { fired, firedAtMs: firedAt, progress: progressCount, signal, watchedMs: watched },
+          observed: {
+            fired,
+            firedAtMs: firedAt,
+            progress: progressCount,
+            signal,
+            watchedMs: watched,
+            ...(work.running === undefined ? {} : { workRunning: work.running }),
+          },
           watched,
           lead: `the ${fired} timeout fired ${firedAt} ms after the request and the probe cancelled with ${signalWords}; `,
         });
