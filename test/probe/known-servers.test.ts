@@ -144,7 +144,9 @@ describe.concurrent('probe: the earlier deliberately broken servers still get th
     expect(status).toBe(1);
   });
 
-  it('stall: a run that outlasts the probe is inconclusive (the probe limit), never a failure of the server', { timeout: 60_000 }, async () => {
+  it('stall: a run that outlasts the probe is inconclusive (the probe limit), never a failure of the server', {
+    timeout: 60_000,
+  }, async () => {
     const { status, report } = await probe(['--stdio', `node ${SERVERS}/broken-server.mjs stall`, ...args, '--max-time', '9000']);
     expect(failing(report)).toEqual({});
     expect(check(report, 'progress').status).toBe('inconclusive');

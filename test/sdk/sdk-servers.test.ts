@@ -46,7 +46,12 @@ const STOPPED = /the work stopped: job_status says none is running after the can
 
 function rows(): Row[] {
   const all: Row[] = [];
-  const add = (server: Server, transport: 'stdio' | 'http', revision: string, table: Record<Variant, Omit<Row, 'server' | 'transport' | 'revision' | 'variant'>>) => {
+  const add = (
+    server: Server,
+    transport: 'stdio' | 'http',
+    revision: string,
+    table: Record<Variant, Omit<Row, 'server' | 'transport' | 'revision' | 'variant'>>,
+  ) => {
     for (const [variant, row] of Object.entries(table)) all.push({ server, transport, revision, variant: variant as Variant, ...row });
   };
   // v1 drops an aborted request's result and the progress it sends through extra (v1-suppresses-aborted-response,
@@ -158,4 +163,36 @@ describe.concurrent('the probe against SDK-built servers: every check, each vari
       expect(status).toBe(row.cancel === 'fail' || row.timeouts === 'fail' ? 1 : 0);
     });
   }
+});
+
+describe.concurrent('evidence never certifies what the wire cannot show', () => {
+  it('a v2 server whose tool ignores the closed stream (2026-07-28 HTTP): stopsWork as declared without a status tool, refused with one', async () => {
+    const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { runCliAsync } = await import('../helpers/run-cli.js');
+    const dir = mkdtempSync(join(tmpdir(), 'mcprely-sdk-evidence-'));
+    const blind = join(dir, 'blind.yaml');
+    const complete = readFileSync(`${DIR}/sdk-servers-complete.yaml`, 'utf8');
+    // The same claims, no way to see the work: the manifest without probe.workStatus.
+    writeFileSync(blind, complete.replace('      workStatus: { tool: job_status, field: active }\n', ''));
+    const seeing = join(dir, 'seeing.yaml');
+    writeFileSync(seeing, complete);
+    const { port, child } = await listen('v2', 'ignore-cancel');
+    try {
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const first = await runCliAsync(['evidence', blind, '-o', join(dir, 'blind'), '--url', url, '--grace', '300']);
+      const index = JSON.parse(readFileSync(join(dir, 'blind', 'index.json'), 'utf8')) as { verdict: string };
+      expect(index.verdict, first.stdout + first.stderr).not.toMatch(/verified on the wire/);
+      expect(index.verdict).toMatch(
+        /^production-ready: \d+ claims seen on the wire .*slow_job: cancellation\.stopsWork \(not observable\)/,
+      );
+      const second = await runCliAsync(['evidence', seeing, '-o', join(dir, 'seeing'), '--url', url, '--grace', '300']);
+      const refused = JSON.parse(readFileSync(join(dir, 'seeing', 'index.json'), 'utf8')) as { verdict: string; productionReady: boolean };
+      expect(refused.productionReady, second.stdout).toBe(false);
+      expect(refused.verdict).toMatch(/^not production-ready: .*the server contradicts the manifest/);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 120_000);
 });
