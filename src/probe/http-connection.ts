@@ -125,25 +125,32 @@ export class HttpConnection extends Connection {
     this.lag.stop();
     for (const abort of this.#aborts) abort.abort();
     this.#aborts.clear();
-    await this.#endSession();
+    await this.endSession();
   }
 
-  /** A session the server gave an id ends with a DELETE of it (the client that no longer needs it SHOULD say so). */
-  async #endSession(): Promise<void> {
-    if (this.sessionId === undefined || this.fatal !== undefined) return;
-    this.log.add('→', `DELETE ${this.#url.pathname} (Mcp-Session-Id ${this.sessionId})`);
+  /**
+   * A session the server gave an id ends with a DELETE of it (a client that no longer needs it SHOULD say so);
+   * what came of it in a sentence, or nothing when there was no session to end.
+   */
+  async endSession(): Promise<string | undefined> {
+    if (this.sessionId === undefined || this.fatal !== undefined) return undefined;
+    const session = this.sessionId;
+    this.sessionId = undefined;
+    this.log.add('→', `DELETE ${this.#url.pathname} (Mcp-Session-Id ${session})`);
     try {
       const response = await fetch(this.#url, {
         method: 'DELETE',
-        headers: { 'Mcp-Session-Id': this.sessionId, 'MCP-Protocol-Version': this.revision },
+        headers: { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': this.revision },
         signal: AbortSignal.timeout(2000),
       });
       await response.body?.cancel();
-      this.log.add('←', `HTTP ${response.status}${response.status === 405 ? ' (the server does not let clients end sessions)' : ''}`);
+      this.log.add('←', `HTTP ${response.status}`);
+      return response.status === 405
+        ? 'the probe ended its session with DELETE: HTTP 405 (the server does not let clients end sessions)'
+        : `the probe ended its session with DELETE: HTTP ${response.status}`;
     } catch (error) {
-      this.log.note(`the DELETE that ends the session got no answer: ${describeFetchError(error)}`);
+      return `the DELETE that ends the probe's session got no answer: ${describeFetchError(error)}`;
     }
-    this.sessionId = undefined;
   }
 
   protected answerServerRequest(message: Record<string, unknown>): void {

@@ -157,6 +157,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
     const drain = Math.max(0, Math.min(options.graceMs, budgetLeft()));
     if (drain > 0 && connection.fatal === undefined) await new Promise((resolve) => setTimeout(resolve, drain));
     const judged = run.judge(results);
+    // A session the server opened is ended, as a client that is done with it does.
+    const ended = connection instanceof HttpConnection ? await connection.endSession() : undefined;
     const failed = judged.some((result) => result.status === 'fail');
     const ranRequests = judged.some((result) => REQUEST_CHECKS.has(result.id) && result.status === 'pass');
     return {
@@ -174,7 +176,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
           }),
       ...(summaries === undefined ? {} : { tools: summaries }),
       checks: judged,
-      observations: observations(connection),
+      observations: [...observations(connection), ...(ended === undefined ? [] : [ended])],
       ...(failed || ranRequests ? {} : { inconclusive: `no request in flight was judged: ${whyInconclusive(judged)}` }),
       ...stderrOf(connection),
     };

@@ -134,6 +134,16 @@ const CASES: Readonly<Record<string, Case>> = {
       'cancel-before-completion': /^the server kept writing for the cancelled request \d+ on the response stream of request \d+: progress/,
     },
   },
+  'held-for-next-stream over HTTP (2026-07-28): what was held for a closed request and written later, on a later stream, fails': {
+    defect: 'held-for-next-stream',
+    on: H26,
+    exit: 1,
+    fails: {
+      // Written into the stream of the check's own last request (its health check), after the watch: still its failure.
+      'cancel-before-completion': /^the server kept writing for the cancelled request \d+ on the response stream of request \d+: progress/,
+      'client-timeouts': /the server (kept writing for|sent .*for) the cancelled request \d+/,
+    },
+  },
 
   // Progress itself.
   'non-monotonic-progress over HTTP (2026-07-28)': {
@@ -416,6 +426,8 @@ describe.concurrent('probe: hostile servers of known behaviour, over stdio and S
     expect(Object.keys(failed).length, JSON.stringify(failed, null, 1)).toBe(Object.keys(test.fails).length);
     for (const id of named) expect(failed[id], JSON.stringify(failed, null, 1)).toMatch(test.fails[id]!);
     if (test.fails['*'] !== undefined) expect(failed[others[0]!]).toMatch(test.fails['*']);
+    // Each failure says what to change.
+    for (const entry of run.report.checks.filter((candidate) => candidate.status === 'fail')) expect(entry.fix, entry.id).toMatch(/^[a-z]/);
     expect(run.status).toBe(test.exit);
     expect(run.ms).toBeLessThan(test.withinMs ?? 60_000);
     test.also?.(run);

@@ -63,6 +63,8 @@ describe.concurrent('probe: well-behaved servers built with the official SDKs', 
         entry.text.startsWith('POST {"jsonrpc":"2.0","method":"notifications/cancelled"'),
       ),
     ).toBe(true);
+    // The session the server opened is ended when the probe is done with it.
+    expect(report.observations).toContain('the probe ended its session with DELETE: HTTP 200');
   });
 
   it('SDK 2.x over Streamable HTTP (2026-07-28, asked with server/discover): closing the stream cancels, which the wire cannot show', async () => {
@@ -95,6 +97,31 @@ describe.concurrent('probe: well-behaved servers built with the official SDKs', 
     const cancel = check(report, 'cancel-before-completion');
     expect(cancel.transcript.some((entry) => /^\[closes the response stream of request \d+\]$/.test(entry.text))).toBe(true);
     expect(cancel.transcript.some((entry) => entry.text.includes('notifications/cancelled'))).toBe(false);
+  });
+});
+
+describe.concurrent('probe: nothing exercised is not a pass', () => {
+  it('--operation on a tool that answers at once: nothing could be cancelled, timed out or measured (exit 3, not 0)', async () => {
+    const { status, report } = await probe([
+      '--stdio',
+      `node ${SERVERS}/sdk/v1.mjs correct stdio`,
+      '--operation',
+      'slow_job',
+      '--arguments',
+      '{"steps":0}',
+      '--grace',
+      '200',
+    ]);
+    expect(statuses(report)).toMatchObject({
+      progress: 'inconclusive',
+      'cancel-before-completion': 'inconclusive',
+      'client-timeouts': 'inconclusive',
+    });
+    expect(check(report, 'cancel-before-completion').summary).toMatch(
+      /before a cancellation could be sent: give it longer work with --arguments$/,
+    );
+    expect(report.inconclusive).toMatch(/^no request in flight was judged: /);
+    expect(status).toBe(3);
   });
 });
 

@@ -27,6 +27,8 @@
 //   no-safe-tools               lists only tools that are not annotated read-only
 //   status-500, not-json, huge-body, huge-sse-line, no-headers   (HTTP) a broken answer to tools/call
 //   cross-stream                (HTTP, 2026-07-28) writes a cancelled request's progress and response into the next stream
+//   held-for-next-stream        (HTTP, 2026-07-28) keeps working after a closed stream, holds what it would have sent, and
+//                               writes it into the next stream it opens later (it answers tools/list as an SSE stream)
 //   missing-sse-headers         (HTTP) SSE without Cache-Control and X-Accel-Buffering
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
@@ -218,6 +220,8 @@ function flood() {
 function serveHttp(port) {
   const jobs = new Map();
   const openStreams = new Set();
+  /** What held-for-next-stream would have sent on streams that are closed. */
+  const held = [];
   const sseHeaders =
     defect === 'missing-sse-headers'
       ? { 'Content-Type': 'text/event-stream' }
@@ -243,6 +247,12 @@ function serveHttp(port) {
       }
       return res.writeHead(202).end();
     }
+    if (defect === 'held-for-next-stream' && held.length > 0) {
+      // Everything held for closed requests goes out first, on this request's own stream.
+      res.writeHead(200, sseHeaders);
+      for (const reply of held.splice(0)) res.write(`data: ${JSON.stringify(reply)}\n\n`);
+      if (message.method !== 'tools/call') return answerPlain(message, (reply) => res.end(`data: ${JSON.stringify(reply)}\n\n`));
+    }
     if (message.method !== 'tools/call') return answerPlain(message, json);
     if (defect === 'status-500') return res.writeHead(500, { 'Content-Type': 'text/plain' }).end('boom');
     if (defect === 'not-json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end('this is not json');
@@ -261,7 +271,7 @@ function serveHttp(port) {
       for (let i = 0; i < 50 && !res.destroyed; i++) if (!res.write(block)) await new Promise((resolve) => res.once('drain', resolve));
       return res.end('\n\n');
     }
-    res.writeHead(200, sseHeaders);
+    if (!res.headersSent) res.writeHead(200, sseHeaders);
     res.flushHeaders();
     if (defect === 'flood') {
       const line = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'x', progress: 1 } })}\n\n`;
@@ -280,6 +290,7 @@ function serveHttp(port) {
     job.send = (reply) => {
       // A cancelled request's messages go nowhere — unless the server writes them into another open stream.
       const target = stream.open ? stream : defect === 'cross-stream' ? [...openStreams].find((other) => other.open) : undefined;
+      if (target === undefined && defect === 'held-for-next-stream') held.push(reply);
       if (target === undefined) return;
       target.res.write(`data: ${JSON.stringify(reply)}\n\n`);
       // The stream ends after the response, once this turn is over (a second response or a stray written in it still goes out).
@@ -297,7 +308,7 @@ function serveHttp(port) {
       stream.open = false;
       openStreams.delete(stream);
       // On the stateless revision a closed stream is the cancellation; the cross-stream server keeps working.
-      if (revision === STATELESS && defect !== 'cross-stream' && !job.cancelled) {
+      if (revision === STATELESS && defect !== 'cross-stream' && defect !== 'held-for-next-stream' && !job.cancelled) {
         job.cancelled = true;
         job.cancelledAt = Date.now();
       }
