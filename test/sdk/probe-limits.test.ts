@@ -42,7 +42,7 @@ describe.concurrent('the probe keeps its own limits apart from the server', () =
     timeout: 240_000,
   }, async () => {
     const started = Date.now();
-    const { report, status } = await probe(['--stdio', `node ${SERVER} correct stdio`, ...slowJob(60, 1000)]);
+    const { report, status } = await probe(['--stdio', `node ${SERVER} correct stdio`, ...slowJob(60, 1000)], 230_000);
     expect(Date.now() - started).toBeLessThan(180_000);
     expect(statuses(report)).toMatchObject({
       progress: 'pass',
@@ -56,7 +56,7 @@ describe.concurrent('the probe keeps its own limits apart from the server', () =
 
   it('a correct server whose tool runs 90 s: inconclusive where the probe could not wait, never failed', { timeout: 240_000 }, async () => {
     const started = Date.now();
-    const { report, status } = await probe(['--stdio', `node ${SERVER} correct stdio`, ...slowJob(90, 1000)]);
+    const { report, status } = await probe(['--stdio', `node ${SERVER} correct stdio`, ...slowJob(90, 1000)], 230_000);
     expect(Date.now() - started).toBeLessThan(190_000);
     expect(failing(report)).toEqual({});
     expect(check(report, 'progress').status).toBe('inconclusive');
