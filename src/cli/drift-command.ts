@@ -15,7 +15,7 @@ import { probeTarget } from './probe-target.js';
 import { probeWithProgress } from './probe-command.js';
 import { plural } from '../text/plural.js';
 import { STATUS_LABELS } from '../probe/probe-types.js';
-import { exercised, type WireClaim, wireClaims } from '../live/wire-claims.js';
+import { claimName, exercised, type WireClaim, wireClaims } from '../live/wire-claims.js';
 import type { LiveCallOptions } from './live-options.js';
 import { liveCallOptions } from './probe-command.js';
 
@@ -87,8 +87,10 @@ export async function runDrift(options: DriftOptions, toolVersion: string): Prom
   const code = exitCodeOf(result, { failSeverity: options.failSeverity });
   // Nothing contradicted is not a pass when nothing was compared: no claim was seen on a request in flight.
   if (code === 0 && !exercised(run.claims)) {
+    const tool = run.report.plan?.tool;
+    const called = tool === null || tool === undefined ? 'no long-running tool was called' : `the probe called ${displayText(tool)}`;
     process.stderr.write(
-      `inconclusive: no claim of the manifest was seen on a request in flight (${run.report.plan?.tool ? `the probe called ${displayText(run.report.plan.tool)}` : 'no long-running tool was called'}); ` +
+      `inconclusive: no claim of the manifest was seen on a request in flight (${called}); ` +
         'name a long-running tool the manifest describes with --operation, or see why each claim was not seen above\n',
     );
     return 3;
@@ -119,7 +121,7 @@ function wireSummary(report: ProbeReport, findings: ReturnType<typeof driftFindi
     lines.push('', 'Claims of the manifest on the wire (a claim not seen stands as declared):');
     for (const claim of claims)
       lines.push(
-        `  ${claim.status.toUpperCase().replace('-', ' ')}  ${displayText(`${claim.operation === undefined ? '' : `${claim.operation}: `}${claim.field}: ${claim.value}`)}` +
+        `  ${claim.status.toUpperCase().replace('-', ' ')}  ${displayText(`${claimName(claim)}: ${claim.value}`)}` +
           ` — ${displayText(claim.why)}`,
       );
   }

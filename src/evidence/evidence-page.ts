@@ -27,7 +27,7 @@ export function renderEvidencePage(
     basis.on === 'manifest'
       ? [DECLARED_BASIS]
       : [
-          `Basis: <strong>${basis.verified ? (basis.asDeclared.length === 0 ? 'verified on the wire' : 'partly seen on the wire') : 'checked on the wire, not verified'}</strong> — ` +
+          `Basis: <strong>${basisWords(basis)}</strong> — ` +
             `${html(basis.target)} over ${html(basis.transport)}, MCP ${html(basis.revision)}, ${html(basis.date)}: checks ${countsInWords(basis.checks)}; ` +
             `${plural(basis.drift, 'drift finding')}; live fixtures ${countsInWords(basis.liveFixtures)}; ` +
             `${plural(basis.seen.length, 'claim')} seen, ${basis.asDeclared.length} as declared. ` +
@@ -124,4 +124,10 @@ const ARTIFACT_MARK: Record<EvidenceIndex['artifacts'][number]['status'], [Param
 /** A link to a file of the bundle, relative to the page. */
 function fileLink(path: string): string {
   return `<a href="${html(relativeUri(path))}">${html(path)}</a>`;
+}
+
+/** What a live basis amounts to, in words: verified only when every claim the probe can see was seen. */
+function basisWords(basis: { readonly verified: boolean; readonly asDeclared: readonly string[] }): string {
+  if (!basis.verified) return 'checked on the wire, not verified';
+  return basis.asDeclared.length === 0 ? 'verified on the wire' : 'partly seen on the wire';
 }

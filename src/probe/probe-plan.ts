@@ -48,7 +48,7 @@ export interface ProbePlan {
   /** The probe's own maximum wait for an ordinary request (tools/list, a mutation). */
   readonly requestTimeoutMs: number;
   /**
-   * The longest the probe lets one run of the long-running tool take, or watches a cancelled one: a third of its
+   * The longest the probe lets one run of the long-running tool take, or watches a cancelled one: two fifths of its
    * budget (--max-time), at most 65 s. A run that outlasts it is inconclusive: the probe's limit, not the server's fault.
    */
   readonly longRunMs: number;
@@ -145,7 +145,7 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): P
       timeouts: { idleMs, maxMs, source },
       graceMs: options.graceMs,
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
-      longRunMs: Math.round(Math.min(MAX_LONG_RUN_MS, Math.max(2000, options.maxTimeMs / 3))),
+      longRunMs: Math.round(Math.min(MAX_LONG_RUN_MS, Math.max(2000, (options.maxTimeMs * 2) / 5))),
     },
     notes,
   };

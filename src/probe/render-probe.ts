@@ -75,7 +75,8 @@ export function renderProbeJunit(report: ProbeReport): string {
   });
   if (!report.startedOk)
     cases.push(
-      `    <testcase classname="${escapeXml(report.target)}" name="probe-start">\n      <error type="probe-start" message="${escapeXml(report.problem ?? '')}"/>\n    </testcase>`,
+      `    <testcase classname="${escapeXml(report.target)}" name="probe-start">\n` +
+        `      <error type="probe-start" message="${escapeXml(report.problem ?? '')}"/>\n    </testcase>`,
     );
   const failures = report.checks.filter((check) => check.status === 'fail').length;
   const skipped = report.checks.filter((check) => check.status === 'inconclusive' || check.status === 'not-observable').length;

@@ -324,7 +324,8 @@ function judgeLate(result: CheckResult, watched: { watch: Watch; seen: number } 
   for (const call of watched.watch.calls) {
     const after = call.inbox.afterSilence.map(
       (received) =>
-        `${describeMessage(call, received)}${received.stream !== undefined && received.stream !== call.id ? ` (on the response stream of request ${received.stream})` : ''}`,
+        describeMessage(call, received) +
+        (received.stream !== undefined && received.stream !== call.id ? ` (on the response stream of request ${received.stream})` : ''),
     );
     if (after.length > 0)
       late.push(

@@ -236,7 +236,7 @@ const CASES: Readonly<Record<string, Case>> = {
   'stall over stdio: the probe gives up and cancels, and says it was its own limit': {
     defect: 'stall',
     on: S25,
-    args: ['--max-timeout', '1000', '--max-time', '15000'],
+    args: ['--max-timeout', '1000', '--max-time', '12500'],
     exit: 0,
     fails: {},
     also: ({ report }) => {
@@ -254,7 +254,7 @@ const CASES: Readonly<Record<string, Case>> = {
   'stall over HTTP (2026-07-28): giving up closes the stream': {
     defect: 'stall',
     on: H26,
-    args: ['--max-timeout', '1000', '--max-time', '15000'],
+    args: ['--max-timeout', '1000', '--max-time', '12500'],
     // Nothing passed: the run outlasted the probe, and what follows a closed stream cannot be seen.
     exit: 3,
     fails: {},

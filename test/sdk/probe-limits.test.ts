@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { check, failing, probe, statuses } from '../probe/probe-harness.js';
 
 /**
@@ -9,11 +8,6 @@ import { check, failing, probe, statuses } from '../probe/probe-harness.js';
  * 6 to 90 s): run by npm run test:sdk.
  */
 const SERVER = 'test/probe/servers/sdk/v1.mjs';
-const children = new Set<ReturnType<typeof spawn>>();
-afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
-});
-
 const slowJob = (steps: number, stepMs: number) => ['--operation', 'slow_job', '--arguments', JSON.stringify({ steps, stepMs })];
 
 describe.concurrent('the probe keeps its own limits apart from the server', () => {

@@ -34,7 +34,7 @@ export const progressToCompletion: ProbeCheck = {
       if (problems.length > 0) return outcome('fail', problems[0]!, [...problems.slice(1), seen, ...cancelled]);
       return outcome(
         'inconclusive',
-        `${tool.name} had not finished after ${limit} ms, the probe's limit for one run (a third of --max-time, at most 65 s): ` +
+        `${tool.name} had not finished after ${limit} ms, the probe's limit for one run (two fifths of --max-time, at most 65 s): ` +
           'progress up to then was right, its end was not seen; raise --max-time or give it shorter work with --arguments',
         [seen, ...cancelled],
         undefined,
