@@ -21,6 +21,12 @@ export interface ProbeContext {
   readonly measured: Measured;
   /** How much of the probe's budget (--max-time) is left, in ms. */
   readonly budgetLeft: () => number;
+  /**
+   * Streamable HTTP only: a fresh connection to the same endpoint, with the revision's own start (a new session
+   * and its initialize, or a fresh client's server/discover); the caller closes it. Over stdio there is none: a
+   * new process is a new server.
+   */
+  readonly reconnect?: () => Promise<{ readonly session: ProbeSession; readonly close: () => Promise<void> } | { readonly failed: string }>;
 }
 
 /** What earlier checks learned about the long-running tool, for the timing of later ones. */
