@@ -129,6 +129,9 @@ export const tasksOnTheWire: ProbeCheck = {
       observed['resultRetrieved'] = fetched.problem === undefined;
       if (fetched.problem !== undefined) problems.push(fetched.problem);
     }
+
+    // (b) A second task, cancelled with tasks/cancel (meanwhile, late progress for the first one has time to show).
+    const cancel = await cancelTask(context, wire, tool, runMs);
     if (run.terminalAt !== undefined) {
       const cutoff = wire.progressForTaskLifetime ? run.terminalAt : (first.response?.at ?? run.terminalAt);
       const progress = await progressAfter(context, first.call, cutoff, wire, `task ${first.task.taskId} was ${terminal}`);
@@ -136,9 +139,6 @@ export const tasksOnTheWire: ProbeCheck = {
       details.push(progress.text);
       problems.push(...progress.problems);
     }
-
-    // (b) A second task, cancelled with tasks/cancel.
-    const cancel = await cancelTask(context, wire, tool, runMs);
     details.push(...cancel.details);
     Object.assign(observed, cancel.observed);
     problems.push(...cancel.problems);
@@ -266,6 +266,8 @@ async function createTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
 }
 
 interface Polled {
+  /** The first status read, and the last. */
+  readonly first?: string;
   readonly last?: TaskState;
   readonly polls: number;
   /** When the first terminal status was read (probe clock). */
@@ -293,19 +295,21 @@ async function poll(
   let polls = 0;
   let interval = seed.pollMs;
   const text = () => `tasks/get ${polls} time(s): ${seen.join(' → ') || 'nothing read'}`;
+  const first = () => (seen[0] === undefined ? {} : { first: seen[0].split(' ')[0]! });
   for (;;) {
     const wait = Math.max(MIN_POLL_MS, interval ?? DEFAULT_POLL_MS);
     if (polls > 0 && context.clock() + wait > deadline) break;
     if (polls > 0) await pause(context, wait);
     polls++;
     const got = await getTask(context, wire, context.session, seed.taskId, deadline);
-    if ('failed' in got) return { ...(last === undefined ? {} : { last }), polls, problem: got.failed, text: text() };
+    if ('failed' in got) return { ...first(), ...(last === undefined ? {} : { last }), polls, problem: got.failed, text: text() };
     const state = got.task;
     const at = since(creation, got.received);
     if (seen.at(-1)?.startsWith(`${state.status} `) !== true) seen.push(`${state.status} at ${at} ms`);
     const before = last?.status;
     if (before !== undefined && TERMINAL.has(before) && state.status !== before)
       return {
+        ...first(),
         last: state,
         polls,
         ...(terminalAt === undefined ? {} : { terminalAt }),
@@ -314,6 +318,7 @@ async function poll(
       };
     if (expected !== undefined && state.status !== expected)
       return {
+        ...first(),
         last: state,
         polls,
         problem: `task ${seed.taskId} is ${state.status} (tasks/get ${at} ms after request ${creation.id}), after tasks/cancel had answered ${expected}`,
@@ -326,7 +331,7 @@ async function poll(
     }
     interval = state.pollMs ?? interval;
   }
-  return { ...(last === undefined ? {} : { last }), polls, ...(terminalAt === undefined ? {} : { terminalAt }), text: text() };
+  return { ...first(), ...(last === undefined ? {} : { last }), polls, ...(terminalAt === undefined ? {} : { terminalAt }), text: text() };
 }
 
 /** One tasks/get: the task, or why it could not be read. */
@@ -482,6 +487,7 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
     const watched = await poll(context, wire, second.call, second.task, context.clock() + watchMs, false, 'cancelled');
     details.push(`tasks/cancel answered cancelled ${at}; watched ${watchMs} ms: ${watched.text}`);
     observed['afterCancel'] = watched.last?.status ?? 'unread';
+    if (watched.first !== undefined) observed['firstAfterCancel'] = watched.first;
     const problems = watched.problem === undefined ? [] : [watched.problem];
     problems.push(...(await progressAfter(context, second.call, received.at, wire, `task ${taskId} was cancelled`)).problems);
     const again = await context.session.request('tasks/cancel', { taskId }, context.plan.requestTimeoutMs, context.owner, wire.capabilities);
@@ -505,8 +511,9 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   const ack = objectAt(received.message, ['result']);
   observed['cancelStatus'] = 'acknowledged';
   if (ack === undefined) return { problems: [`tasks/cancel of task ${taskId} answered with a result that is not an object (${at})`], details, observed, summary: '' };
-  const watched = await poll(context, wire, second.call, second.task, context.clock() + watchMs, true);
-  details.push(`tasks/cancel acknowledged ${at}; then ${watched.text}`);
+  const watched = await poll(context, wire, second.call, second.task, context.clock() + watchMs, false);
+  details.push(`tasks/cancel acknowledged ${at}; watched ${watchMs} ms: ${watched.text}`);
+  if (watched.first !== undefined) observed['firstAfterCancel'] = watched.first;
   if (watched.last !== undefined) observed['afterCancel'] = watched.last.status;
   const problems = watched.problem === undefined ? [] : [watched.problem];
   problems.push(...(await progressAfter(context, second.call, second.response?.at ?? received.at, wire, '')).problems);
@@ -541,20 +548,20 @@ async function afterDisconnect(
     return { status: 'not-observable', summary: why, text: why };
   }
   const fresh = await context.reconnect();
-  const how = wire.serverDirected ? 'a fresh client' : 'a new session with its own initialize';
+  const how = wire.serverDirected ? 'from a fresh client (its own server/discover)' : 'from a new session (its own initialize)';
   if ('failed' in fresh) {
-    const why = `${how} could not be opened (${fresh.failed}): whether the task outlives its connection was not seen`;
+    const why = `no connection ${how} could be opened (${fresh.failed}): whether the task outlives its connection was not seen`;
     return { status: 'inconclusive', summary: why, text: why };
   }
   try {
     const got = await getTask(context, wire, fresh.session, taskId);
     if ('task' in got) {
-      const text = `${how}'s tasks/get found task ${taskId} (${got.task.status}) ${since(creation, got.received)} ms after request ${creation.id}`;
+      const text = `tasks/get ${how} found task ${taskId} (${got.task.status}) ${since(creation, got.received)} ms after request ${creation.id}`;
       return { status: 'seen', survives: true, summary: text, text };
     }
-    const text = `${how}'s tasks/get did not find task ${taskId}: ${got.failed}`;
+    const text = `tasks/get ${how} did not find task ${taskId}: ${got.failed}`;
     if (wire.anyClientFindsIt) return { status: 'seen', survives: false, problem: `${text}: the task did not outlive the connection that created it`, summary: text, text };
-    const allowed = `${text} (allowed on this revision: the server scopes tasks to the session that created them)`;
+    const allowed = `${text} (allowed on this revision, where a server may scope tasks to the session that created them)`;
     return { status: 'seen', survives: false, summary: allowed, text: allowed };
   } finally {
     await fresh.close();
