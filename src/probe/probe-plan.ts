@@ -89,7 +89,7 @@ const LONG_RUNNING = new Set(['long', 'slow', 'progress', 'sleep', 'wait', 'rein
  * not destructiveHint) — unless --allow-mutations is given. --operation names the tool; an unknown name, or
  * one that may change state without --allow-mutations, is a usage error. Every choice says why.
  */
-export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): PlanResult {
+export function probePlan(options: PlanOptions, tools: readonly ListedTool[], serverDecidesTasks = false): PlanResult {
   const notes: string[] = [];
   const operations = options.manifest?.operations.map((operation) => operation.spec) ?? [];
   const listed = new Map(tools.map((tool) => [tool.name, tool]));
@@ -127,7 +127,7 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): P
   }
   if (longTool !== undefined) notes.push(`calls ${longTool.name}: ${longTool.why}`);
   else notes.push(`calls no long-running tool: ${noLongTool}`);
-  const task = chooseTaskTool(options, operations, tools, longTool);
+  const task = chooseTaskTool(options, operations, tools, longTool, serverDecidesTasks);
   if ('tool' in task && task.tool !== longTool) notes.push(`runs ${task.tool.name} as a task: ${task.tool.why}`);
 
   const spec = longTool === undefined ? undefined : contract(longTool.name);
@@ -250,7 +250,8 @@ function choose(
 }
 
 /**
- * The tool the tasks check runs as a task: the long-running tool when it supports tasks; else a tool the manifest
+ * The tool the tasks check runs as a task: the long-running tool when it supports tasks (or whatever it says, where
+ * the server declares that it decides per request which calls become tasks); else a tool the manifest
  * runs as a task, then any listed tool whose execution.taskSupport is required or optional — each only if the probe
  * may call it (read-only, or --allow-mutations and not destructive), with the manifest's probe.arguments.
  */
@@ -259,8 +260,9 @@ function chooseTaskTool(
   operations: readonly OperationSpec[],
   tools: readonly ListedTool[],
   longTool: ToolChoice | undefined,
+  serverDecidesTasks: boolean,
 ): { tool: ToolChoice } | { none: string } {
-  if (longTool !== undefined && longTool.taskSupport !== 'forbidden') return { tool: longTool };
+  if (longTool !== undefined && (longTool.taskSupport !== 'forbidden' || serverDecidesTasks)) return { tool: longTool };
   const capable = tools.filter((tool) => taskSupportOf(tool) !== 'forbidden');
   if (capable.length === 0) return { none: 'no listed tool says execution.taskSupport: required or optional' };
   const contract = (name: string) => operations.find((spec) => spec.name === name);

@@ -110,7 +110,13 @@ export interface ProbeReport {
   /** Why the probe could not start (exit 2). */
   readonly problem?: string;
   /** What the probe calls, and why it may. */
-  readonly plan?: { readonly tool: string | null; readonly why: string; readonly mutation: string | null };
+  readonly plan?: {
+    readonly tool: string | null;
+    readonly why: string;
+    readonly mutation: string | null;
+    /** The tool the tasks check runs as a task (absent in reports written before it). */
+    readonly taskTool?: string | null;
+  };
   /** The tools the server listed (what drift compares with a manifest). */
   readonly tools?: readonly ToolSummary[];
   /** What the probe noticed about the server as a whole. */

@@ -6,7 +6,7 @@ import { idempotentReplay } from './checks/idempotent-replay.js';
 import { ignoredCancellations } from './checks/ignored-cancellations.js';
 import { describeMessage } from './checks/observe.js';
 import { progressToCompletion } from './checks/progress.js';
-import { tasksOnTheWire } from './checks/tasks.js';
+import { serverDecidesTasks, tasksOnTheWire } from './checks/tasks.js';
 import { wireHygiene } from './checks/wire-hygiene.js';
 import type { Connection } from './connection.js';
 import { HttpConnection } from './http-connection.js';
@@ -147,7 +147,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
     else {
       summaries = summariseTools(listed.tools);
       const tools = listed.tools.filter((tool): tool is ListedTool => typeof (tool as { name?: unknown })?.name === 'string');
-      const planned = probePlan(options, tools);
+      const planned = probePlan(options, tools, serverDecidesTasks(opened.negotiation.negotiated, session.serverCapabilities));
       if (!planned.ok) return { usage: planned.usage };
       for (const note of planned.notes) log.note(note);
       plan = planned.plan;
@@ -178,6 +178,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
               tool: plan.longTool?.name ?? null,
               why: plan.longTool?.why ?? plan.noLongTool ?? '',
               mutation: plan.mutation?.name ?? null,
+              taskTool: plan.taskTool?.name ?? null,
             },
           }),
       ...(summaries === undefined ? {} : { tools: summaries }),

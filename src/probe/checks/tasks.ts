@@ -1,4 +1,5 @@
 import { factsOf } from '../../spec/revision-facts.js';
+import type { SpecVersion } from '../../spec/revisions.js';
 import type { Call } from '../connection.js';
 import type { ToolChoice } from '../probe-plan.js';
 import { type CheckOutcome, outcome, type ProbeCheck, type ProbeContext, RESERVE_MS, since } from '../probe-types.js';
@@ -29,6 +30,12 @@ export function taskRequired(context: ProbeContext): CheckOutcome | undefined {
     `${tool.name} requires task augmentation (execution.taskSupport: required): a plain tools/call of it is refused, ` +
       'so this check does not call it; the tasks check plays it as a task',
   );
+}
+
+/** On a revision whose server decides which requests become tasks, whether this server declares that it makes them. */
+export function serverDecidesTasks(revision: SpecVersion, capabilities: Record<string, unknown> | undefined): boolean {
+  if (factsOf(revision)['task-augmentation'].value !== 'server-directed') return false;
+  return objectAt(capabilities, ['extensions', EXTENSION]) !== undefined;
 }
 
 /** A task as the server described it (CreateTaskResult, tasks/get, tasks/cancel). */
@@ -86,8 +93,12 @@ export const tasksOnTheWire: ProbeCheck = {
   async run(context) {
     const wire = wireOf(context);
     const declared = advertises(context, wire);
-    const tool = context.plan.taskTool ?? (wire.serverDirected && declared.ok ? context.plan.longTool : undefined);
-    if (tool === undefined) return outcome('inconclusive', `no tool to run as a task: ${context.plan.noTaskTool ?? 'none was chosen'}`);
+    const tool = context.plan.taskTool;
+    if (tool === undefined)
+      return outcome(
+        'inconclusive',
+        `no tool to run as a task: ${context.plan.noTaskTool ?? 'none was chosen'}${declared.ok ? '' : `; ${declared.why}`}`,
+      );
     if (!declared.ok)
       return outcome(
         'inconclusive',
@@ -95,7 +106,8 @@ export const tasksOnTheWire: ProbeCheck = {
           (tool.taskSupport === 'required' ? `, though ${tool.name} says execution.taskSupport: required` : ''),
       );
     const problems: string[] = [];
-    const details: string[] = [`runs ${tool.name} as a task (execution.taskSupport: ${tool.taskSupport}); ${declared.why}`];
+    const support = wire.serverDirected ? 'the server decides per request' : `execution.taskSupport: ${tool.taskSupport}`;
+    const details: string[] = [`runs ${tool.name} as a task (${support}); ${declared.why}`];
     const observed: Record<string, string | number | boolean> = {};
 
     // (a) A task, polled to a terminal status, its result fetched.
