@@ -72,7 +72,8 @@ export function taskClaims(task: TaskPolicy | undefined, check: TasksCheck | und
     claims.push({
       field: 'task.store',
       value: 'durable',
-      ...(disconnect ?? (survives === true ? { status: 'seen', why: found } : { status: 'contradicted', why: `${found}: its state is not durable` })),
+      ...(disconnect ??
+        (survives === true ? { status: 'seen', why: found } : { status: 'contradicted', why: `${found}: its state is not durable` })),
     });
   return claims;
 }

@@ -15,7 +15,12 @@ export interface CheckResult {
 
 /** A live run as the claims read it: what the probe called, and its checks. */
 export interface ProbeReport {
-  readonly plan?: { readonly tool: string | null; readonly why: string; readonly mutation: string | null; readonly taskTool?: string | null };
+  readonly plan?: {
+    readonly tool: string | null;
+    readonly why: string;
+    readonly mutation: string | null;
+    readonly taskTool?: string | null;
+  };
   readonly checks: readonly CheckResult[];
 }
 

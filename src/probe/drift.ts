@@ -180,7 +180,13 @@ export function driftFindings(manifest: LoadedManifest, report: ProbeReport): Fi
       offset: span.start,
     });
   };
-  if (report.tools !== undefined) listedDrift(manifest, report.tools, add, report.revision !== 'unknown' && factsOf(report.revision)['task-augmentation'].value === 'server-directed');
+  if (report.tools !== undefined)
+    listedDrift(
+      manifest,
+      report.tools,
+      add,
+      report.revision !== 'unknown' && factsOf(report.revision)['task-augmentation'].value === 'server-directed',
+    );
   wireDrift(manifest, report, add);
   findings.sort((a, b) => a.offset - b.offset);
   return findings.map(({ finding }) => finding);

@@ -114,7 +114,8 @@ export const tasksOnTheWire: ProbeCheck = {
     const first = await createTask(context, wire, tool);
     details.push(...first.details);
     if (first.problem !== undefined) return outcome('fail', first.problem, details, undefined, { created: false });
-    if (first.task === undefined) return outcome('inconclusive', first.unplayed ?? 'no task was created', details, undefined, { created: false });
+    if (first.task === undefined)
+      return outcome('inconclusive', first.unplayed ?? 'no task was created', details, undefined, { created: false });
     observed['created'] = true;
     const limit = Math.max(0, Math.min(context.plan.longRunMs, context.budgetLeft() - RESERVE_MS));
     const run = await poll(context, wire, first.call, first.task, context.clock() + limit, true);
@@ -129,7 +130,7 @@ export const tasksOnTheWire: ProbeCheck = {
       return outcome(
         'inconclusive',
         `task ${first.task.taskId} of ${tool.name} was still ${terminal ?? 'unread'} ${limit} ms after the request, the probe's limit ` +
-          "for one run (a third of --max-time, at most 65 s): its end was not seen; raise --max-time or give it shorter work with --arguments",
+          'for one run (a third of --max-time, at most 65 s): its end was not seen; raise --max-time or give it shorter work with --arguments',
         details,
         undefined,
         observed,
@@ -239,7 +240,12 @@ async function createTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   if (seed === undefined) {
     const failed = toolFailed(message);
     if (failed !== undefined)
-      return { call, response, unplayed: `${tool.name} answered with ${failed} ${at}, not a task: give it working --arguments`, details: [] };
+      return {
+        call,
+        response,
+        unplayed: `${tool.name} answered with ${failed} ${at}, not a task: give it working --arguments`,
+        details: [],
+      };
     if (wire.serverDirected)
       return {
         call,
@@ -359,11 +365,12 @@ async function getTask(
   const received = call.inbox.response;
   if (received === undefined) return { failed: `tasks/get of task ${taskId} was not answered: ${unanswered(call, timeout)}` };
   const error = objectAt(received.message, ['error']);
-  if (error !== undefined)
-    return { failed: `tasks/get of task ${taskId} was refused with ${describeError(error)}`, code: error['code'] };
+  if (error !== undefined) return { failed: `tasks/get of task ${taskId} was refused with ${describeError(error)}`, code: error['code'] };
   const task = taskOf(objectAt(received.message, ['result']));
   if (task === undefined || task.taskId !== taskId)
-    return { failed: `tasks/get of task ${taskId} answered without its status: ${JSON.stringify(received.message['result']).slice(0, 200)}` };
+    return {
+      failed: `tasks/get of task ${taskId} answered without its status: ${JSON.stringify(received.message['result']).slice(0, 200)}`,
+    };
   return { task, received };
 }
 
@@ -385,7 +392,10 @@ async function fetchResult(
   const call = await context.session.request('tasks/result', { taskId }, context.plan.requestTimeoutMs, context.owner, wire.capabilities);
   const received = call.inbox.response;
   if (received === undefined)
-    return { problem: `tasks/result of the ${last.status} task ${taskId} was not answered: ${unanswered(call, context.plan.requestTimeoutMs)}`, text: '' };
+    return {
+      problem: `tasks/result of the ${last.status} task ${taskId} was not answered: ${unanswered(call, context.plan.requestTimeoutMs)}`,
+      text: '',
+    };
   const error = objectAt(received.message, ['error']);
   const at = `${since(creation, received)} ms after request ${creation.id}`;
   if (last.status === 'completed') {
@@ -424,7 +434,7 @@ async function progressAfter(
     problems,
     text:
       `${call.inbox.progressCount} progress notification(s) for request ${call.id}` +
-      (wire.progressForTaskLifetime ? " (its token lives as long as the task)" : '') +
+      (wire.progressForTaskLifetime ? ' (its token lives as long as the task)' : '') +
       `, ${late.length} after ${after}`,
   };
 }
@@ -461,7 +471,10 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   const observed: Record<string, string | number | boolean> = {};
   // How long to watch: until the uncancelled run would have ended, plus the grace period, within the probe's limits.
   const rest = (runMs ?? context.plan.longRunMs / 2) - cancelledAfter;
-  const watchMs = Math.max(0, Math.min(Math.max(context.plan.graceMs, rest + context.plan.graceMs), context.plan.longRunMs, context.budgetLeft() - RESERVE_MS));
+  const watchMs = Math.max(
+    0,
+    Math.min(Math.max(context.plan.graceMs, rest + context.plan.graceMs), context.plan.longRunMs, context.budgetLeft() - RESERVE_MS),
+  );
   if (error !== undefined) {
     const now = await getTask(context, wire, context.session, taskId);
     if ('task' in now && now.task.status !== 'working' && now.task.status !== 'input_required' && now.task.status !== 'cancelled')
@@ -474,7 +487,9 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
       };
     observed['cancelStatus'] = 'refused';
     return {
-      problems: [`tasks/cancel of the ${'task' in now ? now.task.status : 'running'} task ${taskId} was refused with ${describeError(error)} (${at})`],
+      problems: [
+        `tasks/cancel of the ${'task' in now ? now.task.status : 'running'} task ${taskId} was refused with ${describeError(error)} (${at})`,
+      ],
       details,
       observed,
       summary: '',
@@ -502,16 +517,26 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
     if (watched.first !== undefined) observed['firstAfterCancel'] = watched.first;
     const problems = watched.problem === undefined ? [] : [watched.problem];
     problems.push(...(await progressAfter(context, second.call, received.at, wire, `task ${taskId} was cancelled`)).problems);
-    const again = await context.session.request('tasks/cancel', { taskId }, context.plan.requestTimeoutMs, context.owner, wire.capabilities);
+    const again = await context.session.request(
+      'tasks/cancel',
+      { taskId },
+      context.plan.requestTimeoutMs,
+      context.owner,
+      wire.capabilities,
+    );
     const repeat = again.inbox.response;
     const repeatError = repeat === undefined ? undefined : objectAt(repeat.message, ['error']);
-    if (repeat === undefined) problems.push(`tasks/cancel of the cancelled task ${taskId} was not answered: ${unanswered(again, context.plan.requestTimeoutMs)}`);
+    if (repeat === undefined)
+      problems.push(`tasks/cancel of the cancelled task ${taskId} was not answered: ${unanswered(again, context.plan.requestTimeoutMs)}`);
     else if (wire.terminalCancelRefused && repeatError?.['code'] !== -32602)
       problems.push(
-        `tasks/cancel of the cancelled (terminal) task ${taskId} was answered with ${repeatError === undefined ? 'a result' : describeError(repeatError)}, not -32602 (Invalid params)`,
+        `tasks/cancel of the cancelled (terminal) task ${taskId} was answered with ` +
+          `${repeatError === undefined ? 'a result' : describeError(repeatError)}, not -32602 (Invalid params)`,
       );
     if (repeatError !== undefined && typeof repeatError['code'] === 'number') observed['cancelTerminalCode'] = repeatError['code'];
-    details.push(`tasks/cancel of the cancelled task again: ${repeat === undefined ? 'no answer' : repeatError === undefined ? 'a result' : describeError(repeatError)}`);
+    details.push(
+      `tasks/cancel of the cancelled task again: ${repeat === undefined ? 'no answer' : repeatError === undefined ? 'a result' : describeError(repeatError)}`,
+    );
     return {
       problems,
       details,
@@ -522,7 +547,13 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   // An acknowledgement; the task reaches a terminal status in time (cancelled, or completed if the work had finished).
   const ack = objectAt(received.message, ['result']);
   observed['cancelStatus'] = 'acknowledged';
-  if (ack === undefined) return { problems: [`tasks/cancel of task ${taskId} answered with a result that is not an object (${at})`], details, observed, summary: '' };
+  if (ack === undefined)
+    return {
+      problems: [`tasks/cancel of task ${taskId} answered with a result that is not an object (${at})`],
+      details,
+      observed,
+      summary: '',
+    };
   const watched = await poll(context, wire, second.call, second.task, context.clock() + watchMs, false);
   details.push(`tasks/cancel acknowledged ${at}; watched ${watchMs} ms: ${watched.text}`);
   if (watched.first !== undefined) observed['firstAfterCancel'] = watched.first;
@@ -572,7 +603,14 @@ async function afterDisconnect(
       return { status: 'seen', survives: true, summary: text, text };
     }
     const text = `tasks/get ${how} did not find task ${taskId}: ${got.failed}`;
-    if (wire.anyClientFindsIt) return { status: 'seen', survives: false, problem: `${text}: the task did not outlive the connection that created it`, summary: text, text };
+    if (wire.anyClientFindsIt)
+      return {
+        status: 'seen',
+        survives: false,
+        problem: `${text}: the task did not outlive the connection that created it`,
+        summary: text,
+        text,
+      };
     const allowed = `${text} (allowed on this revision, where a server may scope tasks to the session that created them)`;
     return { status: 'seen', survives: false, summary: allowed, text: allowed };
   } finally {
@@ -582,7 +620,13 @@ async function afterDisconnect(
 
 /** A task left running when the check gives up on it is cancelled, with the task's own method. */
 async function cancelQuietly(context: ProbeContext, wire: TaskWire, taskId: string): Promise<void> {
-  await context.session.request('tasks/cancel', { taskId }, Math.min(2000, context.plan.requestTimeoutMs), context.owner, wire.capabilities);
+  await context.session.request(
+    'tasks/cancel',
+    { taskId },
+    Math.min(2000, context.plan.requestTimeoutMs),
+    context.owner,
+    wire.capabilities,
+  );
 }
 
 /** A Task object's fields, as either revision names them; undefined when it has no taskId or an unknown status. */
@@ -604,7 +648,8 @@ function taskOf(value: unknown): TaskState | undefined {
 
 function objectAt(value: unknown, path: readonly string[]): Record<string, unknown> | undefined {
   let at: unknown = value;
-  for (const key of path) at = typeof at === 'object' && at !== null && !Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    at = typeof at === 'object' && at !== null && !Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined;
   return typeof at === 'object' && at !== null && !Array.isArray(at) ? (at as Record<string, unknown>) : undefined;
 }
 
