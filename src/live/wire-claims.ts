@@ -3,6 +3,7 @@ import type { LoadedManifest } from '../manifest/load.js';
 import type { ResolvedOperation } from '../manifest/resolved-operation.js';
 import { isKeyedMutation } from '../policy/predicates.js';
 import type { CheckStatus, Observed } from './outcome.js';
+import { taskClaims } from './task-claims.js';
 
 /** A probe check as the claims read it. */
 export interface CheckResult {
@@ -14,7 +15,12 @@ export interface CheckResult {
 
 /** A live run as the claims read it: what the probe called, and its checks. */
 export interface ProbeReport {
-  readonly plan?: { readonly tool: string | null; readonly why: string; readonly mutation: string | null };
+  readonly plan?: {
+    readonly tool: string | null;
+    readonly why: string;
+    readonly mutation: string | null;
+    readonly taskTool?: string | null;
+  };
   readonly checks: readonly CheckResult[];
 }
 
@@ -101,6 +107,19 @@ export function wireClaims(manifest: LoadedManifest, report: ProbeReport, drift:
           : `the probe called ${report.plan.tool}, not ${spec.name}: name it with --operation to see it`;
       for (const [field, value, check] of listed) add(operation, field, value, check, { status: 'inconclusive', why });
     } else for (const [field, value, check] of listed) add(operation, field, value, check, judgeProbed(field, report, fromCheck));
+    const tasks = taskClaims(spec.task, checkOf('tasks'));
+    for (const claim of tasks) {
+      const taskTool = report.plan?.taskTool;
+      if (taskTool === spec.name) add(operation, claim.field, claim.value, 'tasks', claim);
+      else
+        add(operation, claim.field, claim.value, 'tasks', {
+          status: 'inconclusive',
+          why:
+            taskTool === null || taskTool === undefined
+              ? `the probe ran no tool as a task: name ${spec.name} with --operation`
+              : `the probe ran ${taskTool} as a task, not ${spec.name}: name it with --operation to see it`,
+        });
+    }
     if (isKeyedMutation(spec)) {
       const field = 'idempotency.keyArgument';
       if (report.plan?.mutation === spec.name)

@@ -4,7 +4,9 @@ import { makeFinding, type Finding, type Severity } from '../findings/finding.js
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { ResolvedOperation } from '../manifest/resolved-operation.js';
+import { taskClaims } from '../live/task-claims.js';
 import { emitsProgress, usesTask } from '../policy/predicates.js';
+import { factsOf } from '../spec/revision-facts.js';
 import type { CheckResult, ProbeReport } from './probe-types.js';
 import { HINT_DEFAULTS, TOOL_HINTS, type ToolSummary } from './tool-summary.js';
 import type { WireEntry } from './wire-log.js';
@@ -52,6 +54,13 @@ export const DRIFT_RULES: readonly DriftRule[] = [
     "task.used agrees with the tool's execution.taskSupport.",
     'execution.taskSupport',
     'Set task.used to what the server supports, or change the tool.',
+  ),
+  rule(
+    'drift-task',
+    'error',
+    "The task claims (task.cancel, task.survivesDisconnect, task.store: durable) are what the server's tasks do on the wire.",
+    'the tasks check',
+    'Make task.cancel, task.survivesDisconnect and task.store say what the server does, or fix the server.',
   ),
   rule(
     'drift-revision',
@@ -171,7 +180,13 @@ export function driftFindings(manifest: LoadedManifest, report: ProbeReport): Fi
       offset: span.start,
     });
   };
-  if (report.tools !== undefined) listedDrift(manifest, report.tools, add);
+  if (report.tools !== undefined)
+    listedDrift(
+      manifest,
+      report.tools,
+      add,
+      report.revision !== 'unknown' && factsOf(report.revision)['task-augmentation'].value === 'server-directed',
+    );
   wireDrift(manifest, report, add);
   findings.sort((a, b) => a.offset - b.offset);
   return findings.map(({ finding }) => finding);
@@ -186,7 +201,7 @@ type Add = (
 ) => void;
 
 /** What tools/list shows: the tools, their arguments, annotations and task support. */
-function listedDrift(manifest: LoadedManifest, tools: readonly ToolSummary[], add: Add): void {
+function listedDrift(manifest: LoadedManifest, tools: readonly ToolSummary[], add: Add, serverDirected: boolean): void {
   const listed = new Map(tools.map((tool) => [tool.name, tool]));
   const described = new Set<string>();
   for (const operation of manifest.operations) {
@@ -251,7 +266,8 @@ function listedDrift(manifest: LoadedManifest, tools: readonly ToolSummary[], ad
     }
     const support = tool.taskSupport;
     const used = usesTask(spec);
-    if (used && (support === undefined || support === 'forbidden'))
+    // Where the server decides per request which calls become tasks, a tool need not say execution.taskSupport.
+    if (used && (support === 'forbidden' || (support === undefined && !serverDirected)))
       add(
         'drift-task-support',
         { operation, path: ['task', 'used'] },
@@ -380,6 +396,19 @@ function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): voi
         seen(ignored),
       );
   }
+  const taskOperation = byName(report.plan?.taskTool);
+  const tasks = report.checks.find((check) => check.id === 'tasks');
+  if (taskOperation !== undefined && tasks !== undefined)
+    for (const claim of taskClaims(taskOperation.spec.task, tasks)) {
+      if (claim.status !== 'contradicted') continue;
+      add(
+        'drift-task',
+        { operation: taskOperation, path: claim.field.split('.') },
+        claim.field.replace('task.', 'task-'),
+        `${taskOperation.spec.name}: the manifest says ${claim.field}: ${claim.value}, but ${claim.why}`,
+        seen(tasks),
+      );
+    }
   const headers = failed('sse-headers');
   if (headers !== undefined && manifest.manifest.server.http?.sseHeaders !== undefined)
     add(

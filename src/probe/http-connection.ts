@@ -4,6 +4,8 @@ import { type Call, Connection, type SentNotification } from './connection.js';
 import { SseParser } from './sse-parser.js';
 import type { WireLog } from './wire-log.js';
 
+/** The methods about one task, whose Mcp-Name header carries its id where the revision has routing headers. */
+const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 /** A JSON response body longer than this is not read. */
 const MAX_JSON_BODY = 4 * 1024 * 1024;
 /** An SSE event (or a line without an end) longer than this ends the stream. */
@@ -47,9 +49,11 @@ export class HttpConnection extends Connection {
     if (this.sessionId !== undefined) headers['Mcp-Session-Id'] = this.sessionId;
     if (factsOf(this.revision)['http-routing-headers'].value && typeof method === 'string') {
       headers['Mcp-Method'] = method;
-      const params = message['params'] as { name?: unknown; uri?: unknown } | undefined;
-      const name = params?.name ?? params?.uri;
-      if (typeof name === 'string' && ['tools/call', 'prompts/get', 'resources/read'].includes(method)) headers['Mcp-Name'] = name;
+      const params = message['params'] as { name?: unknown; uri?: unknown; taskId?: unknown } | undefined;
+      // Requests about a task name it (params.taskId), so that a load balancer can route them to the instance holding it.
+      const name = TASK_METHODS.has(method) ? params?.taskId : (params?.name ?? params?.uri);
+      if (typeof name === 'string' && (TASK_METHODS.has(method) || ['tools/call', 'prompts/get', 'resources/read'].includes(method)))
+        headers['Mcp-Name'] = name;
     }
     return headers;
   }

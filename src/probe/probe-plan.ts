@@ -7,6 +7,15 @@ export interface ListedTool {
   readonly name: string;
   readonly description?: string;
   readonly annotations?: { readonly readOnlyHint?: unknown; readonly destructiveHint?: unknown };
+  readonly execution?: { readonly taskSupport?: unknown };
+}
+
+/** A tool's execution.taskSupport: `forbidden` also when absent or not one of the three words. */
+export type TaskSupport = 'required' | 'optional' | 'forbidden';
+
+export function taskSupportOf(tool: ListedTool): TaskSupport {
+  const support = typeof tool.execution === 'object' && tool.execution !== null ? tool.execution.taskSupport : undefined;
+  return support === 'required' || support === 'optional' ? support : 'forbidden';
 }
 
 export interface PlanOptions {
@@ -26,6 +35,8 @@ export interface ToolChoice {
   readonly name: string;
   readonly arguments: Record<string, unknown>;
   readonly why: string;
+  /** What the tool's execution.taskSupport says (absent: forbidden). */
+  readonly taskSupport: TaskSupport;
 }
 
 /** What the probe will call and the limits it keeps. */
@@ -33,6 +44,13 @@ export interface ProbePlan {
   readonly longTool?: ToolChoice;
   /** Why no long-running tool is called, when none is. */
   readonly noLongTool?: string;
+  /**
+   * The tool the tasks check runs as a task: the long-running tool when it supports tasks (execution.taskSupport
+   * required or optional), else the first tool the probe may call that does.
+   */
+  readonly taskTool?: ToolChoice;
+  /** Why no tool is run as a task, when none is. */
+  readonly noTaskTool?: string;
   /** Present only with --allow-mutations and a manifest that names the key argument. */
   readonly mutation?: {
     readonly name: string;
@@ -71,7 +89,7 @@ const LONG_RUNNING = new Set(['long', 'slow', 'progress', 'sleep', 'wait', 'rein
  * not destructiveHint) — unless --allow-mutations is given. --operation names the tool; an unknown name, or
  * one that may change state without --allow-mutations, is a usage error. Every choice says why.
  */
-export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): PlanResult {
+export function probePlan(options: PlanOptions, tools: readonly ListedTool[], serverDecidesTasks = false): PlanResult {
   const notes: string[] = [];
   const operations = options.manifest?.operations.map((operation) => operation.spec) ?? [];
   const listed = new Map(tools.map((tool) => [tool.name, tool]));
@@ -100,6 +118,7 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): P
       name,
       arguments: argumentsFor(options, contract(name)),
       why: `named with --operation; ${safety.safe ? safety.why : `${safety.why}, called because --allow-mutations was given`}`,
+      taskSupport: taskSupportOf(tool),
     };
   } else {
     const chosen = choose(options, operations, tools);
@@ -108,6 +127,8 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): P
   }
   if (longTool !== undefined) notes.push(`calls ${longTool.name}: ${longTool.why}`);
   else notes.push(`calls no long-running tool: ${noLongTool}`);
+  const task = chooseTaskTool(options, operations, tools, longTool, serverDecidesTasks);
+  if ('tool' in task && task.tool !== longTool) notes.push(`runs ${task.tool.name} as a task: ${task.tool.why}`);
 
   const spec = longTool === undefined ? undefined : contract(longTool.name);
   const idleMs = options.idleTimeoutMs ?? spec?.timeouts?.idleMs ?? DEFAULT_IDLE_MS;
@@ -140,6 +161,7 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): P
     plan: {
       ...(longTool === undefined ? {} : { longTool }),
       ...(noLongTool === undefined ? {} : { noLongTool }),
+      ...('tool' in task ? { taskTool: task.tool } : { noTaskTool: task.none }),
       ...(mutation === undefined ? {} : { mutation }),
       ...(spec?.probe?.workStatus === undefined ? {} : { workStatus: spec.probe.workStatus }),
       timeouts: { idleMs, maxMs, source },
@@ -194,6 +216,7 @@ function choose(
         why:
           `the manifest says it ${emitsProgress(spec) ? 'sends progress' : usesTask(spec) ? 'runs as a task' : 'runs long with its probe.arguments'}; ` +
           (safety.safe ? safety.why : `${safety.why}, allowed by --allow-mutations`),
+        taskSupport: taskSupportOf(tool),
       },
     };
   }
@@ -217,6 +240,7 @@ function choose(
           operations.find((spec) => spec.name === long.name),
         ),
         why: `its name or description says it runs long; ${safety.safe ? safety.why : `${safety.why}, allowed by --allow-mutations`}`,
+        taskSupport: taskSupportOf(long),
       },
     };
   }
@@ -226,6 +250,51 @@ function choose(
       candidates.length === 0
         ? `no listed tool is known to be read-only (${tools.length} listed); name one with --operation, describe them in a manifest, or pass --allow-mutations`
         : `no read-only tool says it runs long (read-only: ${safe.join(', ') || 'none'}); name one with --operation`,
+  };
+}
+
+/**
+ * The tool the tasks check runs as a task: the long-running tool when it supports tasks (or whatever it says, where
+ * the server declares that it decides per request which calls become tasks); else a tool the manifest
+ * runs as a task, then any listed tool whose execution.taskSupport is required or optional — each only if the probe
+ * may call it (read-only, or --allow-mutations and not destructive), with the manifest's probe.arguments.
+ */
+function chooseTaskTool(
+  options: PlanOptions,
+  operations: readonly OperationSpec[],
+  tools: readonly ListedTool[],
+  longTool: ToolChoice | undefined,
+  serverDecidesTasks: boolean,
+): { tool: ToolChoice } | { none: string } {
+  if (longTool !== undefined && (longTool.taskSupport !== 'forbidden' || serverDecidesTasks)) return { tool: longTool };
+  const capable = tools.filter((tool) => taskSupportOf(tool) !== 'forbidden');
+  if (capable.length === 0) return { none: 'no listed tool says execution.taskSupport: required or optional' };
+  const contract = (name: string) => operations.find((spec) => spec.name === name);
+  const declared = (tool: ListedTool) => {
+    const spec = contract(tool.name);
+    return spec !== undefined && usesTask(spec);
+  };
+  const ranked = [...capable.filter(declared), ...capable.filter((tool) => !declared(tool))];
+  for (const tool of ranked) {
+    const spec = contract(tool.name);
+    const safety = safetyOf(tool, spec);
+    if (!safety.safe && (!options.allowMutations || tool.annotations?.destructiveHint === true)) continue;
+    return {
+      tool: {
+        name: tool.name,
+        arguments: { ...(spec?.probe?.arguments ?? {}) },
+        why:
+          `its execution.taskSupport is ${taskSupportOf(tool)}; ` +
+          (safety.safe ? safety.why : `${safety.why}, allowed by --allow-mutations`) +
+          (spec?.probe?.arguments === undefined ? '' : ", with the manifest's probe.arguments"),
+        taskSupport: taskSupportOf(tool),
+      },
+    };
+  }
+  return {
+    none:
+      `${capable.map((tool) => tool.name).join(', ')} ${capable.length === 1 ? 'supports' : 'support'} tasks but may change state: ` +
+      'pass --allow-mutations (with --operation and --arguments to choose one and its arguments)',
   };
 }
 

@@ -21,6 +21,12 @@ export interface ProbeContext {
   readonly measured: Measured;
   /** How much of the probe's budget (--max-time) is left, in ms. */
   readonly budgetLeft: () => number;
+  /**
+   * Streamable HTTP only: a fresh connection to the same endpoint, with the revision's own start (a new session
+   * and its initialize, or a fresh client's server/discover); the caller closes it. Over stdio there is none: a
+   * new process is a new server.
+   */
+  readonly reconnect?: () => Promise<{ readonly session: ProbeSession; readonly close: () => Promise<void> } | { readonly failed: string }>;
 }
 
 /** What earlier checks learned about the long-running tool, for the timing of later ones. */
@@ -104,7 +110,13 @@ export interface ProbeReport {
   /** Why the probe could not start (exit 2). */
   readonly problem?: string;
   /** What the probe calls, and why it may. */
-  readonly plan?: { readonly tool: string | null; readonly why: string; readonly mutation: string | null };
+  readonly plan?: {
+    readonly tool: string | null;
+    readonly why: string;
+    readonly mutation: string | null;
+    /** The tool the tasks check runs as a task (absent in reports written before it). */
+    readonly taskTool?: string | null;
+  };
   /** The tools the server listed (what drift compares with a manifest). */
   readonly tools?: readonly ToolSummary[];
   /** What the probe noticed about the server as a whole. */

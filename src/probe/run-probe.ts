@@ -6,6 +6,7 @@ import { idempotentReplay } from './checks/idempotent-replay.js';
 import { ignoredCancellations } from './checks/ignored-cancellations.js';
 import { describeMessage } from './checks/observe.js';
 import { progressToCompletion } from './checks/progress.js';
+import { serverDecidesTasks, tasksOnTheWire } from './checks/tasks.js';
 import { wireHygiene } from './checks/wire-hygiene.js';
 import type { Connection } from './connection.js';
 import { HttpConnection } from './http-connection.js';
@@ -30,6 +31,7 @@ export const PROBE_CHECKS: readonly ProbeCheck[] = [
   progressToCompletion,
   cancelBeforeCompletion,
   clientTimeouts,
+  tasksOnTheWire,
   ignoredCancellations,
   sseHeaders,
   getNotAllowed,
@@ -41,7 +43,13 @@ export const PROBE_CHECKS: readonly ProbeCheck[] = [
  * the probe exists for (progress, cancellation, timeouts, replay), whatever the framing checks say: it is not
  * a pass (exit 1, with the reason the first of them gave).
  */
-const REQUEST_CHECKS = new Set([progressToCompletion.id, cancelBeforeCompletion.id, clientTimeouts.id, idempotentReplay.id]);
+const REQUEST_CHECKS = new Set([
+  progressToCompletion.id,
+  cancelBeforeCompletion.id,
+  clientTimeouts.id,
+  tasksOnTheWire.id,
+  idempotentReplay.id,
+]);
 
 function whyInconclusive(results: readonly CheckResult[]): string {
   const unplayed = results.find((result) => REQUEST_CHECKS.has(result.id) && result.status !== 'pass' && result.status !== 'fail');
@@ -139,7 +147,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
     else {
       summaries = summariseTools(listed.tools);
       const tools = listed.tools.filter((tool): tool is ListedTool => typeof (tool as { name?: unknown })?.name === 'string');
-      const planned = probePlan(options, tools);
+      const planned = probePlan(options, tools, serverDecidesTasks(opened.negotiation.negotiated, session.serverCapabilities));
       if (!planned.ok) return { usage: planned.usage };
       for (const note of planned.notes) log.note(note);
       plan = planned.plan;
@@ -172,6 +180,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
               tool: plan.longTool?.name ?? null,
               why: plan.longTool?.why ?? plan.noLongTool ?? '',
               mutation: plan.mutation?.name ?? null,
+              taskTool: plan.taskTool?.name ?? null,
             },
           }),
       ...(summaries === undefined ? {} : { tools: summaries }),
@@ -225,6 +234,7 @@ class CheckRun {
         owner: check.id,
         measured: this.#measured,
         budgetLeft: () => this.options.maxTimeMs - this.clock(),
+        ...('url' in this.options.target ? { reconnect: () => this.#reconnect(check.id) } : {}),
       };
       result =
         (await within(check.run(context), left)) ??
@@ -250,6 +260,26 @@ class CheckRun {
     if (result.watch !== undefined)
       this.#watches.set(check.id, { watch: result.watch, seen: result.status === 'fail' ? lateCount(result.watch) : 0 });
     return resultOf(check, result, this.log.entries.slice(from), Math.round(this.clock() - checkStart));
+  }
+
+  /** A fresh connection to the endpoint, opened with the revision this probe speaks (the tasks check's disconnect). */
+  async #reconnect(owner: string): Promise<{ session: ProbeSession; close: () => Promise<void> } | { failed: string }> {
+    if (!('url' in this.options.target)) return { failed: 'over stdio a new connection is a new process' };
+    const left = Math.max(1, Math.min(HANDSHAKE_MS, this.options.maxTimeMs - this.clock()));
+    const connection = new HttpConnection(this.options.target.url, this.log, this.clock, left);
+    connection.owner = owner;
+    const session = new ProbeSession(connection, this.log);
+    const opened = await within(session.open(this.revision, left), left);
+    if (opened?.ok === true && opened.negotiation.negotiated === this.revision) return { session, close: () => connection.close() };
+    await connection.close();
+    return {
+      failed:
+        opened === undefined
+          ? `the fresh connection's handshake did not finish within ${left} ms`
+          : opened.ok
+            ? `the fresh connection negotiated ${opened.negotiation.negotiated}, not ${this.revision}`
+            : opened.reason,
+    };
   }
 
   /** The results with what came late judged where it belongs, and the wire check, which needs everything seen. */

@@ -4,6 +4,7 @@ import { type CheckOutcome, type Observed, outcome, type ProbeCheck, type ProbeC
 import { answersCancellation, isProgress, isResponse } from '../received.js';
 import { knownBehaviour } from '../sdk-behaviours.js';
 import { describeMessage, healthy, pause, workRunning } from './observe.js';
+import { taskRequired } from './tasks.js';
 
 /**
  * Cancel a long request mid-flight with the transport's signal; afterwards nothing more may come for it — on
@@ -21,6 +22,8 @@ export const cancelBeforeCompletion: ProbeCheck = {
     'the server MUST NOT send further messages',
   fix: 'on cancellation, stop the work at its next checkpoint and send nothing more for the request: no progress, no result, no error',
   async run(context) {
+    const asTask = taskRequired(context);
+    if (asTask !== undefined) return asTask;
     const tool = context.plan.longTool;
     if (tool === undefined) return outcome('inconclusive', `no long-running tool to cancel: ${context.plan.noLongTool}`);
     if (context.measured.longToolBroken !== undefined) return outcome('inconclusive', `not run: ${context.measured.longToolBroken}`);

@@ -2,6 +2,7 @@ import { outcome, type ProbeCheck, type ProbeContext, RESERVE_MS, since, watchAf
 import { isProgress, isResponse } from '../received.js';
 import { workRunning } from './observe.js';
 import { judgeSilence, violations, watchWork } from './cancel-before-completion.js';
+import { taskRequired } from './tasks.js';
 
 /** The timeouts the check plays, and why: as declared, or a maximum brought inside a run the declared ones would not interrupt. */
 export function playedTimeouts(context: ProbeContext): { idleMs: number; maxMs: number; how: string } {
@@ -36,6 +37,8 @@ export const clientTimeouts: ProbeCheck = {
     'progress MAY reset the clock but a maximum SHOULD always be enforced',
   fix: 'treat a cancellation that follows a client timeout as any other: stop the work and send nothing more for the request',
   async run(context) {
+    const asTask = taskRequired(context);
+    if (asTask !== undefined) return asTask;
     const tool = context.plan.longTool;
     if (tool === undefined) return outcome('inconclusive', `no long-running tool: ${context.plan.noLongTool}`);
     if (context.measured.longToolBroken !== undefined) return outcome('inconclusive', `not run: ${context.measured.longToolBroken}`);

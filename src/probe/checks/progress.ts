@@ -1,5 +1,6 @@
 import { outcome, type ProbeCheck, RESERVE_MS, since } from '../probe-types.js';
 import { describeMessage, toolFailed } from './observe.js';
+import { taskRequired } from './tasks.js';
 
 /** Run the long tool to completion: progress strictly increases, carries the request's own token, and stops at completion. */
 export const progressToCompletion: ProbeCheck = {
@@ -9,6 +10,8 @@ export const progressToCompletion: ProbeCheck = {
     'progress "MUST increase with each notification"; notifications MUST reference only active requests and "MUST stop after completion"',
   fix: 'send each progress value greater than the last, with the token of the request it reports on, and none after its response',
   async run(context) {
+    const asTask = taskRequired(context);
+    if (asTask !== undefined) return asTask;
     const tool = context.plan.longTool;
     if (tool === undefined) return outcome('inconclusive', `no long-running tool: ${context.plan.noLongTool}`);
     const call = await context.session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner);
