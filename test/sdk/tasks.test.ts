@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { taskClaims } from '../../src/live/task-claims.js';
 import type { Finding } from '../../src/findings/finding.js';
 import { runCliAsync } from '../helpers/run-cli.js';
-import { check, EVERYTHING, freePort, HOSTILE, type ProbeRun, probe, SERVERS, startHttp, stopServers } from './probe-harness.js';
+import { check, EVERYTHING, freePort, HOSTILE, type ProbeRun, probe, SERVERS, startHttp, stopServers } from '../probe/probe-harness.js';
 
 afterAll(stopServers);
 
