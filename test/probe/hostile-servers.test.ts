@@ -221,6 +221,24 @@ const CASES: Readonly<Record<string, Case>> = {
       'ignored-cancellations': /answered with HTTP 400/,
     },
   },
+  // Judged by content: an error that answers the cancellation came after it, however soon.
+  'cancelled-error over stdio: -32800 5 ms after the cancellation is an answer to it, not a message in flight': {
+    defect: 'cancelled-error',
+    on: S25,
+    exit: 1,
+    fails: {
+      'cancel-before-completion':
+        /^the server sent an error response \d+ ms after request \d+ that answers the cancellation after the cancellation$/,
+      'client-timeouts':
+        /; the server sent an error response \d+ ms after request \d+ that answers the cancellation after the cancellation$/,
+    },
+  },
+  'cancelled-error over HTTP (2025-11-25)': {
+    defect: 'cancelled-error',
+    on: H25,
+    exit: 1,
+    fails: { 'cancel-before-completion': /that answers the cancellation/, 'client-timeouts': /that answers the cancellation/ },
+  },
   'late-error-to-cancellation over stdio: the leftover answer is judged where it belongs': {
     defect: 'late-error-to-cancellation',
     on: S25,

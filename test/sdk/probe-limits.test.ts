@@ -27,7 +27,8 @@ describe.concurrent('the probe keeps its own limits apart from the server', () =
     expect(failing(report)).toEqual({});
     expect(check(report, 'progress').status).toBe('inconclusive');
     expect(check(report, 'progress').summary).toMatch(/the probe's limit for one run .*raise --max-time/);
-    for (const entry of report.checks.filter((candidate) => candidate.status === 'inconclusive'))
+    // Each one the probe's limits stopped names the option that changes it (the server has no task tool: nothing to change).
+    for (const entry of report.checks.filter((candidate) => candidate.status === 'inconclusive' && candidate.id !== 'tasks'))
       expect(entry.summary, entry.id).toMatch(/--max-time|--allow-mutations|--arguments|--max-timeout|--operation/);
     expect([0, 3]).toContain(status);
   });

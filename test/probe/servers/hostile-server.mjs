@@ -15,6 +15,7 @@
 //   double-response             answers tools/call twice
 //   unknown-id-response         also sends a response to a request id the client never used
 //   error-to-cancellation       answers a cancellation at once with an error (id null)
+//   cancelled-error             answers a cancelled request with the error -32800 "Request cancelled", 5 ms after the cancellation
 //   late-error-to-cancellation  answers a cancellation with an error 1.2 s later
 //   stall                       sends one progress notification for tools/call, then nothing
 //   crash                       exits with code 7 during tools/call
@@ -124,6 +125,9 @@ function startJob(message, send, job) {
 
 /** What a cancelled job still does, by defect: nothing, or 2 s of progress and answers. */
 function afterCancel(message, send) {
+  // Answers the cancellation on the request itself, 5 ms after it: within any in-flight allowance, never excused by it.
+  if (defect === 'cancelled-error')
+    return setTimeout(() => send({ jsonrpc: '2.0', id: message.id, error: { code: -32800, message: 'Request cancelled' } }), 5);
   if (defect !== 'response-after-cancel' && defect !== 'progress-after-cancel') return;
   const token = message.params?._meta?.progressToken;
   let value = 10;
