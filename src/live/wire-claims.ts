@@ -144,12 +144,20 @@ function judgeProbed(
   fromCheck: (id: string, seenWhy?: (check: CheckResult) => string) => { status: ClaimStatus; why: string },
 ): { status: ClaimStatus; why: string } {
   const check = (id: string) => report.checks.find((candidate) => candidate.id === id);
-  if (field === 'cancellation.stopsWork') return stopsWorkOf(check('cancel-before-completion'));
+  const cancels = [check('cancel-before-completion'), check('client-timeouts')].filter((entry) => entry !== undefined);
+  if (field === 'cancellation.stopsWork') return stopsWorkOf(cancels);
   if (field === 'cancellation.suppressResponseAfterCancel') {
+    const answered = cancels.find(
+      (entry) => entry.observed?.['resultAfterCancel'] === true || entry.observed?.['answeredCancellation'] === true,
+    );
+    if (answered !== undefined) return { status: 'contradicted', why: answered.summary };
     const cancel = check('cancel-before-completion');
-    if (cancel?.observed?.['resultAfterCancel'] === true || cancel?.observed?.['answeredCancellation'] === true)
-      return { status: 'contradicted', why: cancel.summary };
-    const watched = `no response came for the cancelled request in the ${String(cancel?.observed?.['watchedMs'] ?? 0)} ms watched`;
+    const observed = cancel?.observed ?? {};
+    // Only a stream left open shows a response suppressed, and only when the probe cancelled and watched it.
+    if (observed['signal'] === 'close-stream')
+      return { status: 'not-observable', why: 'the cancellation closed the stream: no response could reach the probe on it' };
+    if (observed['signal'] !== 'notification' || Number(observed['watchedMs'] ?? 0) <= 0) return fromCheck('cancel-before-completion');
+    const watched = `no response came for the cancelled request in the ${String(observed['watchedMs'])} ms watched`;
     if (cancel?.status === 'fail') return { status: 'seen', why: `${watched} (the check failed on something else)` };
     return fromCheck('cancel-before-completion', () => watched);
   }
@@ -167,16 +175,21 @@ function judgeProbed(
 }
 
 /**
- * Whether the work stopped: seen only through the status tool; contradicted by progress or a result after the
- * cancellation, or by work the status tool still counts.
+ * Whether the work stopped, from both checks that cancel (before completion, and on a client timeout): seen only
+ * through the status tool; contradicted by progress or a result after a cancellation, or by work the status tool
+ * still counts.
  */
-function stopsWorkOf(cancel: CheckResult | undefined): { status: ClaimStatus; why: string } {
+function stopsWorkOf(cancels: readonly CheckResult[]): { status: ClaimStatus; why: string } {
+  const cancel = cancels[0];
   if (cancel === undefined) return { status: 'inconclusive', why: 'the probe did not run cancel-before-completion' };
-  const observed = cancel.observed ?? {};
-  if (Number(observed['workRunning'] ?? 0) > 0 || observed['progressAfterCancel'] === true || observed['resultAfterCancel'] === true)
-    return { status: 'contradicted', why: cancel.summary };
+  const wentOn = cancels.find((entry) => {
+    const observed = entry.observed ?? {};
+    return Number(observed['workRunning'] ?? 0) > 0 || observed['progressAfterCancel'] === true || observed['resultAfterCancel'] === true;
+  });
+  if (wentOn !== undefined) return { status: 'contradicted', why: wentOn.summary };
+  const stopped = cancels.find((entry) => entry.observed?.['workRunning'] === 0);
+  if (stopped !== undefined) return { status: 'seen', why: stopped.summary };
   if (cancel.status === 'inconclusive' || cancel.status === 'not-observable') return { status: cancel.status, why: cancel.summary };
-  if (observed['workRunning'] === 0) return { status: 'seen', why: cancel.summary };
   // Silence is not a stop: the SDKs drop a cancelled request's response, and some its progress, while the handler runs on.
   return {
     status: 'not-observable',

@@ -1,4 +1,5 @@
 import { LineIndex } from '../document/line-index.js';
+import { plural } from '../text/plural.js';
 import { locate, type PathSegment } from '../document/source-map.js';
 import { makeFinding, type Finding, type Severity } from '../findings/finding.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
@@ -337,7 +338,7 @@ function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): voi
           'drift-progress',
           { operation: probed, path: ['progress', 'emits'] },
           'progress-unexpected',
-          `${spec.name}: progress.emits is false, but the server sent ${times.length} progress notification(s)`,
+          `${spec.name}: progress.emits is false, but the server sent ${plural(times.length, 'progress notification')}`,
           seen(progress),
         );
       const claimed = spec.progress?.minIntervalMs;
@@ -373,7 +374,7 @@ function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): voi
         'drift-cancellation',
         { operation: probed, path: ['cancellation', 'stopsWork'] },
         'work-went-on',
-        `${spec.name}: the manifest says stopsWork: ${cancellation.stopsWork}${signal}, but the work went on after the cancellation ` +
+        `${spec.name}: the manifest says stopsWork: ${cancellation.stopsWork}${signal}, but on the wire ` +
           `(${workWentOn.map((check) => check.id).join(', ')}): ${workWentOn[0]!.summary}`,
         seen(workWentOn[0]!),
       );
@@ -382,7 +383,7 @@ function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): voi
         'drift-cancellation',
         { operation: probed, path: ['cancellation', 'suppressResponseAfterCancel'] },
         'response-after-cancel',
-        `${spec.name}: the manifest says suppressResponseAfterCancel: true${signal}, but the server answered the cancelled request ` +
+        `${spec.name}: the manifest says suppressResponseAfterCancel: true${signal}, but on the wire ` +
           `(${answered.map((check) => check.id).join(', ')}): ${answered[0]!.summary}`,
         seen(answered[0]!),
       );

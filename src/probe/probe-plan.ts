@@ -140,6 +140,19 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[], se
         ? `the manifest (${spec.name})`
         : 'defaults';
 
+  // The status tool is called several times: it must be listed, and known not to change state.
+  let workStatus = spec?.probe?.workStatus;
+  if (workStatus !== undefined) {
+    const statusTool = listed.get(workStatus.tool);
+    const safety = statusTool === undefined ? undefined : safetyOf(statusTool, contract(workStatus.tool));
+    if (safety === undefined || !safety.safe) {
+      notes.push(
+        `does not call the status tool ${workStatus.tool} (probe.workStatus): ` +
+          (safety === undefined ? 'the server lists no tool of that name' : `it may change state (${safety.why})`),
+      );
+      workStatus = undefined;
+    } else notes.push(`asks ${workStatus.tool} whether cancelled work still runs (probe.workStatus; ${safety.why})`);
+  }
   let mutation: ProbePlan['mutation'];
   if (options.allowMutations) {
     const keyed = operations.filter((candidate) => isKeyedMutation(candidate) && listed.has(candidate.name));
@@ -163,7 +176,7 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[], se
       ...(noLongTool === undefined ? {} : { noLongTool }),
       ...('tool' in task ? { taskTool: task.tool } : { noTaskTool: task.none }),
       ...(mutation === undefined ? {} : { mutation }),
-      ...(spec?.probe?.workStatus === undefined ? {} : { workStatus: spec.probe.workStatus }),
+      ...(workStatus === undefined ? {} : { workStatus }),
       timeouts: { idleMs, maxMs, source },
       graceMs: options.graceMs,
       requestTimeoutMs: REQUEST_TIMEOUT_MS,

@@ -128,7 +128,7 @@ export function probeAsLintResult(report: ProbeReport): { result: LintResult; ru
           `probe-${check.id}`,
           'info',
           `${capitalised(STATUS_WORDS[check.status])}: ${check.title}: ${check.summary}`,
-          check.fix ?? '',
+          check.status === 'inconclusive' ? 'the summary names what would let the check play' : 'the summary names what would show it',
         ),
       );
   if (report.inconclusive !== undefined && !report.checks.some((check) => check.status === 'fail'))

@@ -5,6 +5,7 @@ import { getNotAllowed, sseHeaders } from './checks/http-transport.js';
 import { idempotentReplay } from './checks/idempotent-replay.js';
 import { ignoredCancellations } from './checks/ignored-cancellations.js';
 import { describeMessage } from './checks/observe.js';
+import { silenceFacts } from './checks/silence.js';
 import { progressToCompletion } from './checks/progress.js';
 import { serverDecidesTasks, tasksOnTheWire } from './checks/tasks.js';
 import { wireHygiene } from './checks/wire-hygiene.js';
@@ -61,7 +62,7 @@ export const FRAMING_CHECKS = {
     id: 'revision',
     title: 'the server speaks the revision probed',
     basis: 'the revision asked for (--spec-version or the manifest) is the one the server negotiates',
-    fix: 'speak the revision the manifest names (or name the revision the server speaks with --spec-version)',
+    fix: "speak the revision asked for, or ask for the one the server speaks (the manifest's specVersion, or --spec-version of probe and drift)",
   },
   tools: {
     id: 'tools',
@@ -367,9 +368,18 @@ function judgeLate(result: CheckResult, watched: { watch: Watch; seen: number } 
     if (notification.answer !== undefined)
       late.push(`the server answered its ${notification.method} (a notification gets no response): ${notification.answer.text}`);
   }
-  if (result.status === 'fail') return { ...result, details: [...result.details, ...late] };
+  // What came late is part of what the check observed: the claims are judged on it too.
+  const facts = watched.watch.calls.map(silenceFacts);
+  const observed = {
+    ...result.observed,
+    progressAfterCancel: facts.some((fact) => fact['progressAfterCancel'] === true),
+    resultAfterCancel: facts.some((fact) => fact['resultAfterCancel'] === true),
+    answeredCancellation: facts.some((fact) => fact['answeredCancellation'] === true),
+  };
+  if (result.status === 'fail') return { ...result, details: [...result.details, ...late], observed };
   return {
     ...result,
+    observed,
     status: 'fail',
     summary: late[0] ?? 'the server sent something after the check ended',
     details: [...late.slice(1), `before that, the check had found: ${result.summary}`, ...result.details],

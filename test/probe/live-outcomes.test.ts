@@ -4,6 +4,7 @@ import type { Fixture } from '../../src/fixtures/fixture-types.js';
 import { claimName, exercised, wireClaims } from '../../src/live/wire-claims.js';
 import { loadManifest } from '../../src/manifest/load.js';
 import { liveFixtureResults } from '../../src/probe/live-fixtures.js';
+import { probePlan } from '../../src/probe/probe-plan.js';
 import type { CheckResult, ProbeReport } from '../../src/probe/probe-types.js';
 import { probeExitCode, probeSummary, renderProbeJunit, renderProbeText } from '../../src/probe/render-probe.js';
 import { SDK_BEHAVIOURS } from '../../src/probe/sdk-behaviours.js';
@@ -152,4 +153,36 @@ describe('one option set on every live command', () => {
         expect(help, option).toContain(option);
     },
   );
+});
+
+describe('the status tool is called only when it is listed and read-only', () => {
+  const text = readFileSync('test/probe/servers/sdk/sdk-servers.yaml', 'utf8');
+  const load = (edited: string) => {
+    const loaded = loadManifest('sdk-servers.yaml', new TextEncoder().encode(edited));
+    if (!loaded.ok) throw new Error('the manifest does not load');
+    return loaded;
+  };
+  const slowJob = { name: 'slow_job', annotations: { readOnlyHint: true } };
+  const plan = (manifestText: string, tools: { name: string; annotations?: { readOnlyHint?: boolean } }[]) =>
+    probePlan({ manifest: load(manifestText), allowMutations: false, graceMs: 300, maxTimeMs: 60_000 }, tools);
+  it('listed and read-only by the manifest: asked', () => {
+    const planned = plan(text, [slowJob, { name: 'job_status' }]);
+    expect(planned.ok && planned.plan.workStatus?.tool).toBe('job_status');
+  });
+  it('not listed, or one that may change state: not called, and the plan says why', () => {
+    const missing = plan(text, [slowJob]);
+    expect(missing.ok && missing.plan.workStatus).toBeUndefined();
+    expect(missing.ok && missing.notes.join('\n')).toMatch(
+      /does not call the status tool job_status \(probe.workStatus\): the server lists no tool of that name/,
+    );
+    const mutating = plan(
+      text.replace(
+        '  - name: job_status\n    method: tools/call\n    sideEffect: none',
+        '  - name: job_status\n    method: tools/call\n    sideEffect: mutation',
+      ),
+      [slowJob, { name: 'job_status' }],
+    );
+    expect(mutating.ok && mutating.plan.workStatus).toBeUndefined();
+    expect(mutating.ok && mutating.notes.join('\n')).toMatch(/it may change state \(the manifest declares sideEffect: mutation\)/);
+  });
 });

@@ -51,7 +51,7 @@ const CASES: Readonly<Record<string, Case>> = {
     defect: 'progress-after-terminal',
     on: ['stdio', '2025-11-25'],
     status: 'fail',
-    summary: /1 progress notification\(s\) for request \d+ after task task-1 was completed .*progress stops when the task is terminal/,
+    summary: /1 progress notification for request \d+ after task task-1 was completed .*progress stops when the task is terminal/,
   },
   // (b) tasks/cancel, judged per revision.
   'cancelled stays cancelled (2025-11-25)': {

@@ -1,9 +1,9 @@
 import { factsOf } from '../../spec/revision-facts.js';
-import type { Call } from '../connection.js';
-import { type CheckOutcome, type Observed, outcome, type ProbeCheck, type ProbeContext, since, watchAfterCancel } from '../probe-types.js';
-import { answersCancellation, isProgress, isResponse } from '../received.js';
-import { knownBehaviour } from '../sdk-behaviours.js';
-import { describeMessage, healthy, pause, workRunning } from './observe.js';
+import { plural } from '../../text/plural.js';
+import { outcome, type ProbeCheck, since, watchAfterCancel } from '../probe-types.js';
+import { isResponse } from '../received.js';
+import { describeMessage, healthy, workRunning } from './observe.js';
+import { judgeSilence, violations, watchWork } from './silence.js';
 import { taskRequired } from './tasks.js';
 
 /**
@@ -44,6 +44,12 @@ export const cancelBeforeCompletion: ProbeCheck = {
       return outcome('fail', `the request ended before it could be cancelled: ${ended}`);
     }
     const before = context.plan.workStatus === undefined ? undefined : await workRunning(context);
+    if (call.inbox.response !== undefined)
+      return outcome(
+        'inconclusive',
+        `${tool.name} answered ${since(call, call.inbox.response)} ms after the request, while the probe asked ${context.plan.workStatus?.tool} ` +
+          'what was running, before a cancellation could be sent: give it longer work with --arguments',
+      );
     const { signal, notification } = await session.cancel(call, 'mcprely probe: cancel before completion', context.owner);
     const cancelledAfter = Math.round(call.cancelledAt! - call.sentAt);
     const details = [
@@ -57,8 +63,12 @@ export const cancelBeforeCompletion: ProbeCheck = {
         ? await session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner)
         : undefined;
     const watchMs = watchAfterCancel(context, cancelledAfter);
-    // The witness is the probe's own run of the tool: the status tool counts it while it is open.
-    const witnessRuns = () => (witness !== undefined && witness.inbox.response === undefined && witness.inbox.closed === undefined ? 1 : 0);
+    // The witness is the probe's own run of the tool: the status tool counts it while it is open and working
+    // (it has sent progress); open without a sign of work, nobody can tell whether it is counted.
+    const witnessRuns = (): number | undefined => {
+      if (witness === undefined || witness.inbox.response !== undefined || witness.inbox.closed !== undefined) return 0;
+      return witness.inbox.progressCount > 0 ? 1 : undefined;
+    };
     const work = await watchWork(context, before, watchMs, measuredMs === undefined ? undefined : measuredMs - cancelledAfter, witnessRuns);
     witness?.closeStream();
     const rest = measuredMs === undefined ? undefined : measuredMs - cancelledAfter;
@@ -72,7 +82,7 @@ export const cancelBeforeCompletion: ProbeCheck = {
       `in-flight allowance: ${session.inFlightMs} ms after the cancellation (twice the slowest round trip measured, within 100 ms to 1 s) ` +
         `for progress or a result already on the wire; ` +
         `${call.inbox.heldUpMs === 0 ? '' : `plus ${call.inbox.heldUpMs} ms the probe itself was held up; `}` +
-        `${call.inbox.crossedCancellation} message(s) crossed it on the wire; an answer to the cancellation is never excused`,
+        `${plural(call.inbox.crossedCancellation, 'message')} crossed it on the wire; an answer to the cancellation is never excused`,
     );
     if (work.text !== undefined) details.push(work.text);
     const sick = await healthy(context);
@@ -92,130 +102,3 @@ export const cancelBeforeCompletion: ProbeCheck = {
     return judgeSilence(context, { call, signal, problems, details, watch, observed, watched: work.watched, witness });
   },
 };
-
-/** The outcome of a cancellation's silence: failed by what came, not observable where nothing could come, else passed. */
-export function judgeSilence(
-  context: ProbeContext,
-  seen: {
-    call: Call;
-    signal: 'close-stream' | 'notification';
-    problems: string[];
-    details: string[];
-    watch: NonNullable<CheckOutcome['watch']>;
-    observed: Record<string, string | number | boolean>;
-    watched: number;
-    witness?: Call | undefined;
-    lead?: string;
-  },
-): CheckOutcome {
-  const { call, problems, details, watch } = seen;
-  const lead = seen.lead ?? '';
-  // What came after the silence began, by kind: what the claims of the manifest are judged on.
-  const after = call.inbox.afterSilence.map((received) => received.message);
-  const observed: Observed = {
-    ...seen.observed,
-    progressBeforeCancel: call.inbox.progressAtCancel,
-    progressAfterCancel: after.some(isProgress),
-    resultAfterCancel: after.some((message) => isResponse(message) && !answersCancellation(message)),
-    answeredCancellation: after.some(answersCancellation),
-  };
-  if (problems.length > 0) {
-    const known = knownBehaviour(call, context);
-    return outcome(
-      'fail',
-      `${lead}${problems[0]!}`,
-      [...problems.slice(1), ...details, ...(known === undefined ? [] : [known])],
-      watch,
-      observed,
-    );
-  }
-  if (observed['workRunning'] === 0)
-    return outcome(
-      'pass',
-      `${lead}the work stopped: ${context.plan.workStatus!.tool} says none is running after the cancellation, and nothing came for request ${call.id}`,
-      details,
-      watch,
-      observed,
-    );
-  if (seen.signal === 'close-stream')
-    return outcome(
-      'not-observable',
-      `${lead}closing the stream is the cancellation on ${context.revision} Streamable HTTP, so nothing for request ${call.id} can reach the probe on it: ` +
-        'whether the work stopped cannot be seen on the wire (name a status tool in the manifest, probe.workStatus, to observe it)' +
-        (seen.witness === undefined ? '' : `; nothing came for it on the stream of request ${seen.witness.id} either`),
-      details,
-      watch,
-      observed,
-    );
-  return outcome(
-    'pass',
-    `${lead}nothing for request ${call.id} in the ${seen.watched} ms after the cancellation; the server still answers`,
-    details,
-    watch,
-    observed,
-  );
-}
-
-/**
- * Watches a cancelled request for `watchMs`; with a status tool, asks it once, early enough that work which ignores
- * the cancellation would still be running (half the run's rest, within the grace period).
- */
-export async function watchWork(
-  context: ProbeContext,
-  before: { active: number } | { unreadable: string } | undefined,
-  watchMs: number,
-  restMs: number | undefined,
-  ownRuns: () => number = () => 0,
-): Promise<{ watched: number; running?: number; text?: string }> {
-  if (before === undefined) return { watched: await pause(context, watchMs) };
-  const tool = context.plan.workStatus!.tool;
-  if ('unreadable' in before)
-    return { watched: await pause(context, watchMs), text: `the status tool could not be read: ${before.unreadable}` };
-  if (before.active < 1)
-    return {
-      watched: await pause(context, watchMs),
-      text: `${tool} said ${before.active} running while the request was in flight: it does not show this work, so it was not asked again`,
-    };
-  const askAt = Math.max(100, Math.min(context.plan.graceMs, (restMs ?? context.plan.graceMs * 2) / 2));
-  const started = Date.now();
-  await pause(context, Math.min(askAt, watchMs));
-  const own = ownRuns();
-  const asked = await workRunning(context);
-  const after = 'active' in asked ? { active: Math.max(0, asked.active - own) } : asked;
-  const watched = Date.now() - started + (await pause(context, Math.max(0, watchMs - (Date.now() - started))));
-  if ('unreadable' in after) return { watched, text: `the status tool could not be read after the cancellation: ${after.unreadable}` };
-  return {
-    watched,
-    running: after.active,
-    text:
-      `${tool} said ${before.active} running before the cancellation and ${after.active} about ${Math.round(askAt)} ms after it` +
-      (own === 0 ? '' : ` (not counting the probe's own run beside it)`),
-  };
-}
-
-/** What the server sent about a cancelled request after the allowance, on any stream, and any answer to the cancellation. */
-export function violations(call: Call, answer: string | undefined): string[] {
-  const problems: string[] = [];
-  const inbox = call.inbox;
-  const elsewhere = inbox.onOtherStreams.filter((received) => call.cancelledAt !== undefined && received.at >= call.cancelledAt);
-  if (elsewhere.length > 0) {
-    const stream = elsewhere[0]!.stream;
-    problems.push(
-      `the server kept writing for the cancelled request ${call.id} on the response stream of request ${stream}: ` +
-        elsewhere.map((received) => describeMessage(call, received)).join(', '),
-    );
-  }
-  if (inbox.afterSilenceCount > 0) {
-    const shown = inbox.afterSilence
-      .map(
-        (received) => `${describeMessage(call, received)}${answersCancellation(received.message) ? ' that answers the cancellation' : ''}`,
-      )
-      .join(', ');
-    problems.push(
-      `the server sent ${inbox.afterSilenceCount > inbox.afterSilence.length ? `${inbox.afterSilenceCount} messages, first ` : ''}` +
-        `${shown} after the cancellation`,
-    );
-  }
-  if (answer !== undefined) problems.push(`the server answered the cancellation (a notification gets no response): ${answer}`);
-  return problems;
-}

@@ -1,7 +1,8 @@
 import { outcome, type ProbeCheck, type ProbeContext, RESERVE_MS, since, watchAfterCancel } from '../probe-types.js';
+import { plural } from '../../text/plural.js';
 import { isProgress, isResponse } from '../received.js';
 import { workRunning } from './observe.js';
-import { judgeSilence, violations, watchWork } from './cancel-before-completion.js';
+import { judgeSilence, violations, watchWork } from './silence.js';
 import { taskRequired } from './tasks.js';
 
 /** The timeouts the check plays, and why: as declared, or a maximum brought inside a run the declared ones would not interrupt. */
@@ -62,6 +63,17 @@ export const clientTimeouts: ProbeCheck = {
         const fired = maxLeft <= 0 ? 'maximum' : 'idle';
         const firedAt = Math.round(now - started);
         const before = context.plan.workStatus === undefined ? undefined : await workRunning(context);
+        // Answered while the probe asked what was running: the run ended before the timeout could cancel it.
+        if (call.inbox.response !== undefined)
+          return outcome(
+            'inconclusive',
+            `the ${fired} timeout fired ${firedAt} ms after the request, but ${tool.name} answered ` +
+              `${since(call, call.inbox.response)} ms after it, while the probe asked ${context.plan.workStatus?.tool} what was running: ` +
+              'nothing was cancelled; give it longer work with --arguments',
+            [how],
+            undefined,
+            { fired: 'none', progress: progressCount },
+          );
         const { signal, notification } = await context.session.cancel(call, `mcprely probe: ${fired} timeout`, context.owner);
         // The watch to the run's natural end was kept by the cancellation check, which saw nothing: a grace period is enough here.
         const watchMs = context.measured.silentToNaturalEnd === true ? context.plan.graceMs : watchAfterCancel(context, firedAt);
@@ -70,7 +82,7 @@ export const clientTimeouts: ProbeCheck = {
         const watched = work.watched;
         const details = [
           how,
-          `${progressCount} progress notification(s) reset the idle clock`,
+          `${plural(progressCount, 'progress notification')} reset the idle clock`,
           `watched ${watched} ms after the cancellation` +
             (context.measured.silentToNaturalEnd === true
               ? ' (the cancellation check already watched a cancelled run to its natural end and saw nothing)'
@@ -114,7 +126,7 @@ export const clientTimeouts: ProbeCheck = {
           'inconclusive',
           `${tool.name} answered ${since(call, next)} ms after the request, before either timeout fired (idle ${idleMs} ms, maximum ${maxMs} ms): ` +
             'nothing was cancelled; pass --max-timeout below the run to play it',
-          [how, `${progressCount} progress notification(s) reset the idle clock`],
+          [how, `${plural(progressCount, 'progress notification')} reset the idle clock`],
           undefined,
           { fired: 'none', progress: progressCount },
         );

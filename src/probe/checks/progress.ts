@@ -1,4 +1,5 @@
 import { outcome, type ProbeCheck, RESERVE_MS, since } from '../probe-types.js';
+import { plural } from '../../text/plural.js';
 import { describeMessage, toolFailed } from './observe.js';
 import { taskRequired } from './tasks.js';
 
@@ -18,7 +19,7 @@ export const progressToCompletion: ProbeCheck = {
     const limit = Math.max(0, Math.min(context.plan.longRunMs, context.budgetLeft() - RESERVE_MS));
     const response = await call.inbox.waitForResponse(limit);
     const inbox = call.inbox;
-    const seen = `${inbox.progressCount} progress notification(s) before that`;
+    const seen = `${plural(inbox.progressCount, 'progress notification')} before that`;
     // How often it shows it is alive; a run that said nothing at all was silent for the whole wait.
     context.measured.longToolGapMs = Math.max(inbox.longestGapMs, response === undefined && inbox.progressCount === 0 ? limit : 0);
     if (response === undefined) {
@@ -37,7 +38,8 @@ export const progressToCompletion: ProbeCheck = {
       if (problems.length > 0) return outcome('fail', problems[0]!, [...problems.slice(1), seen, ...cancelled]);
       return outcome(
         'inconclusive',
-        `${tool.name} had not finished after ${limit} ms, the probe's limit for one run (two fifths of --max-time, at most 65 s): ` +
+        `${tool.name} had not finished after ${limit} ms, the probe's limit for one run ` +
+          `(${limit < context.plan.longRunMs ? "what was left of the probe's budget" : 'two fifths of --max-time, at most 65 s'}): ` +
           'progress up to then was right, its end was not seen; raise --max-time or give it shorter work with --arguments',
         [seen, ...cancelled],
         undefined,
@@ -54,10 +56,10 @@ export const progressToCompletion: ProbeCheck = {
     const problems = progressProblems(inbox);
     const values =
       inbox.progressValues.length < inbox.progressCount ? `${JSON.stringify(inbox.progressValues)}…` : JSON.stringify(inbox.progressValues);
-    const details = [`${inbox.progressCount} progress notification(s): ${values}; ${describeMessage(call, response)}`];
+    const details = [`${plural(inbox.progressCount, 'progress notification')}: ${values}; ${describeMessage(call, response)}`];
     if (inbox.coalesced > 0)
       details.push(
-        `${inbox.coalesced} queued progress notification(s) coalesced to keep the probe's queue bounded; every value was checked as it arrived`,
+        `${plural(inbox.coalesced, 'queued progress notification')} coalesced to keep the probe's queue bounded; every value was checked as it arrived`,
       );
     const observed = { completed: true, progress: inbox.progressCount, durationMs: context.measured.longToolMs };
     if (problems.length > 0) return outcome('fail', problems[0]!, [...problems.slice(1), ...details], undefined, observed);
@@ -81,7 +83,7 @@ export const progressToCompletion: ProbeCheck = {
 
 function progressProblems(inbox: { notIncreasing: readonly string[]; progressAfterResponse: number; repeatedResponses: number }): string[] {
   const problems: string[] = inbox.notIncreasing.map((text) => `${text}: not strictly increasing`);
-  if (inbox.progressAfterResponse > 0) problems.push(`${inbox.progressAfterResponse} progress notification(s) after the response`);
-  if (inbox.repeatedResponses > 0) problems.push(`${inbox.repeatedResponses} more response(s) after the first`);
+  if (inbox.progressAfterResponse > 0) problems.push(`${plural(inbox.progressAfterResponse, 'progress notification')} after the response`);
+  if (inbox.repeatedResponses > 0) problems.push(`${plural(inbox.repeatedResponses, 'more response')} after the first`);
   return problems;
 }

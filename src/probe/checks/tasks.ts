@@ -1,4 +1,5 @@
 import { factsOf } from '../../spec/revision-facts.js';
+import { plural } from '../../text/plural.js';
 import type { SpecVersion } from '../../spec/revisions.js';
 import type { Call } from '../connection.js';
 import type { ToolChoice } from '../probe-plan.js';
@@ -130,7 +131,7 @@ export const tasksOnTheWire: ProbeCheck = {
       return outcome(
         'inconclusive',
         `task ${first.task.taskId} of ${tool.name} was still ${terminal ?? 'unread'} ${limit} ms after the request, the probe's limit ` +
-          'for one run (a third of --max-time, at most 65 s): its end was not seen; raise --max-time or give it shorter work with --arguments',
+          'for one run (two fifths of --max-time, at most 65 s): its end was not seen; raise --max-time or give it shorter work with --arguments',
         details,
         undefined,
         observed,
@@ -211,6 +212,13 @@ async function createTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   if (response === undefined) {
     const why = call.inbox.why;
     await session.giveUp(call, why ?? `no response within ${wait} ms`, context.owner);
+    // The probe's budget cut the wait short: its limit, not the server's fault.
+    if (why === undefined && wait < context.plan.requestTimeoutMs)
+      return {
+        call,
+        unplayed: `no CreateTaskResult within the ${wait} ms left of the probe's budget: raise --max-time`,
+        details: [],
+      };
     return {
       call,
       problem: `the task-augmented tools/call (request ${call.id}, ${how}) was not answered: ${why ?? `no CreateTaskResult within ${wait} ms`}`,
@@ -312,7 +320,7 @@ async function poll(
   let terminalAt: number | undefined;
   let polls = 0;
   let interval = seed.pollMs;
-  const text = () => `tasks/get ${polls} time(s): ${seen.join(' → ') || 'nothing read'}`;
+  const text = () => `tasks/get ${plural(polls, 'time')}: ${seen.join(' → ') || 'nothing read'}`;
   const first = () => (seen[0] === undefined ? {} : { first: seen[0].split(' ')[0]! });
   for (;;) {
     const wait = Math.max(MIN_POLL_MS, interval ?? DEFAULT_POLL_MS);
@@ -404,7 +412,7 @@ async function fetchResult(
     const content = objectAt(received.message, ['result'])?.['content'];
     if (!Array.isArray(content))
       return { problem: `tasks/result of the completed task ${taskId} is not a CallToolResult (no content array, ${at})`, text: '' };
-    return { text: `tasks/result: a CallToolResult with ${content.length} content item(s), ${at}` };
+    return { text: `tasks/result: a CallToolResult with ${plural(content.length, 'content item')}, ${at}` };
   }
   return { text: `tasks/result of the ${last.status} task: ${error === undefined ? 'a result' : describeError(error)}, ${at}` };
 }
@@ -427,13 +435,14 @@ async function progressAfter(
   const after = wire.progressForTaskLifetime ? because : 'the create result answered the request';
   if (late.length > 0)
     problems.push(
-      `${late.length} progress notification(s) for request ${call.id} after ${after} (first ${Math.round(late[0]! - call.sentAt)} ms after the request): ` +
+      `${plural(late.length, 'progress notification')} for request ${call.id} after ${after} ` +
+        `(first ${Math.round(late[0]! - call.sentAt)} ms after the request): ` +
         (wire.progressForTaskLifetime ? 'progress stops when the task is terminal' : 'progress is not sent for tasks on this revision'),
     );
   return {
     problems,
     text:
-      `${call.inbox.progressCount} progress notification(s) for request ${call.id}` +
+      `${plural(call.inbox.progressCount, 'progress notification')} for request ${call.id}` +
       (wire.progressForTaskLifetime ? ' (its token lives as long as the task)' : '') +
       `, ${late.length} after ${after}`,
   };
@@ -603,6 +612,9 @@ async function afterDisconnect(
       return { status: 'seen', survives: true, summary: text, text };
     }
     const text = `tasks/get ${how} did not find task ${taskId}: ${got.failed}`;
+    // Only an answer says the task is gone; silence says nothing of it.
+    if (got.code === undefined && / was not answered: /.test(got.failed))
+      return { status: 'inconclusive', summary: `${text}: whether the task outlives its connection was not seen`, text };
     if (wire.anyClientFindsIt)
       return {
         status: 'seen',
