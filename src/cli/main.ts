@@ -294,9 +294,14 @@ export function buildProgram(): Command {
     .command('rules')
     .description('list the rules by area, or print the page of one rule')
     .argument('[id]', 'a rule id')
-    .action(async (id: string | undefined) => {
+    .option(
+      '-c, --config <file>',
+      'configuration whose ruleFolders hold your own rules (default: mcprely.config.yaml in the working directory)',
+    )
+    .option('--no-config', 'the bundled rules only')
+    .action(async (id: string | undefined, options: { config?: string | boolean }) => {
       const { runRules } = await import('./rules-command.js');
-      process.exitCode = runRules(id);
+      process.exitCode = await runRules(id, options.config === true ? undefined : options.config);
     });
 
   return program;

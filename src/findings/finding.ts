@@ -1,5 +1,6 @@
 import type { FixChange } from '../document/fix-change.js';
 import type { Position, Range } from '../document/position.js';
+import { asSentence } from '../text/sentence.js';
 
 export { changeOf, describeChange, type FixChange } from '../document/fix-change.js';
 
@@ -76,7 +77,8 @@ export function makeFinding(spec: FindingSpec): Finding {
     path: typeof spec.path === 'string' ? spec.path : toJsonPointer(spec.path ?? []),
   };
   if (spec.range !== undefined) finding.range = spec.range;
-  if (spec.fix !== undefined) finding.fix = spec.fix;
+  // Shown after the message's full stop in every format: a sentence of its own.
+  if (spec.fix !== undefined) finding.fix = asSentence(spec.fix);
   if (spec.autofix !== undefined) finding.autofix = spec.autofix;
   if (spec.suggestion !== undefined) finding.suggestion = spec.suggestion;
   return finding;

@@ -108,6 +108,29 @@ export const INPUT_RULES: readonly InputRule[] = [
     ),
   },
   {
+    id: 'config-file',
+    severity: 'error',
+    description: 'The configuration file is readable, matches schemas/config.schema.json and names only known rules.',
+    rationale:
+      'A configuration decides which rules run at which severity for which files; one that cannot be read or parsed, does not ' +
+      'match its schema or names an unknown rule is reported at its place, and the run stops (exit 2) before any manifest is ' +
+      'linted with settings that are not the ones written.',
+    fix: 'Correct the configuration at the place shown.',
+    tags: ['input'],
+    docPage: 'docs/rules/config-file.md',
+    helpMarkdown: inputHelp(
+      'The configuration file is readable, matches schemas/config.schema.json and names only known rules.',
+      [
+        'lint, review and evidence read `mcprely.config.yaml` (or `.yml`, `.json`) in the working directory, or the file',
+        'given with `-c`. A configuration that cannot be read or parsed, that does not match `schemas/config.schema.json`,',
+        'or that names a rule mcprely does not know is reported at its place with this rule id, and the run stops with',
+        'exit 2: a manifest is never linted with settings other than the ones written.',
+      ],
+      'Correct the configuration at the place shown; `mcprely rules` lists the rule ids.',
+      [],
+    ),
+  },
+  {
     id: 'rule-file',
     severity: 'error',
     description: "A rule file in the configuration's ruleFolders is readable, matches schemas/rule.schema.json and compiles.",

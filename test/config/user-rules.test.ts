@@ -126,6 +126,31 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
     );
   });
 
+  it('mcprely rules lists and shows your own rules beside the bundled ones (the configuration names their folder)', () => {
+    const root = project({ 'description.yaml': GOOD_RULE });
+    const list = runCli(['rules'], { cwd: root });
+    expect(list.status).toBe(0);
+    expect(list.stdout).toMatch(/^ {2}acme-description-required .*\(your rule\)$/m);
+    const page = runCli(['rules', 'acme-description-required'], { cwd: root });
+    expect(page.status, page.stderr).toBe(0);
+    expect(page.stdout).toContain('acme-description-required');
+    // Without the configuration, it is not known.
+    expect(runCli(['rules', 'acme-description-required', '--no-config'], { cwd: root }).status).toBe(2);
+  });
+
+  it("configuration problems carry their own rule id and advice, never a manifest's", () => {
+    const root = project({ 'description.yaml': GOOD_RULE }, 'rules: { nosuch-rule: error }\n');
+    const unknown = runCli(['lint', 'manifest.yaml'], { cwd: root });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stdout + unknown.stderr).toMatch(/mcprely\.config\.yaml:1:\d+: error: Unknown rule "nosuch-rule".*\[config-file\]/);
+    const missing = runCli(['lint', 'manifest.yaml', '-c', 'nope.yaml'], { cwd: root });
+    expect(missing.status).toBe(2);
+    expect(missing.stdout + missing.stderr).toMatch(
+      /nope\.yaml: error: No file exists at this path\. Fix: Check the path given with -c.*\[config-file\]/,
+    );
+    expect(missing.stdout + missing.stderr).not.toMatch(/create a manifest/);
+  });
+
   it('a rule folder that does not exist is a clear error; only the folders named are read', () => {
     const root = project({ 'description.yaml': GOOD_RULE }, 'ruleFolders: [no-such-folder]\n');
     const run = runCli(['lint', 'manifest.yaml'], { cwd: root });
