@@ -3,7 +3,7 @@ import { GlobError } from '../config/glob.js';
 import { displayText } from '../text/display-text.js';
 import { expandLintPaths, type LintTargets } from './expand-paths.js';
 import type { Severity } from '../findings/finding.js';
-import { applyBaseline, createBaseline, type Baseline } from '../lint/baseline.js';
+import { applyBaseline, type Baseline, type BaselineEntry, createBaseline, prunedBaseline, staleEntries } from '../lint/baseline.js';
 import { fileReport, type FileReport } from '../lint/file-report.js';
 import { lintFile } from '../lint/lint-file.js';
 import { exitCodeOf, lintResult, type LintResult } from '../lint/lint-result.js';
@@ -32,6 +32,8 @@ export interface LintOptions {
   readonly config?: string | false;
   readonly baseline?: string;
   readonly writeBaseline?: string;
+  /** Rewrite the baseline (--baseline) without its stale entries. */
+  readonly pruneBaseline?: boolean;
   /** An http(s) address of the docs/rules/ folder to link rule pages at (default: relative to each report). */
   readonly docsUrl?: string;
   /** SARIF `automationDetails.id` category (default `mcprely`). */
@@ -61,7 +63,7 @@ export type LintRun =
 /** What `lint` reads besides the paths: the configuration, the baseline, the ignore patterns, --quiet. */
 export type LintSelection = Pick<
   LintOptions,
-  'config' | 'baseline' | 'writeBaseline' | 'ignorePatterns' | 'quiet' | 'fix' | 'cacheLocation'
+  'config' | 'baseline' | 'writeBaseline' | 'pruneBaseline' | 'ignorePatterns' | 'quiet' | 'fix' | 'cacheLocation'
 > & {
   /** Give each fix the text change that makes it (SARIF's `fixes`), worked out while each file's parse is at hand. */
   readonly fixReplacements?: boolean;
@@ -129,8 +131,11 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   // baseline and --quiet applied, and only its counts are kept.
   const sink = options.stream?.(reportableRules(ruleSet));
   const counts = { errors: 0, warnings: 0, infos: 0, suppressed: 0, inputErrors: 0 };
+  const streamedStale: BaselineEntry[] = [];
   const streamed = (report: FileReport): FileReport => {
     let final = baseline === undefined ? report : applyBaseline([report], baseline, normalise, options.baseline!)[0]!;
+    // Entries are keyed by file: what one report leaves unmatched is stale whatever the others hold.
+    if (baseline !== undefined) streamedStale.push(...staleEntries([final], baseline, normalise));
     if (options.quiet) final = { ...final, findings: final.findings.filter((finding) => finding.severity === 'error') };
     sink!(final);
     const summary = lintResult([final]).summary;
@@ -167,7 +172,8 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
       `lint cache: ${cache.hits} of ${plural(cache.hits + cache.misses, 'file')} unchanged (reports from the cache), ${cache.misses} linted`,
     );
   }
-  if (sink !== undefined)
+  if (sink !== undefined) {
+    if (baseline !== undefined) baselineNotes(streamedStale, baseline, options, cwd, notes);
     return {
       ok: true,
       result: { files: reports, summary: { files: reports.length, ...counts } },
@@ -176,16 +182,43 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
       fixed,
       bytesOf: (file) => bytes.get(file),
     };
+  }
   if (options.writeBaseline !== undefined) {
     const written = createBaseline(reports, normalise);
     writeOutputFile(resolve(cwd, options.writeBaseline), `${JSON.stringify(written, null, 2)}\n`, 'the baseline');
+    const accepted = written.findings.reduce((sum, entry) => sum + entry.count, 0);
+    notes.push(
+      `wrote the baseline ${options.writeBaseline}: ${plural(accepted, 'finding')} accepted in ${plural(written.findings.length, 'entry', 'entries')}`,
+    );
     reports = applyBaseline(reports, written, normalise, options.writeBaseline);
   } else if (baseline !== undefined) {
     reports = applyBaseline(reports, baseline, normalise, options.baseline!);
+    baselineNotes(staleEntries(reports, baseline, normalise), baseline, options, cwd, notes);
   }
   if (options.quiet)
     reports = reports.map((report) => ({ ...report, findings: report.findings.filter((finding) => finding.severity === 'error') }));
   return { ok: true, result: lintResult(reports), rules: reportableRules(ruleSet), notes, fixed, bytesOf: (file) => bytes.get(file) };
+}
+
+/** Stale baseline entries: reported, or with --prune-baseline taken out of the baseline file (and said where). */
+function baselineNotes(
+  stale: readonly BaselineEntry[],
+  baseline: Baseline,
+  options: Pick<LintOptions, 'baseline' | 'pruneBaseline'>,
+  cwd: string,
+  notes: string[],
+): void {
+  if (stale.length === 0) return;
+  const entries = plural(stale.length, 'stale entry', 'stale entries');
+  if (options.pruneBaseline === true) {
+    writeOutputFile(resolve(cwd, options.baseline!), `${JSON.stringify(prunedBaseline(baseline, stale), null, 2)}\n`, 'the baseline');
+    notes.push(`pruned the baseline ${options.baseline}: ${entries} removed (accepted findings no longer found)`);
+    return;
+  }
+  notes.push(
+    `the baseline ${options.baseline} has ${entries} (accepted findings no longer found), ` +
+      `e.g. ${stale[0]!.file} ${stale[0]!.ruleId} at ${stale[0]!.path || '/'}: remove them with --prune-baseline`,
+  );
 }
 
 /** Reads each path, lints it, writes every requested report; returns the exit code. One bad file never stops the others. */

@@ -42,6 +42,7 @@ export function buildProgram(): Command {
     .option('--no-config', 'ignore any configuration file; use the recommended preset')
     .option('--baseline <file>', 'report the findings listed in this baseline as suppressed')
     .option('--write-baseline <file>', 'write the current findings to a baseline file')
+    .option('--prune-baseline', 'rewrite the --baseline file without its stale entries (accepted findings no longer found)', false)
     .option(
       '--ignore-pattern <glob>',
       'leave out files and folders matching this glob (relative to the working directory; repeatable)',
@@ -69,6 +70,7 @@ export function buildProgram(): Command {
           ...(options['config'] === undefined || options['config'] === true ? {} : { config: options['config'] as string | false }),
           ...(typeof options['baseline'] === 'string' ? { baseline: options['baseline'] } : {}),
           ...(typeof options['writeBaseline'] === 'string' ? { writeBaseline: options['writeBaseline'] } : {}),
+          ...(options['pruneBaseline'] === true ? { pruneBaseline: true } : {}),
           ...(typeof options['docsUrl'] === 'string' ? { docsUrl: options['docsUrl'] } : {}),
           ...(Array.isArray(options['ignorePattern']) ? { ignorePatterns: options['ignorePattern'] as string[] } : {}),
           ...(options['fixDryRun'] === true ? { fix: 'dry-run' as const } : options['fix'] === true ? { fix: 'write' as const } : {}),

@@ -115,6 +115,30 @@ describe('baseline', () => {
     expect(new Set(live.map((finding: { data: { operation: string } }) => finding.data.operation))).toEqual(new Set(['payout']));
   });
 
+  it('says where it wrote the baseline; reports stale entries, and --prune-baseline removes them', () => {
+    const dir = tmp();
+    const file = join(dir, 'service.yaml');
+    const op = (name: string) =>
+      `  - name: ${name}\n    method: tools/call\n    sideEffect: mutation\n    retry: { automatic: on-timeout }`;
+    writeFileSync(file, manifest({ operations: [op('charge'), op('refund')].join('\n') }));
+    const written = runCli(['lint', 'service.yaml', '--write-baseline', 'baseline.json'], { cwd: dir });
+    expect(written.stderr).toMatch(/wrote the baseline baseline\.json: \d+ findings accepted in \d+ entries/);
+    const before = (JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')).findings as unknown[]).length;
+    // refund is gone: its accepted findings are stale.
+    writeFileSync(file, manifest({ operations: op('charge') }));
+    const stale = runCli(['lint', 'service.yaml', '--baseline', 'baseline.json'], { cwd: dir });
+    expect(stale.status, stale.stdout).toBe(0);
+    expect(stale.stderr).toMatch(
+      /the baseline baseline\.json has \d+ stale entr(y|ies) \(accepted findings no longer found\), e\.g\. service\.yaml .*refund.*--prune-baseline/,
+    );
+    const pruned = runCli(['lint', 'service.yaml', '--baseline', 'baseline.json', '--prune-baseline'], { cwd: dir });
+    expect(pruned.stderr).toMatch(/pruned the baseline baseline\.json: \d+ stale entr(y|ies) removed/);
+    const after = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')).findings as { path: string }[];
+    expect(after.length).toBeLessThan(before);
+    expect(after.some((entry) => entry.path.includes('refund'))).toBe(false);
+    expect(runCli(['lint', 'service.yaml', '--baseline', 'baseline.json'], { cwd: dir }).stderr).not.toMatch(/stale/);
+  });
+
   it('refuses a file that is not a baseline, with exit 2', () => {
     const dir = tmp();
     writeFileSync(join(dir, 'bad.json'), '{"version": 2}');
