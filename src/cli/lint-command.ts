@@ -13,6 +13,7 @@ import { writeJson } from '../report/json.js';
 import { sarifWriter, writeSarif } from '../report/sarif.js';
 import { plural } from '../text/plural.js';
 import type { RuleSet } from '../rules/load-rules.js';
+import type { FixKind } from '../rules/rule-types.js';
 import { reportableRules } from '../rules/rule-descriptors.js';
 import { useColor } from './color.js';
 import { loadBaseline, loadSettings, type Settings, SettingsError, toSlashes } from './load-settings.js';
@@ -40,8 +41,10 @@ export interface LintOptions {
   readonly sarifCategory?: string;
   /** Globs (relative to the working directory) of files and folders to leave out. */
   readonly ignorePatterns?: readonly string[];
-  /** Apply the safe fixes: `write` saves the files, `dry-run` prints the diff and leaves them. */
+  /** Apply the fixes: `write` saves the files, `dry-run` prints the diff and leaves them. */
   readonly fix?: 'write' | 'dry-run';
+  /** The kinds of fix --fix applies (`--fix-type`; default layout alone: a claim change only when asked for). */
+  readonly fixTypes?: readonly FixKind[];
   /** Keep each file's report in the lint cache at this location (a file, or a folder) and reuse it while nothing changed. */
   readonly cacheLocation?: string;
 }
@@ -63,7 +66,7 @@ export type LintRun =
 /** What `lint` reads besides the paths: the configuration, the baseline, the ignore patterns, --quiet. */
 export type LintSelection = Pick<
   LintOptions,
-  'config' | 'baseline' | 'writeBaseline' | 'pruneBaseline' | 'ignorePatterns' | 'quiet' | 'fix' | 'cacheLocation'
+  'config' | 'baseline' | 'writeBaseline' | 'pruneBaseline' | 'ignorePatterns' | 'quiet' | 'fix' | 'fixTypes' | 'cacheLocation'
 > & {
   /** Give each fix the text change that makes it (SARIF's `fixes`), worked out while each file's parse is at hand. */
   readonly fixReplacements?: boolean;
@@ -160,7 +163,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   let fixed: readonly FixedFile[] = [];
   if (options.fix !== undefined) {
     const { fixReports } = await import('./fix-files.js');
-    const outcome = fixReports(reports, (file) => bytes.get(file), cwd, options.fix, lint);
+    const outcome = fixReports(reports, (file) => bytes.get(file), cwd, options.fix, lint, new Set(options.fixTypes ?? ['layout']));
     reports = outcome.reports;
     fixed = outcome.fixed;
     notes.push(...outcome.notes);
@@ -229,7 +232,7 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
     return {
       toolVersion,
       rules,
-      color: output.file === undefined && useColor(process.stdout),
+      color: output.file === undefined && useColor(options.fix === 'dry-run' ? process.stderr : process.stdout),
       sourceRoot: cwd,
       ...(ruleDocs === undefined ? {} : { ruleDocs }),
       ...(options.sarifCategory === undefined ? {} : { category: options.sarifCategory }),
@@ -280,6 +283,12 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
     const count = run.fixed.reduce((sum, file) => sum + file.fixes, 0);
     const files = run.fixed.length;
     process.stderr.write(`${options.fix === 'write' ? 'fixed' : 'would fix'} ${plural(count, 'value')} in ${plural(files, 'file')}\n`);
+    const todos = run.fixed.flatMap((file) => file.todos);
+    if (todos.length > 0) {
+      // A claim change makes the manifest say something new about the server: the code has to follow.
+      process.stderr.write(`${options.fix === 'write' ? 'to do' : 'to do, if applied'}: the manifest claims what the code must now do\n`);
+      for (const todo of todos) process.stderr.write(`  ${todo}\n`);
+    }
   }
   for (const output of options.outputs) {
     if (output === streamTo) continue; // written while linting
@@ -291,7 +300,8 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
       continue;
     }
     const text = FORMATTERS[output.format](result, context);
-    if (output.file === undefined) process.stdout.write(text);
+    // --fix-dry-run keeps standard output for the diff alone: the report of what is left goes to standard error.
+    if (output.file === undefined) (options.fix === 'dry-run' ? process.stderr : process.stdout).write(text);
     else writeOutputFile(output.file, text);
   }
   return exitCodeOf(result, {

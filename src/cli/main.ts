@@ -3,9 +3,10 @@ import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec
 import { DEFAULT_CACHE_LOCATION } from './cache-location.js';
 import { reportInternalError } from './internal-error.js';
 import { addLiveOptions, liveOptionsFrom, parseCount } from './live-options.js';
-import { OutputSpecs } from './output-spec.js';
+import { OutputSpecs, UsageError } from './output-spec.js';
 import { parseDocsUrl } from './rule-docs-base.js';
 import { displayText } from '../text/display-text.js';
+import { FIX_KINDS, type FixKind } from '../rules/rule-types.js';
 
 declare const MCPRELY_VERSION: string;
 
@@ -54,11 +55,18 @@ export function buildProgram(): Command {
       false,
     )
     .option('--cache-location <path>', 'the lint cache file, or a folder to keep it in (implies --cache)')
-    .option('--fix', 'apply the safe fixes to the files (comments, order and quoting kept)', false)
-    .option('--fix-dry-run', 'print the safe fixes as a diff, changing no file', false)
+    .option('--fix', 'apply the layout fixes to the files (comments, order and quoting kept; no claim changes)', false)
+    .option('--fix-dry-run', 'print the fixes as a diff on standard output (the report goes to standard error), changing no file', false)
+    .option(
+      '--fix-type <kinds>',
+      'the kinds of fix --fix applies, comma-separated: layout (the default), claim (a value that says what the server does)',
+      asUsage(parseFixTypes),
+    )
     .option('--docs-url <url>', 'link rule pages at this docs/rules/ address (default: relative to the report)', asUsage(parseDocsUrl))
     .option('--sarif-category <name>', 'SARIF automationDetails category, one per manifest set (default: mcprely)', asUsage(parseCategory))
     .action(async (paths: string[], options: Record<string, unknown>) => {
+      if (options['fixType'] !== undefined && options['fix'] !== true && options['fixDryRun'] !== true)
+        throw new UsageError('--fix-type goes with --fix or --fix-dry-run');
       const { runLint } = await import('./lint-command.js');
       process.exitCode = await runLint(
         paths,
@@ -74,6 +82,7 @@ export function buildProgram(): Command {
           ...(typeof options['docsUrl'] === 'string' ? { docsUrl: options['docsUrl'] } : {}),
           ...(Array.isArray(options['ignorePattern']) ? { ignorePatterns: options['ignorePattern'] as string[] } : {}),
           ...(options['fixDryRun'] === true ? { fix: 'dry-run' as const } : options['fix'] === true ? { fix: 'write' as const } : {}),
+          ...(Array.isArray(options['fixType']) ? { fixTypes: options['fixType'] as FixKind[] } : {}),
           ...(typeof options['sarifCategory'] === 'string' ? { sarifCategory: options['sarifCategory'] } : {}),
           ...(typeof options['cacheLocation'] === 'string'
             ? { cacheLocation: options['cacheLocation'] }
@@ -318,6 +327,15 @@ function asUsage<T>(parse: (value: string) => T): (value: string) => T {
       throw new InvalidArgumentError((error as Error).message);
     }
   };
+}
+
+/** --fix-type's kinds: `layout`, `claim` or both, comma-separated (ESLint's --fix-type). */
+function parseFixTypes(value: string): FixKind[] {
+  const kinds = value.split(',').map((kind) => kind.trim());
+  for (const kind of kinds)
+    if (!(FIX_KINDS as readonly string[]).includes(kind))
+      throw new Error(`"${displayText(kind)}" is not a kind of fix; use ${FIX_KINDS.join(', ')} (comma-separated)`);
+  return [...new Set(kinds as FixKind[])];
 }
 
 /** A SARIF category: letters, digits and `-_.`, with `/` between parts; never empty or ending in `/`. */

@@ -29,9 +29,25 @@ export function formatStylish(result: LintResult, context: Pick<ReportContext, '
   );
   if (fixable > 0)
     lines.push(paint(ANSI.dim, `${plural(fixable, 'finding')} can be fixed with mcprely lint --fix (--fix-dry-run shows the diff).`));
+  const claims = result.files.reduce(
+    (sum, report) =>
+      sum + activeFindings(report).filter((finding) => finding.autofix === undefined && finding.claimFix !== undefined).length,
+    0,
+  );
+  if (claims > 0)
+    lines.push(
+      paint(
+        ANSI.dim,
+        `${plural(claims, 'finding')} ${claims === 1 ? 'has a claim change' : 'have claim changes'}: the manifest would say the server does it, ` +
+          'so make the server do it (mcprely lint --fix --fix-type claim writes the claim and lists what to change).',
+      ),
+    );
   const suggested = result.files.reduce(
     (sum, report) =>
-      sum + activeFindings(report).filter((finding) => finding.autofix === undefined && finding.suggestion !== undefined).length,
+      sum +
+      activeFindings(report).filter(
+        (finding) => finding.autofix === undefined && finding.claimFix === undefined && finding.suggestion !== undefined,
+      ).length,
     0,
   );
   if (suggested > 0)
@@ -51,9 +67,10 @@ function findingLine(finding: Finding, paint: (code: string, text: string) => st
   const place = finding.range === undefined ? file : `${file}:${finding.range.start.line}:${finding.range.start.column}`;
   const fix = finding.fix === undefined ? '' : `. Fix: ${finding.fix.charAt(0).toUpperCase()}${finding.fix.slice(1).replace(/\.$/, '')}`;
   const severity = paint(SEVERITY_COLOUR[finding.severity], finding.severity);
+  const claim = finding.claimFix === undefined ? '' : ` (claim change: ${describeChange(finding.claimFix, finding.path)})`;
   const suggestion = finding.suggestion === undefined ? '' : ` (suggested: ${describeChange(finding.suggestion, finding.path)})`;
   const rule = paint(ANSI.dim, `[${displayText(finding.ruleId)}]`);
-  return `${paint(ANSI.bold, place)}: ${severity}: ${displayText(`${finding.message}${fix}${suggestion}`)} ${rule}`;
+  return `${paint(ANSI.bold, place)}: ${severity}: ${displayText(`${finding.message}${fix}${claim}${suggestion}`)} ${rule}`;
 }
 
 function summaryLine(result: LintResult, paint: (code: string, text: string) => string): string {

@@ -86,7 +86,7 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
     expect(run.stdout).toBe('');
   });
 
-  it("a user rule's safe fixes run with lint --fix: add a list item, remove a key", () => {
+  it("a user rule's fixes: a layout one with lint --fix, a claim change (the default kind) only with --fix-type claim", () => {
     const tagged = GOOD_RULE.replace('id: acme-description-required', 'id: acme-audit-tag')
       .replace(
         'then: { field: description, function: defined }',
@@ -97,7 +97,7 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
     const noDraft = GOOD_RULE.replace('id: acme-description-required', 'id: acme-no-draft')
       .replace('when: [{ field: method, equals: tools/call }]', 'when: [{ field: x-draft, defined: true }]')
       .replace('then: { field: description, function: defined }', 'then: { field: x-draft, function: falsy }')
-      .replace('fix: Describe what the operation does (description).', 'fix: Remove x-draft.\nautofix: { remove: true }')
+      .replace('fix: Describe what the operation does (description).', 'fix: Remove x-draft.\nautofix: { remove: true }\nfixKind: layout')
       .replace('{ name: a, method: tools/call }', '{ name: a, method: tools/call, x-draft: true }');
     const root = project({ 'tagged.yaml': tagged, 'draft.yaml': noDraft });
     const HEAD =
@@ -113,7 +113,11 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
       (finding) => finding.ruleId,
     );
     expect(ids).toEqual(expect.arrayContaining(['acme-audit-tag', 'acme-no-draft']));
+    // Plain --fix: the layout fix alone (x-draft is a marker for the linter, no claim about the server).
     runCli(['lint', 'manifest.yaml', '--fix'], { cwd: root });
+    expect(readFileSync(join(root, 'manifest.yaml'), 'utf8')).toBe([HEAD, '    x-tags:', '      - billing', ''].join('\n'));
+    const claims = runCli(['lint', 'manifest.yaml', '--fix', '--fix-type', 'claim'], { cwd: root });
+    expect(claims.stderr).toContain('manifest.yaml: a: now claims x-tags includes "audited" — change the code');
     expect(readFileSync(join(root, 'manifest.yaml'), 'utf8')).toBe(
       [
         HEAD,

@@ -102,6 +102,7 @@ describe('sarif', () => {
         range: fc.record({ start: place, end: place }),
         fix: text,
         autofix: fix,
+        claimFix: fix,
         suggestion: fix,
         suppression: fc.record({ kind: fc.constantFrom('in-source' as const, 'baseline' as const), justification: text }),
       },
@@ -125,7 +126,8 @@ describe('sarif', () => {
             ),
           );
           expect(entry.suppressions?.[0].justification).toBe(source.suppression?.justification);
-          expect(entry.fixes?.length ?? 0).toBe((source.autofix === undefined ? 0 : 1) + (source.suggestion === undefined ? 0 : 1));
+          const fixes = [source.autofix, source.claimFix, source.suggestion].filter((fix) => fix !== undefined).length;
+          expect(entry.fixes?.length ?? 0).toBe(fixes);
           if (source.range !== undefined) expect(entry.locations[0].physicalLocation.region.startLine).toBe(source.range.start.line);
         }
         expect(() => JSON.parse(log)).not.toThrow();
