@@ -114,7 +114,7 @@ describe('configuration on the command line', () => {
     expect(run.stderr).toMatch(
       new RegExp(
         '^custom\\.yaml:2:3: error: Unknown rule "retry-mutation-needs-kee" \\(did you mean "retry-mutation-needs-key"\\?\\)\\. ' +
-          'Fix: Use retry-mutation-needs-key \\[manifest-schema\\]',
+          'Fix: Use retry-mutation-needs-key \\[config-file\\]',
         'm',
       ),
     );
