@@ -27,7 +27,7 @@ export function buildProgram(): Command {
     .argument('<paths...>', 'manifest files (.yaml, .yml or .json), folders to search, or quoted globs')
     .option(
       '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
       collect((name) => outputs.addFormat(name)),
     )
     .option(
@@ -205,7 +205,7 @@ export function buildProgram(): Command {
   addLiveOptions(probeCommand, 'also call a mutation twice with one idempotency key (needs --manifest)')
     .option(
       '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
       collect((name) => probeOutputs.addFormat(name)),
     )
     .option(
@@ -242,7 +242,7 @@ export function buildProgram(): Command {
     )
     .option(
       '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
       collect((name) => driftOutputs.addFormat(name)),
     )
     .option(
