@@ -278,7 +278,8 @@ export function buildProgram(): Command {
     .option('--from-stdio <command>', 'run this command and ask it over stdio (no shell)')
     .option('--from-url <endpoint>', 'ask the server at this Streamable HTTP endpoint')
     .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices([...SPEC_VERSIONS]))
-    .option('-o, --output <file>', 'write the manifest here instead of standard output')
+    .option('-o, --output <file>', 'write the manifest here instead of standard output (never over an existing file)')
+    .option('--force', 'with --output: overwrite the file if it exists', false)
     .action(async (options: Record<string, unknown>) => {
       const { runInit } = await import('./init-command.js');
       process.exitCode = await runInit({
@@ -287,6 +288,7 @@ export function buildProgram(): Command {
         ...(typeof options['fromUrl'] === 'string' ? { url: options['fromUrl'] } : {}),
         ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
         ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+        force: options['force'] === true,
       });
     });
 
