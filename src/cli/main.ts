@@ -3,7 +3,7 @@ import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec
 import { DEFAULT_CACHE_LOCATION } from './cache-location.js';
 import { reportInternalError } from './internal-error.js';
 import { addLiveOptions, liveOptionsFrom, parseCount } from './live-options.js';
-import { OutputSpecs } from './output-spec.js';
+import { OutputSpecs, UsageError } from './output-spec.js';
 import { parseDocsUrl } from './rule-docs-base.js';
 import { displayText } from '../text/display-text.js';
 
@@ -24,7 +24,7 @@ export function buildProgram(): Command {
   program
     .command('lint')
     .description('check manifests against the schema and the reliability rules')
-    .argument('<paths...>', 'manifest files (.yaml, .yml or .json), folders to search, or quoted globs')
+    .argument('[paths...]', 'manifest files (.yaml, .yml or .json), folders to search, or quoted globs; - for standard input')
     .option(
       '-f, --format <name>',
       'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
@@ -53,15 +53,22 @@ export function buildProgram(): Command {
       false,
     )
     .option('--cache-location <path>', 'the lint cache file, or a folder to keep it in (implies --cache)')
+    .option('--stdin', 'lint one manifest read from standard input (as the path -)', false)
+    .option(
+      '--stdin-filename <path>',
+      'with --stdin: the name findings are reported under and configuration overrides match (default <stdin>)',
+    )
     .option('--fix', 'apply the safe fixes to the files (comments, order and quoting kept)', false)
     .option('--fix-dry-run', 'print the safe fixes as a diff, changing no file', false)
     .option('--docs-url <url>', 'link rule pages at this docs/rules/ address (default: relative to the report)', asUsage(parseDocsUrl))
     .option('--sarif-category <name>', 'SARIF automationDetails category, one per manifest set (default: mcprely)', asUsage(parseCategory))
     .action(async (paths: string[], options: Record<string, unknown>) => {
+      const stdin = stdinOf(paths, options);
       const { runLint } = await import('./lint-command.js');
       process.exitCode = await runLint(
-        paths,
+        stdin === undefined ? paths : [],
         {
+          ...(stdin === undefined ? {} : { stdin }),
           outputs: outputs.resolve(),
           failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
           quiet: options['quiet'] === true,
@@ -302,6 +309,28 @@ export function buildProgram(): Command {
     });
 
   return program;
+}
+
+/**
+ * `lint --stdin [--stdin-filename name]` or `lint -`: one manifest from standard input, reported under the name
+ * given (default `<stdin>`). --fix is refused (there is no file to write; --fix-dry-run shows the diff), and
+ * standard input cannot be mixed with paths. Without it, at least one path is required.
+ */
+function stdinOf(paths: readonly string[], options: Record<string, unknown>): { filename: string } | undefined {
+  const dash = paths.includes('-');
+  const named = typeof options['stdinFilename'] === 'string' ? options['stdinFilename'] : undefined;
+  if (options['stdin'] !== true && !dash) {
+    if (named !== undefined) throw new UsageError('--stdin-filename names standard input: give it with --stdin (or the path -)');
+    if (paths.length === 0)
+      throw new UsageError("missing required argument 'paths' (or give --stdin to read a manifest from standard input)");
+    return undefined;
+  }
+  if (paths.some((path) => path !== '-') || paths.length > 1)
+    throw new UsageError('standard input (--stdin or -) is one manifest: give no other paths with it');
+  if (options['fix'] === true)
+    throw new UsageError('--fix writes files, and standard input is not one: use --fix-dry-run to print the fixes as a diff');
+  if (named !== undefined && named.trim() === '') throw new UsageError('--stdin-filename is empty; give the name to report findings under');
+  return { filename: named ?? '<stdin>' };
 }
 
 /** An option parser whose Error becomes commander's usage error (exit 2). */
