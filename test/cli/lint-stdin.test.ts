@@ -42,7 +42,7 @@ describe('lint --stdin', () => {
   it('an empty or broken input is an input error (exit 2), as a file would be', () => {
     const run = runCli(['lint', '--no-config', '--stdin'], { input: 'mcprely: 1\nserver: [a, b\n' });
     expect(run.status).toBe(2);
-    expect(run.stdout).toContain('<stdin>:');
+    expect(run.stdout).toMatch(/^<stdin>\n {2}2:\d+ {2}error {2}/m);
   });
 
   it('--fix is refused with a clear message; --fix-dry-run prints the diff and writes nothing', () => {
