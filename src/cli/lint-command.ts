@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import { MAX_MANIFEST_BYTES } from '../document/limits.js';
 import { GlobError } from '../config/glob.js';
 import { displayText } from '../text/display-text.js';
 import { expandLintPaths, type LintTargets } from './expand-paths.js';
@@ -18,7 +19,7 @@ import { reportableRules } from '../rules/rule-descriptors.js';
 import { useColor } from './color.js';
 import { loadBaseline, loadSettings, type Settings, SettingsError, toSlashes } from './load-settings.js';
 import type { OutputSpec } from './output-spec.js';
-import { readManifestFile } from './read-manifest-file.js';
+import { type FileRead, readManifestFile, tooLargeFinding } from './read-manifest-file.js';
 import { ruleDocsBase } from './rule-docs-base.js';
 import type { FixedFile } from './fix-files.js';
 import { LintCache } from './lint-cache.js';
@@ -47,6 +48,8 @@ export interface LintOptions {
   readonly fixTypes?: readonly FixKind[];
   /** Keep each file's report in the lint cache at this location (a file, or a folder) and reuse it while nothing changed. */
   readonly cacheLocation?: string;
+  /** Lint one manifest from standard input (no paths), reported under this name (--stdin-filename, default `<stdin>`). */
+  readonly stdin?: { readonly filename: string };
 }
 
 /** What linting the paths found, or why it could not start (a bad configuration, baseline or glob: exit 2). */
@@ -77,6 +80,11 @@ export type LintSelection = Pick<
    * rules, returns where each report goes. Not with --fix or --write-baseline, which need every report.
    */
   readonly stream?: (rules: readonly RuleDescriptor[]) => (report: FileReport) => void;
+  /**
+   * One manifest given as bytes (standard input) instead of paths: linted under `file`, whose name picks the
+   * configuration's overrides as a path would; never cached (there is no file whose metadata could say it is unchanged).
+   */
+  readonly input?: { readonly file: string; readonly read: FileRead };
 };
 
 /**
@@ -93,7 +101,10 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   try {
     ({ ruleSet, severitiesFor } = await loadSettings(options.config, cwd));
     baseline = options.baseline === undefined ? undefined : loadBaseline(options.baseline, cwd);
-    targets = expandLintPaths(paths, options.ignorePatterns ?? [], cwd);
+    targets =
+      options.input === undefined
+        ? expandLintPaths(paths, options.ignorePatterns ?? [], cwd)
+        : { targets: [{ file: options.input.file }], ignored: [] };
   } catch (error) {
     if (error instanceof SettingsError) return { ok: false, report: error.report };
     if (error instanceof GlobError) return { ok: false, report: `error: --ignore-pattern or a glob given: ${error.message}\n` };
@@ -111,7 +122,9 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   // Only --fix works on the bytes again; otherwise each file's bytes are let go once it is linted.
   const keepBytes = options.fix !== undefined;
   const cache =
-    options.cacheLocation === undefined ? undefined : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', ruleSet);
+    options.cacheLocation === undefined || options.input !== undefined
+      ? undefined
+      : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', ruleSet);
   const settingsFor = (file: string) => ({
     severities: severitiesFor(resolve(cwd, file)),
     fixReplacements: options.fixReplacements === true,
@@ -157,7 +170,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
       const hit = cache.byMetadata(resolve(cwd, path), settingsFor(path), path);
       if (hit !== undefined) return hit;
     }
-    const read = readManifestFile(resolve(cwd, path));
+    const read = options.input?.file === path ? options.input.read : readManifestFile(resolve(cwd, path));
     return read.ok ? lint(path, read.bytes) : fileReport(path, [{ ...read.finding, file: path }]);
   }
   let fixed: readonly FixedFile[] = [];
@@ -254,12 +267,15 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
           streaming = { writer: sarifWriter(contextOf(streamTo, rules), file.write), file };
           return (report: FileReport) => streaming!.writer.file(report);
         };
+  const input =
+    options.stdin === undefined ? undefined : { file: options.stdin.filename, read: await readStandardInput(options.stdin.filename) };
   let run: LintRun;
   try {
     run = await lintPaths(
       paths,
       {
         ...options,
+        ...(input === undefined ? {} : { input }),
         fixReplacements: options.outputs.some((output) => output.format === 'sarif'),
         toolVersion,
         ...(stream === undefined ? {} : { stream }),
@@ -308,4 +324,19 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
     failSeverity: options.failSeverity,
     ...(options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings }),
   });
+}
+
+/** Standard input, read to its end or to one byte past the manifest limit (then it is refused as too large, as a file would be). */
+async function readStandardInput(file: string): Promise<FileRead> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > MAX_MANIFEST_BYTES) {
+      process.stdin.destroy();
+      return { ok: false, finding: tooLargeFinding(file) };
+    }
+  }
+  return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks)) };
 }

@@ -25,10 +25,10 @@ export function buildProgram(): Command {
   program
     .command('lint')
     .description('check manifests against the schema and the reliability rules')
-    .argument('<paths...>', 'manifest files (.yaml, .yml or .json), folders to search, or quoted globs')
+    .argument('[paths...]', 'manifest files (.yaml, .yml or .json), folders to search, or quoted globs; - for standard input')
     .option(
       '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
       collect((name) => outputs.addFormat(name)),
     )
     .option(
@@ -55,6 +55,11 @@ export function buildProgram(): Command {
       false,
     )
     .option('--cache-location <path>', 'the lint cache file, or a folder to keep it in (implies --cache)')
+    .option('--stdin', 'lint one manifest read from standard input (as the path -)', false)
+    .option(
+      '--stdin-filename <path>',
+      'with --stdin: the name findings are reported under and configuration overrides match (default <stdin>)',
+    )
     .option('--fix', 'apply the layout fixes to the files (comments, order and quoting kept; no claim changes)', false)
     .option('--fix-dry-run', 'print the fixes as a diff on standard output (the report goes to standard error), changing no file', false)
     .option(
@@ -67,10 +72,12 @@ export function buildProgram(): Command {
     .action(async (paths: string[], options: Record<string, unknown>) => {
       if (options['fixType'] !== undefined && options['fix'] !== true && options['fixDryRun'] !== true)
         throw new UsageError('--fix-type goes with --fix or --fix-dry-run');
+      const stdin = stdinOf(paths, options);
       const { runLint } = await import('./lint-command.js');
       process.exitCode = await runLint(
-        paths,
+        stdin === undefined ? paths : [],
         {
+          ...(stdin === undefined ? {} : { stdin }),
           outputs: outputs.resolve(),
           failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
           quiet: options['quiet'] === true,
@@ -216,7 +223,7 @@ export function buildProgram(): Command {
   addLiveOptions(probeCommand, 'also call a mutation twice with one idempotency key (needs --manifest)')
     .option(
       '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
       collect((name) => probeOutputs.addFormat(name)),
     )
     .option(
@@ -253,7 +260,7 @@ export function buildProgram(): Command {
     )
     .option(
       '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
       collect((name) => driftOutputs.addFormat(name)),
     )
     .option(
@@ -289,7 +296,8 @@ export function buildProgram(): Command {
     .option('--from-stdio <command>', 'run this command and ask it over stdio (no shell)')
     .option('--from-url <endpoint>', 'ask the server at this Streamable HTTP endpoint')
     .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices([...SPEC_VERSIONS]))
-    .option('-o, --output <file>', 'write the manifest here instead of standard output')
+    .option('-o, --output <file>', 'write the manifest here instead of standard output (never over an existing file)')
+    .option('--force', 'with --output: overwrite the file if it exists', false)
     .action(async (options: Record<string, unknown>) => {
       const { runInit } = await import('./init-command.js');
       process.exitCode = await runInit({
@@ -298,6 +306,7 @@ export function buildProgram(): Command {
         ...(typeof options['fromUrl'] === 'string' ? { url: options['fromUrl'] } : {}),
         ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
         ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+        force: options['force'] === true,
       });
     });
 
@@ -316,6 +325,28 @@ export function buildProgram(): Command {
     });
 
   return program;
+}
+
+/**
+ * `lint --stdin [--stdin-filename name]` or `lint -`: one manifest from standard input, reported under the name
+ * given (default `<stdin>`). --fix is refused (there is no file to write; --fix-dry-run shows the diff), and
+ * standard input cannot be mixed with paths. Without it, at least one path is required.
+ */
+function stdinOf(paths: readonly string[], options: Record<string, unknown>): { filename: string } | undefined {
+  const dash = paths.includes('-');
+  const named = typeof options['stdinFilename'] === 'string' ? options['stdinFilename'] : undefined;
+  if (options['stdin'] !== true && !dash) {
+    if (named !== undefined) throw new UsageError('--stdin-filename names standard input: give it with --stdin (or the path -)');
+    if (paths.length === 0)
+      throw new UsageError("missing required argument 'paths' (or give --stdin to read a manifest from standard input)");
+    return undefined;
+  }
+  if (paths.some((path) => path !== '-') || paths.length > 1)
+    throw new UsageError('standard input (--stdin or -) is one manifest: give no other paths with it');
+  if (options['fix'] === true)
+    throw new UsageError('--fix writes files, and standard input is not one: use --fix-dry-run to print the fixes as a diff');
+  if (named !== undefined && named.trim() === '') throw new UsageError('--stdin-filename is empty; give the name to report findings under');
+  return { filename: named ?? '<stdin>' };
 }
 
 /** An option parser whose Error becomes commander's usage error (exit 2). */

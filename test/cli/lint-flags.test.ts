@@ -63,7 +63,7 @@ describe('lint flags', () => {
     const file = warningsOnly(tmp());
     const plain = runCli(['lint', file]);
     expect(plain.status, plain.stdout).toBe(0);
-    expect(plain.stdout).toMatch(/2 findings \(0 errors, 1 warning, 1 info\) in 1 file\./);
+    expect(plain.stdout).toMatch(/^✖ 2 problems \(0 errors, 1 warning, 1 info\)$/m);
     expect(runCli(['lint', file, '--fail-severity', 'warn']).status).toBe(1);
     expect(runCli(['lint', file, '--fail-severity', 'info']).status).toBe(1);
     expect(runCli(['lint', file, '--max-warnings', '0']).status).toBe(1);
@@ -152,7 +152,7 @@ describe('mcprely rules', () => {
   it('lists the rules by area', () => {
     const run = runCli(['rules']);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^manifest\n {2}operation-names-unique/);
+    expect(run.stdout).toMatch(/^manifest\n {2}manifest-placeholders .*\n {2}operation-names-unique/);
     for (const area of ['cancellation', 'deadlines', 'progress', 'retry', 'idempotency', 'flow-control', 'recovery', 'tasks'])
       expect(run.stdout).toMatch(new RegExp(`^${area}$`, 'm'));
   });

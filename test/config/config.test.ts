@@ -113,14 +113,14 @@ describe('configuration on the command line', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(
       new RegExp(
-        '^custom\\.yaml:2:3: error: Unknown rule "retry-mutation-needs-kee" \\(did you mean "retry-mutation-needs-key"\\?\\)\\. ' +
-          'Fix: Use retry-mutation-needs-key \\[config-file\\]',
+        '^custom\\.yaml\n {2}2:3 {2}error {2}Unknown rule "retry-mutation-needs-kee" \\(did you mean "retry-mutation-needs-key"\\?\\)\\. ' +
+          'Fix: Use retry-mutation-needs-key {2}config-file$',
         'm',
       ),
     );
     expect(run.stdout).toBe('');
     const missing = runCli(['lint', 'invoicing.yaml', '--config', 'nope.yaml'], { cwd: dir });
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toMatch(/^nope\.yaml: error: No file exists at this path/);
+    expect(missing.stderr).toMatch(/^nope\.yaml\n {2}0:0 {2}error {2}No file exists at this path/);
   });
 });

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stylishFindings } from '../helpers/stylish.js';
 import { runCli, showsStackTrace } from '../helpers/run-cli.js';
 
 /** A team rule: every tool call states a description (a field the bundled rules leave alone). */
@@ -76,13 +77,16 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
     const run = runCli(['lint', 'manifest.yaml'], { cwd: root });
     expect(run.status).toBe(2);
     expect(showsStackTrace(run.stdout + run.stderr)).toBe(false);
-    expect(run.stderr).toMatch(
-      /^team-rules\/broken\.yaml:11:39: error: then\.function is "definedd", .*\(did you mean "defined"\?\).*\[rule-file\]$/m,
+    const found = stylishFindings(run.stderr).map(
+      (finding) => `${finding.file}:${finding.line}:${finding.column} ${finding.message} ${finding.ruleId}`,
     );
-    expect(run.stderr).toMatch(
-      /^team-rules\/clash\.yaml:1:5: error: The rule id "deadline-max-required" is already taken by a bundled rule\. .*\[rule-file\]$/m,
+    expect(found.join('\n')).toMatch(
+      /^team-rules\/broken\.yaml:11:39 then\.function is "definedd", .*\(did you mean "defined"\?\).* rule-file$/m,
     );
-    expect(run.stderr).toMatch(/^team-rules\/malformed\.yaml:1:\d+: error: .*\[rule-file\]$/m);
+    expect(found.join('\n')).toMatch(
+      /^team-rules\/clash\.yaml:1:5 The rule id "deadline-max-required" is already taken by a bundled rule\. .* rule-file$/m,
+    );
+    expect(found.join('\n')).toMatch(/^team-rules\/malformed\.yaml:1:\d+ .* rule-file$/m);
     expect(run.stdout).toBe('');
   });
 

@@ -141,8 +141,8 @@ describe.concurrent('drift on the command line, against servers of known behavio
     const line = lineOf(readFileSync(claims, 'utf8'), 'stopsWork: immediately');
     expect(run.stdout).toMatch(
       new RegExp(
-        `^${claims.replace(/[.]/g, '\\.')}:${line}:\\d+: error: slow_job: the manifest says stopsWork: immediately, ` +
-          '.*cancel-before-completion.*progress .*after the cancellation.*\\[drift-cancellation\\]$',
+        `^${claims.replace(/[.]/g, '\\.')}\n(?: {2}.*\n)*? {2}${line}:\\d+ +error +slow_job: the manifest says stopsWork: immediately, ` +
+          '.*cancel-before-completion.*progress .*after the cancellation.* +drift-cancellation$',
         'm',
       ),
     );
