@@ -150,11 +150,13 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
     const root = project({ 'description.yaml': GOOD_RULE }, 'rules: { nosuch-rule: error }\n');
     const unknown = runCli(['lint', 'manifest.yaml'], { cwd: root });
     expect(unknown.status).toBe(2);
-    expect(unknown.stdout + unknown.stderr).toMatch(/mcprely\.config\.yaml:1:\d+: error: Unknown rule "nosuch-rule".*\[config-file\]/);
+    expect(unknown.stdout + unknown.stderr).toMatch(
+      /mcprely\.config\.yaml\n {2}1:\d+ {2}error {2}Unknown rule "nosuch-rule".* {2}config-file$/m,
+    );
     const missing = runCli(['lint', 'manifest.yaml', '-c', 'nope.yaml'], { cwd: root });
     expect(missing.status).toBe(2);
     expect(missing.stdout + missing.stderr).toMatch(
-      /nope\.yaml: error: No file exists at this path\. Fix: Check the path given with -c.*\[config-file\]/,
+      /nope\.yaml\n {2}0:0 {2}error {2}No file exists at this path\. Fix: Check the path given with -c.* {2}config-file$/m,
     );
     expect(missing.stdout + missing.stderr).not.toMatch(/create a manifest/);
   });
