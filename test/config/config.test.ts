@@ -106,6 +106,17 @@ describe('configuration on the command line', () => {
     expect(runCli(['lint', 'invoicing.yaml', '--no-config', '--format', 'json'], { cwd: dir }).status).toBe(1);
   });
 
+  it('refuses an override glob that cannot match as written, at its line and column, as config-file', () => {
+    const dir = project();
+    writeFileSync(join(dir, 'custom.yaml'), 'overrides:\n  - files: ["legacy/*.yaml", "["]\n    rules: {}\n');
+    const run = runCli(['lint', 'invoicing.yaml', '--config', 'custom.yaml'], { cwd: dir });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^custom\.yaml:2:30: error: The glob cannot be used: the set opened by "\[" at character 1 is never closed; /m);
+    expect(run.stderr).toMatch(/write \\\[ for a literal \[\. Fix: .*\[config-file\]$/m);
+    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(run.stdout).toBe('');
+  });
+
   it('stops with exit 2 and the place on a bad configuration, without a stack trace', () => {
     const dir = project();
     writeFileSync(join(dir, 'custom.yaml'), 'rules:\n  retry-mutation-needs-kee: off\n');
@@ -114,7 +125,7 @@ describe('configuration on the command line', () => {
     expect(run.stderr).toMatch(
       new RegExp(
         '^custom\\.yaml:2:3: error: Unknown rule "retry-mutation-needs-kee" \\(did you mean "retry-mutation-needs-key"\\?\\)\\. ' +
-          'Fix: Use retry-mutation-needs-key \\[manifest-schema\\]',
+          'Fix: Use retry-mutation-needs-key \\[config-file\\]',
         'm',
       ),
     );
