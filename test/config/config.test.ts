@@ -111,7 +111,9 @@ describe('configuration on the command line', () => {
     writeFileSync(join(dir, 'custom.yaml'), 'overrides:\n  - files: ["legacy/*.yaml", "["]\n    rules: {}\n');
     const run = runCli(['lint', 'invoicing.yaml', '--config', 'custom.yaml'], { cwd: dir });
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/^custom\.yaml:2:30: error: The glob cannot be used: the set opened by "\[" at character 1 is never closed; /m);
+    expect(run.stderr).toMatch(
+      /^custom\.yaml:2:30: error: The glob cannot be used: the set opened by "\[" at character 1 is never closed; /m,
+    );
     expect(run.stderr).toMatch(/write \\\[ for a literal \[\. Fix: .*\[config-file\]$/m);
     expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
     expect(run.stdout).toBe('');
