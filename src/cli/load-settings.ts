@@ -5,7 +5,7 @@ import { loadConfig } from '../config/load-config.js';
 import { severityResolver } from '../config/resolve-severities.js';
 import { validateBaseline } from '../generated/validate-baseline.js';
 import type { Baseline } from '../lint/baseline.js';
-import { CONFIG_PROBLEM_RULES, problemFindings, RULE_FILE_PROBLEM_RULES } from '../lint/problem-findings.js';
+import { CONFIG_PROBLEM_RULES, problemFindings, type ProblemRuleIds, RULE_FILE_PROBLEM_RULES } from '../lint/problem-findings.js';
 import { bundledRules } from '../rules/load-rules.js';
 import { displayText } from '../text/display-text.js';
 import { parseDocumentBytes } from '../document/parse-document.js';
@@ -22,8 +22,8 @@ export class SettingsError extends Error {
   }
 }
 
-function refuse(file: string, text: string, problems: readonly DocumentProblem[]): never {
-  const findings = problemFindings(file, text, problems, CONFIG_PROBLEM_RULES);
+function refuse(file: string, text: string, problems: readonly DocumentProblem[], ruleIds?: ProblemRuleIds): never {
+  const findings = problemFindings(file, text, problems, ruleIds);
   throw new SettingsError(errorReport(findings));
 }
 
@@ -74,7 +74,7 @@ export async function loadSettings(configOption: string | false | undefined, cwd
       ruleSet = userRuleSet(read.ruleFolders ?? [], baseDir, cwd, withUserRules);
       return ruleSet.ids;
     });
-    if (!loaded.ok) refuse(shown, loaded.text, loaded.problems);
+    if (!loaded.ok) refuse(shown, loaded.text, loaded.problems, CONFIG_PROBLEM_RULES);
     config = loaded.config;
   }
   const resolver = severityResolver(
