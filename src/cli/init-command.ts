@@ -82,7 +82,7 @@ export async function runInit(options: {
         );
         return 2;
       }
-      if (Array.isArray(result.tools)) tools.push(...result.tools);
+      if (Array.isArray(result.tools)) for (const tool of result.tools) tools.push(tool);
       serverName = result._meta?.['io.modelcontextprotocol/serverInfo']?.name ?? serverName;
       cursor = result.nextCursor;
       if (cursor === undefined) break;

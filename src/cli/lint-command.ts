@@ -151,7 +151,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   const streamed = (report: FileReport): FileReport => {
     let final = baseline === undefined ? report : applyBaseline([report], baseline, normalise, options.baseline!)[0]!;
     // Entries are keyed by file: what one report leaves unmatched is stale whatever the others hold.
-    if (baseline !== undefined) streamedStale.push(...staleEntries([final], baseline, normalise));
+    if (baseline !== undefined) for (const entry of staleEntries([final], baseline, normalise)) streamedStale.push(entry);
     if (options.quiet) final = { ...final, findings: final.findings.filter((finding) => finding.severity === 'error') };
     sink!(final);
     const summary = lintResult([final]).summary;

@@ -31,9 +31,15 @@ export function formatStylish(result: LintResult, context: Pick<ReportContext, '
     if (findings.length === 0) continue;
     lines.push(paint(ANSI.underline, displayText(report.file)));
     const rows = findings.map((finding) => findingRow(finding));
-    const placeWidth = Math.max(...rows.map((row) => row.place.length));
-    const severityWidth = Math.max(...rows.map((row) => row.severity.length));
-    const messageWidth = Math.max(...rows.map((row) => row.message.length));
+    // Widths by a loop, never Math.max(...rows): a file may hold hundreds of thousands of findings.
+    let placeWidth = 0;
+    let severityWidth = 0;
+    let messageWidth = 0;
+    for (const row of rows) {
+      placeWidth = Math.max(placeWidth, row.place.length);
+      severityWidth = Math.max(severityWidth, row.severity.length);
+      messageWidth = Math.max(messageWidth, row.message.length);
+    }
     rows.forEach((row, index) => {
       const severity = paint(SEVERITY_COLOUR[findings[index]!.severity], row.severity.padEnd(severityWidth));
       lines.push(
