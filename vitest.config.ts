@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 const PROBE_VERDICTS = ['test/probe/hostile-servers.test.ts', 'test/probe/known-servers.test.ts'];
 // test/postgres/ needs a PostgreSQL server: npm run test:postgres starts one and runs them (vitest.postgres.config.ts).
 // test/browser/ needs Chromium: npm run test:browser (vitest.browser.config.ts).
+// test/sdk/ probes the SDK-built servers (slow): npm run test:sdk (vitest.sdk.config.ts).
 
 export default defineConfig({
   test: {
@@ -21,7 +22,7 @@ export default defineConfig({
         test: {
           name: 'suite',
           include: ['test/**/*.test.ts'],
-          exclude: [...PROBE_VERDICTS, 'test/postgres/**', 'test/browser/**'],
+          exclude: [...PROBE_VERDICTS, 'test/postgres/**', 'test/browser/**', 'test/sdk/**'],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },

@@ -14,15 +14,16 @@ import type { OutputSpec } from './output-spec.js';
 import { probeTarget } from './probe-target.js';
 import { probeWithProgress } from './probe-command.js';
 import { plural } from '../text/plural.js';
+import { STATUS_LABELS } from '../probe/probe-types.js';
+import { claimName, exercised, type WireClaim, wireClaims } from '../live/wire-claims.js';
+import type { LiveCallOptions } from './live-options.js';
+import { liveCallOptions } from './probe-command.js';
 
-export interface DriftOptions {
+export interface DriftOptions extends LiveCallOptions {
   readonly manifest: string;
   readonly stdio?: string;
   readonly url?: string;
   readonly specVersion?: ProbeRevision;
-  readonly allowMutations: boolean;
-  readonly graceMs: number;
-  readonly maxTimeMs: number;
   readonly failSeverity: Severity;
   readonly outputs: readonly OutputSpec[];
 }
@@ -34,6 +35,8 @@ export type DriftRun =
       readonly manifest: LoadedManifest;
       readonly report: ProbeReport;
       readonly findings: ReturnType<typeof driftFindings>;
+      /** Each claim the probe can see, and how it fared. */
+      readonly claims: readonly WireClaim[];
     }
   | { readonly ok: false; readonly problem: string };
 
@@ -47,14 +50,13 @@ export async function probeForDrift(options: Omit<DriftOptions, 'outputs' | 'fai
     target,
     manifest: input.manifest,
     ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
-    allowMutations: options.allowMutations,
-    graceMs: options.graceMs,
-    maxTimeMs: options.maxTimeMs,
+    ...liveCallOptions(options),
   });
   if ('usage' in report) return { ok: false, problem: `error: ${displayText(report.usage)}\n` };
   if (!report.startedOk)
     return { ok: false, problem: `error: the probe could not start: ${displayText(report.problem ?? 'unknown reason')}\n` };
-  return { ok: true, manifest: input.manifest, report, findings: driftFindings(input.manifest, report) };
+  const findings = driftFindings(input.manifest, report);
+  return { ok: true, manifest: input.manifest, report, findings, claims: wireClaims(input.manifest, report, findings) };
 }
 
 /**
@@ -78,15 +80,26 @@ export async function runDrift(options: DriftOptions, toolVersion: string): Prom
       category: 'mcprely-drift',
       sourceRoot: process.cwd(),
     });
-    if (output.format === 'stylish') text += wireSummary(run.report, run.findings);
+    if (output.format === 'stylish') text += wireSummary(run.report, run.findings, run.claims);
     if (output.file === undefined) process.stdout.write(text);
     else writeOutputFile(output.file, text);
   }
-  return exitCodeOf(result, { failSeverity: options.failSeverity });
+  const code = exitCodeOf(result, { failSeverity: options.failSeverity });
+  // Nothing contradicted is not a pass when nothing was compared: no claim was seen on a request in flight.
+  if (code === 0 && !exercised(run.claims)) {
+    const tool = run.report.plan?.tool;
+    const called = tool === null || tool === undefined ? 'no long-running tool was called' : `the probe called ${displayText(tool)}`;
+    process.stderr.write(
+      `inconclusive: no claim of the manifest was seen on a request in flight (${called}); ` +
+        'name a long-running tool the manifest describes with --operation, or see why each claim was not seen above\n',
+    );
+    return 3;
+  }
+  return code;
 }
 
 /** Under the findings: each wire finding's transcript excerpt, then what the probe checked and what it could not. */
-function wireSummary(report: ProbeReport, findings: ReturnType<typeof driftFindings>): string {
+function wireSummary(report: ProbeReport, findings: ReturnType<typeof driftFindings>, claims: readonly WireClaim[]): string {
   const lines: string[] = [];
   for (const finding of findings) {
     const transcript = finding.data['excerpt'];
@@ -103,6 +116,14 @@ function wireSummary(report: ProbeReport, findings: ReturnType<typeof driftFindi
     `Probed ${displayText(report.target)} (${report.transport}, ${report.revision}) calling ${displayText(report.plan?.tool ?? 'no tool')}; ` +
       `${plural(report.tools?.length ?? 0, 'tool')} listed.`,
   );
-  for (const check of report.checks) lines.push(`  ${check.status.toUpperCase().padEnd(4)}  ${check.id}: ${displayText(check.summary)}`);
+  for (const check of report.checks) lines.push(`  ${STATUS_LABELS[check.status]}  ${check.id}: ${displayText(check.summary)}`);
+  if (claims.length > 0) {
+    lines.push('', 'Claims of the manifest on the wire (a claim not seen stands as declared):');
+    for (const claim of claims)
+      lines.push(
+        `  ${claim.status.toUpperCase().replace('-', ' ')}  ${displayText(`${claimName(claim)}: ${claim.value}`)}` +
+          ` — ${displayText(claim.why)}`,
+      );
+  }
   return `${lines.join('\n')}\n`;
 }

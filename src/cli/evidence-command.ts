@@ -6,7 +6,10 @@ import { toSlashes } from './load-settings.js';
 import { readLintedManifest } from './manifest-input.js';
 import { runFixturesWithProgress } from './run-fixtures-with-progress.js';
 import { displayText } from '../text/display-text.js';
-import type { LiveEvidence } from '../evidence/live-evidence.js';
+import { countOutcomes, type LiveEvidence } from '../evidence/live-evidence.js';
+import type { WireClaim } from '../live/wire-claims.js';
+import type { LiveCallOptions } from './live-options.js';
+import { liveCallOptions } from './probe-command.js';
 import type { Finding } from '../findings/finding.js';
 import { type LiveFixtureResult, renderLiveFixture } from '../probe/live-fixtures.js';
 import type { ProbeReport } from '../probe/probe-types.js';
@@ -43,7 +46,7 @@ export async function writeEvidence(
   if (target !== undefined) {
     const run = await liveFixturesOf(path, target);
     if (!run.ok) return { ok: false, report: run.problem };
-    live = liveEvidence(run.report, run.drift, run.results);
+    live = liveEvidence(run.report, run.drift, run.results, run.claims);
   }
   // Fixtures sit two folders down (fixtures/<operation>/<kind>.json); each names the manifest relative to itself.
   const manifestFromFixture = (depth: number) => toSlashes(relative(resolve(directory, ...Array(depth).fill('x')), resolve(path)));
@@ -65,36 +68,40 @@ export async function writeEvidence(
   };
 }
 
-/** The server a bundle is checked against: a command (stdio) or an endpoint, and whether the keyed mutation may be called. */
-export interface LiveTarget {
+/** The server a bundle is checked against: a command (stdio) or an endpoint, and how the probe calls it. */
+export interface LiveTarget extends LiveCallOptions {
   readonly stdio?: string;
   readonly url?: string;
-  readonly allowMutations: boolean;
 }
 
 /** A live run as bundle files under live/: the probe report (JSON and text), the drift findings, each live fixture. */
-function liveEvidence(report: ProbeReport, drift: readonly Finding[], results: readonly LiveFixtureResult[]): LiveEvidence {
+function liveEvidence(
+  report: ProbeReport,
+  drift: readonly Finding[],
+  results: readonly LiveFixtureResult[],
+  claims: readonly WireClaim[],
+): LiveEvidence {
   const files = new Map<string, string>();
   files.set('live/probe.json', `${JSON.stringify(report, null, 2)}\n`);
   files.set('live/probe.txt', renderProbeText(report));
   files.set('live/drift.json', `${JSON.stringify(drift, null, 2)}\n`);
+  files.set('live/claims.json', `${JSON.stringify(claims, null, 2)}\n`);
   files.set('live/fixtures.txt', results.map(renderLiveFixture).join('\n'));
-  const count = (status: LiveFixtureResult['status']) => results.filter((result) => result.status === status).length;
   return {
     target: report.target,
     transport: report.transport,
     revision: report.revision,
     date: new Date().toISOString().slice(0, 10),
     checks: report.checks.map(({ id, status, summary }) => ({ id, status, summary })),
-    checkedInFlight: report.nothingRan === undefined,
+    claims,
     drift,
-    fixtures: { passed: count('pass'), failed: count('fail'), notRun: count('not run') },
+    fixtures: countOutcomes(results),
     files,
   };
 }
 
 /** `mcprely evidence <manifest> -o dir`: the evidence bundle. Exit 1 when a fixture fails or the verdict is not production-ready. */
-export async function runEvidence(path: string, options: { output: string } & Partial<LiveTarget>): Promise<number> {
+export async function runEvidence(path: string, options: { output: string } & LiveTarget): Promise<number> {
   const directory = options.output;
   const target =
     options.stdio === undefined && options.url === undefined
@@ -102,7 +109,7 @@ export async function runEvidence(path: string, options: { output: string } & Pa
       : {
           ...(options.stdio === undefined ? {} : { stdio: options.stdio }),
           ...(options.url === undefined ? {} : { url: options.url }),
-          allowMutations: options.allowMutations === true,
+          ...liveCallOptions(options),
         };
   const outcome = await writeEvidence(path, directory, undefined, target);
   if (!outcome.ok) {

@@ -6,12 +6,16 @@ import { escapeXml } from '../report/junit.js';
 import { displayText } from '../text/display-text.js';
 import type { VerifyFormat } from '../verify/verify-report.js';
 import { probeForDrift } from './drift-command.js';
+import { countOutcomes, countsInWords } from '../evidence/live-evidence.js';
+import { STATUS_WORDS } from '../probe/probe-types.js';
+import type { WireClaim } from '../live/wire-claims.js';
+import type { LiveCallOptions } from './live-options.js';
+import { liveCallOptions } from './probe-command.js';
 import { writeOutputFile } from './output-files.js';
 
-export interface LiveVerifyOptions {
+export interface LiveVerifyOptions extends LiveCallOptions {
   readonly stdio?: string;
   readonly url?: string;
-  readonly allowMutations: boolean;
   readonly format: VerifyFormat;
   readonly output?: string;
 }
@@ -19,15 +23,16 @@ export interface LiveVerifyOptions {
 /** A manifest's fixtures run against the live server it describes (only the command or URL given). */
 export async function liveFixturesOf(
   manifest: string,
-  options: Pick<LiveVerifyOptions, 'stdio' | 'url' | 'allowMutations'>,
-): Promise<{ ok: true; report: ProbeReport; results: LiveFixtureResult[]; drift: readonly Finding[] } | { ok: false; problem: string }> {
+  options: LiveCallOptions & { readonly stdio?: string; readonly url?: string },
+): Promise<
+  | { ok: true; report: ProbeReport; results: LiveFixtureResult[]; drift: readonly Finding[]; claims: readonly WireClaim[] }
+  | { ok: false; problem: string }
+> {
   const run = await probeForDrift({
     manifest,
     ...(options.stdio === undefined ? {} : { stdio: options.stdio }),
     ...(options.url === undefined ? {} : { url: options.url }),
-    allowMutations: options.allowMutations,
-    graceMs: 1000,
-    maxTimeMs: 55_000,
+    ...liveCallOptions(options),
   });
   if (!run.ok) return run;
   return {
@@ -35,13 +40,15 @@ export async function liveFixturesOf(
     report: run.report,
     results: liveFixtureResults(generateFixtures(run.manifest), run.report),
     drift: run.findings,
+    claims: run.claims,
   };
 }
 
 /**
  * `mcprely verify <manifest> --stdio "<cmd>" | --url <endpoint>`: the manifest's fixtures run against the live
  * server, each by the probe check that plays its scenario on the wire; the kinds that cannot be run from
- * outside say why. Exit 1 when one fails or none could run, 2 when the manifest or the probe cannot start.
+ * outside say why (inconclusive or not observable). Exit 1 when one fails, 2 when the manifest or the probe cannot
+ * start, 3 when none was exercised (inconclusive: not a pass).
  */
 export async function runLiveVerify(paths: readonly string[], options: LiveVerifyOptions, toolVersion: string): Promise<number> {
   if (paths.length !== 1) {
@@ -54,8 +61,14 @@ export async function runLiveVerify(paths: readonly string[], options: LiveVerif
     return 2;
   }
   const { report, results } = live;
-  const count = (status: LiveFixtureResult['status']) => results.filter((result) => result.status === status).length;
-  const summary = { fixtures: results.length, passed: count('pass'), failed: count('fail'), notRun: count('not run') };
+  const counts = countOutcomes(results);
+  const summary = {
+    fixtures: results.length,
+    passed: counts.pass,
+    failed: counts.fail,
+    inconclusive: counts.inconclusive,
+    notObservable: counts['not-observable'],
+  };
   let text: string;
   if (options.format === 'json') {
     const target = { target: report.target, transport: report.transport, revision: report.revision, tool: report.plan?.tool ?? null };
@@ -64,15 +77,15 @@ export async function runLiveVerify(paths: readonly string[], options: LiveVerif
   else {
     text =
       results.map(renderLiveFixture).join('\n') +
-      `\nLive: ${summary.passed} passed, ${summary.failed} failed, ${summary.notRun} not run — ${displayText(report.target)} over ${report.transport}, ` +
+      `\nLive: ${countsInWords(counts)} — ${displayText(report.target)} over ${report.transport}, ` +
       `MCP ${report.revision}, calling ${displayText(report.plan?.tool ?? 'no long-running tool')}\n`;
   }
   if (options.output === undefined) process.stdout.write(text);
   else writeOutputFile(options.output, text, 'the verify report');
   if (summary.failed > 0) return 1;
   if (summary.passed === 0) {
-    process.stderr.write('no fixture could run live (see why for each): nothing was verified on the wire\n');
-    return 1;
+    process.stderr.write('inconclusive: no fixture was exercised live (see why for each): nothing was verified on the wire\n');
+    return 3;
   }
   return 0;
 }
@@ -80,20 +93,20 @@ export async function runLiveVerify(paths: readonly string[], options: LiveVerif
 function liveJunit(
   manifest: string,
   results: readonly LiveFixtureResult[],
-  summary: { fixtures: number; failed: number; notRun: number },
+  summary: { fixtures: number; failed: number; inconclusive: number; notObservable: number },
 ): string {
   const cases = results.map((result) => {
     const name = escapeXml(`${result.id} [${result.transport}, live]`);
     const body =
       result.status === 'fail'
         ? `\n      <failure type="live" message="${escapeXml(result.summary)}">${escapeXml(result.summary)}</failure>`
-        : result.status === 'not run'
-          ? `\n      <skipped message="${escapeXml(result.summary)}"/>`
+        : result.status !== 'pass'
+          ? `\n      <skipped message="${escapeXml(`${STATUS_WORDS[result.status]}: ${result.summary}`)}"/>`
           : '';
     const output = `<system-out>${escapeXml(renderLiveFixture(result))}</system-out>`;
     return `    <testcase classname="${escapeXml(manifest)}" name="${name}">${body}\n      ${output}\n    </testcase>`;
   });
-  const counts = `tests="${summary.fixtures}" failures="${summary.failed}" errors="0" skipped="${summary.notRun}"`;
+  const counts = `tests="${summary.fixtures}" failures="${summary.failed}" errors="0" skipped="${summary.inconclusive + summary.notObservable}"`;
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcprely verify (live)" ${counts}>\n` +
     `  <testsuite name="${escapeXml(manifest)}" ${counts}>\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`

@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { DEFAULT_CACHE_LOCATION } from './cache-location.js';
 import { reportInternalError } from './internal-error.js';
+import { addLiveOptions, liveOptionsFrom, parseCount } from './live-options.js';
 import { OutputSpecs } from './output-spec.js';
 import { parseDocsUrl } from './rule-docs-base.js';
 import { displayText } from '../text/display-text.js';
@@ -113,7 +114,7 @@ export function buildProgram(): Command {
       process.exitCode = runFixtures(manifest, options);
     });
 
-  program
+  const verify = program
     .command('verify')
     .description('run fixtures on the reference implementation and print their transcripts (exit 1 when one fails)')
     .argument('<paths...>', 'a manifest (its fixtures are generated) or fixture files')
@@ -124,8 +125,8 @@ export function buildProgram(): Command {
     )
     .option('-o, --output <file>', 'write the report to a file instead of standard output')
     .option('--stdio <command>', "run the manifest's fixtures against this server, over stdio (no shell)")
-    .option('--url <endpoint>', "run the manifest's fixtures against the server at this Streamable HTTP endpoint")
-    .option('--allow-mutations', 'live: also run the key fixtures, calling the keyed mutation twice with one key', false)
+    .option('--url <endpoint>', "run the manifest's fixtures against the server at this Streamable HTTP endpoint");
+  addLiveOptions(verify, 'live: also run the key fixtures, calling the keyed mutation twice with one key')
     .option(
       '--database-url <url>',
       'run the fixtures of ledgers the manifest keeps in PostgreSQL on this database (default: MCPRELY_DATABASE_URL; else SQLite stands in)',
@@ -138,7 +139,7 @@ export function buildProgram(): Command {
           {
             ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
             ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
-            allowMutations: options['allowMutations'] === true,
+            ...liveOptionsFrom(options),
             format: options['format'] as 'text' | 'json' | 'junit',
             ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
           },
@@ -160,18 +161,24 @@ export function buildProgram(): Command {
       );
     });
 
-  program
+  const evidence = program
     .command('evidence')
     .description('write the evidence bundle of a manifest: review, fixtures, transcripts and an index')
     .argument('<manifest>', 'a manifest file')
     .requiredOption('-o, --output <dir>', 'folder for the bundle (empty, or an earlier bundle, which is replaced)')
     .option('--stdio <command>', 'also check the manifest against this server over stdio (no shell): probe, drift, live fixtures')
-    .option('--url <endpoint>', 'also check the manifest against the server at this Streamable HTTP endpoint')
-    .option('--allow-mutations', "live: also call the manifest's keyed mutation twice with one idempotency key", false)
-    .action(async (manifest: string, options: { output: string; stdio?: string; url?: string; allowMutations?: boolean }) => {
+    .option('--url <endpoint>', 'also check the manifest against the server at this Streamable HTTP endpoint');
+  addLiveOptions(evidence, "live: also call the manifest's keyed mutation twice with one idempotency key").action(
+    async (manifest: string, options: Record<string, unknown>) => {
       const { runEvidence } = await import('./evidence-command.js');
-      process.exitCode = await runEvidence(manifest, options);
-    });
+      process.exitCode = await runEvidence(manifest, {
+        output: options['output'] as string,
+        ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
+        ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
+        ...liveOptionsFrom(options),
+      });
+    },
+  );
 
   program
     .command('lsp')
@@ -183,25 +190,19 @@ export function buildProgram(): Command {
     });
 
   const probeOutputs = new OutputSpecs('stylish');
-  program
+  const probeCommand = program
     .command('probe')
     .description('check what a live MCP server does on the wire when requests are cancelled, time out or are retried')
     .option('--stdio <command>', 'run this command and speak MCP over its stdin and stdout (no shell)')
     .option('--url <endpoint>', 'speak Streamable HTTP to this endpoint')
     .option('--manifest <file>', 'the manifest that names the long-running tool, its timeouts and its key argument')
-    .option('--operation <name>', 'the long-running tool to call')
     .addOption(
       new Option(
         '--spec-version <revision>',
         `protocol revision to probe (default: the manifest, or asked of an HTTP server, or ${MOST_DEPLOYED_REVISION})`,
       ).choices([...SPEC_VERSIONS]),
-    )
-    .option('--arguments <json>', 'arguments for the long-running tool, as JSON', parseJsonObject)
-    .option('--allow-mutations', 'also call a mutation twice with one idempotency key (needs --manifest)', false)
-    .option('--idle-timeout <ms>', 'the client idle timeout the probe enforces', parsePositive)
-    .option('--max-timeout <ms>', 'the client maximum timeout the probe enforces', parsePositive)
-    .option('--grace <ms>', 'how long to watch for messages that must not come', parseCount, 1000)
-    .option('--max-time <ms>', "the probe's own budget for everything, in ms", parsePositive, 55_000)
+    );
+  addLiveOptions(probeCommand, 'also call a mutation twice with one idempotency key (needs --manifest)')
     .option(
       '-f, --format <name>',
       'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
@@ -219,14 +220,8 @@ export function buildProgram(): Command {
           ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
           ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
           ...(typeof options['manifest'] === 'string' ? { manifest: options['manifest'] } : {}),
-          ...(typeof options['operation'] === 'string' ? { operation: options['operation'] } : {}),
           ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
-          ...(options['arguments'] === undefined ? {} : { arguments: options['arguments'] as Record<string, unknown> }),
-          ...(options['idleTimeout'] === undefined ? {} : { idleTimeoutMs: options['idleTimeout'] as number }),
-          ...(options['maxTimeout'] === undefined ? {} : { maxTimeoutMs: options['maxTimeout'] as number }),
-          allowMutations: options['allowMutations'] === true,
-          graceMs: options['grace'] as number,
-          maxTimeMs: options['maxTime'] as number,
+          ...liveOptionsFrom(options),
           outputs: probeOutputs.resolve(),
         },
         MCPRELY_VERSION,
@@ -234,16 +229,14 @@ export function buildProgram(): Command {
     });
 
   const driftOutputs = new OutputSpecs('stylish');
-  program
+  const driftCommand = program
     .command('drift')
     .description('compare a manifest with the live server it describes: tools, arguments, annotations and every claim seen on the wire')
     .argument('<manifest>', 'the manifest of the server')
     .option('--stdio <command>', 'run this command and speak MCP over its stdin and stdout (no shell)')
     .option('--url <endpoint>', 'speak Streamable HTTP to this endpoint')
-    .addOption(new Option('--spec-version <revision>', "protocol revision to probe (default: the manifest's)").choices([...SPEC_VERSIONS]))
-    .option('--allow-mutations', "also call the manifest's keyed mutation twice with one idempotency key", false)
-    .option('--grace <ms>', 'how long to watch for messages that must not come', parseCount, 1000)
-    .option('--max-time <ms>', "the probe's own budget for everything, in ms", parsePositive, 55_000)
+    .addOption(new Option('--spec-version <revision>', "protocol revision to probe (default: the manifest's)").choices([...SPEC_VERSIONS]));
+  addLiveOptions(driftCommand, "also call the manifest's keyed mutation twice with one idempotency key")
     .addOption(
       new Option('--fail-severity <level>', 'exit 1 when a drift finding is at least this severe').choices(SEVERITIES).default('error'),
     )
@@ -265,9 +258,7 @@ export function buildProgram(): Command {
           ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
           ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
           ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
-          allowMutations: options['allowMutations'] === true,
-          graceMs: options['grace'] as number,
-          maxTimeMs: options['maxTime'] as number,
+          ...liveOptionsFrom(options),
           failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
           outputs: driftOutputs.resolve(),
         },
@@ -339,27 +330,6 @@ function collect(take: (value: string) => void): (value: string) => true {
     }
     return true;
   };
-}
-
-function parseJsonObject(value: string): Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch (error) {
-    throw new InvalidArgumentError(`not JSON: ${(error as Error).message}`);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON object');
-  return parsed as Record<string, unknown>;
-}
-
-function parsePositive(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) === 0) throw new InvalidArgumentError('expected a whole number above 0');
-  return Number(value);
-}
-
-function parseCount(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number of 0 or more');
-  return Number(value);
 }
 
 export async function main(argv: readonly string[]): Promise<void> {

@@ -1,6 +1,6 @@
 import type { LoadedManifest } from '../manifest/load.js';
 import type { ProbeRevision } from '../probe/connection.js';
-import { probeAsLintResult, renderProbeText } from '../probe/render-probe.js';
+import { probeAsLintResult, probeExitCode, renderProbeJunit, renderProbeText } from '../probe/render-probe.js';
 import { PROBE_CHECKS, type ProbeOptions, type ProbeUsageError, runProbe } from '../probe/run-probe.js';
 import type { ProbeReport } from '../probe/probe-types.js';
 import { FORMATTERS } from '../report/formats.js';
@@ -11,25 +11,33 @@ import { probeTarget } from './probe-target.js';
 import { Progress } from './progress.js';
 import { displayText } from '../text/display-text.js';
 import { writeOutputFile } from './output-files.js';
+import type { LiveCallOptions } from './live-options.js';
 
-export interface ProbeCommandOptions {
+/** The live options alone, without the undefined ones (for the probe's exact optional properties). */
+export function liveCallOptions(options: LiveCallOptions): LiveCallOptions {
+  return {
+    ...(options.operation === undefined ? {} : { operation: options.operation }),
+    ...(options.arguments === undefined ? {} : { arguments: options.arguments }),
+    ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+    ...(options.maxTimeoutMs === undefined ? {} : { maxTimeoutMs: options.maxTimeoutMs }),
+    allowMutations: options.allowMutations,
+    graceMs: options.graceMs,
+    maxTimeMs: options.maxTimeMs,
+  };
+}
+
+export interface ProbeCommandOptions extends LiveCallOptions {
   readonly stdio?: string;
   readonly url?: string;
   readonly manifest?: string;
-  readonly operation?: string;
   readonly specVersion?: ProbeRevision;
-  readonly allowMutations: boolean;
-  readonly arguments?: Record<string, unknown>;
-  readonly idleTimeoutMs?: number;
-  readonly maxTimeoutMs?: number;
-  readonly graceMs: number;
-  readonly maxTimeMs: number;
   readonly outputs: readonly OutputSpec[];
 }
 
 /**
- * `mcprely probe`: exit 0 when every check that ran passed, 1 when one failed or none could run, 2 when the
- * probe cannot start (bad command line, nothing listens, not an MCP server) or is asked to call what it must not.
+ * `mcprely probe`: exit 0 when nothing failed and a request in flight was judged, 1 when a check failed, 2 when
+ * the probe cannot start (bad command line, nothing listens, not an MCP server) or is asked to call what it must
+ * not, 3 when nothing failed but no request in flight could be judged (inconclusive: not a pass).
  */
 export async function runProbeCommand(options: ProbeCommandOptions, toolVersion: string): Promise<number> {
   const target = probeTarget(options.stdio, options.url, { stdio: '--stdio', url: '--url' });
@@ -49,14 +57,8 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
   const report = await probeWithProgress({
     target,
     ...(manifest === undefined ? {} : { manifest }),
-    ...(options.operation === undefined ? {} : { operation: options.operation }),
     ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
-    ...(options.arguments === undefined ? {} : { arguments: options.arguments }),
-    ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
-    ...(options.maxTimeoutMs === undefined ? {} : { maxTimeoutMs: options.maxTimeoutMs }),
-    allowMutations: options.allowMutations,
-    graceMs: options.graceMs,
-    maxTimeMs: options.maxTimeMs,
+    ...liveCallOptions(options),
   });
   if ('usage' in report) {
     process.stderr.write(`error: ${displayText(report.usage)}\n`);
@@ -66,6 +68,7 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
     let text: string;
     if (output.format === 'stylish') text = renderProbeText(report);
     else if (output.format === 'json') text = `${JSON.stringify(report, null, 2)}\n`;
+    else if (output.format === 'junit') text = renderProbeJunit(report);
     else {
       const { result, rules } = probeAsLintResult(report);
       text = FORMATTERS[output.format](result, {
@@ -78,8 +81,7 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
     if (output.file === undefined) process.stdout.write(text);
     else writeOutputFile(output.file, text);
   }
-  if (!report.startedOk) return 2;
-  return report.checks.some((check) => check.status === 'fail') || report.nothingRan !== undefined ? 1 : 0;
+  return probeExitCode(report);
 }
 
 /** Runs the probe with the check under way shown on standard error (on a terminal). */

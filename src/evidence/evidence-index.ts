@@ -4,7 +4,7 @@ import { isKeyedMutation, isMutation } from '../policy/predicates.js';
 import type { Review } from '../review/review-types.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { transcriptPath } from './bundle.js';
-import { basisOf, type LiveEvidence, type VerdictBasis, verdictSentence } from './live-evidence.js';
+import { basisOf, countOutcomes, countsInWords, type LiveEvidence, type VerdictBasis, verdictSentence } from './live-evidence.js';
 import { displayText, markdownText } from '../text/display-text.js';
 import { plural } from '../text/plural.js';
 
@@ -63,9 +63,9 @@ export function evidenceIndex(manifest: LoadedManifest, review: Review, runs: re
               paths: [...live.files.keys()].sort(),
               note:
                 `${live.target} over ${live.transport}, MCP ${live.revision}, ${live.date}: ` +
-                `${plural(basis.on === 'wire' ? basis.checks.passed : 0, 'check')} passed, ${basis.on === 'wire' ? basis.checks.failed : 0} failed; ` +
+                `checks ${countsInWords(countOutcomes(live.checks))}; ` +
                 `${plural(live.drift.length, 'drift finding')}; ` +
-                `live fixtures ${live.fixtures.passed} passed, ${live.fixtures.failed} failed, ${live.fixtures.notRun} not run`,
+                `live fixtures ${countsInWords(live.fixtures)}`,
             },
           ]),
       fromRuns(

@@ -6,7 +6,9 @@ import type { Review } from '../review/review-types.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { transcriptPath } from './bundle.js';
 import type { EvidenceIndex } from './evidence-index.js';
-import type { LiveEvidence } from './live-evidence.js';
+import { countsInWords, type LiveEvidence } from './live-evidence.js';
+import { type CheckStatus, STATUS_WORDS } from '../live/outcome.js';
+import type { WireClaim } from '../live/wire-claims.js';
 import { plural } from '../text/plural.js';
 
 /** The evidence bundle's index.html: the review page with the verdict of the index, the live run, every transcript and every file. */
@@ -25,10 +27,10 @@ export function renderEvidencePage(
     basis.on === 'manifest'
       ? [DECLARED_BASIS]
       : [
-          `Basis: <strong>${basis.verified ? 'verified on the wire' : 'checked on the wire, not verified'}</strong> — ${html(basis.target)} over ` +
-            `${html(basis.transport)}, MCP ${html(basis.revision)}, ${html(basis.date)}: ${plural(basis.checks.passed, 'check')} passed, ` +
-            `${basis.checks.failed} failed, ${basis.checks.skipped} skipped; ${plural(basis.drift, 'drift finding')}; live fixtures ` +
-            `${basis.liveFixtures.passed} passed, ${basis.liveFixtures.failed} failed, ${basis.liveFixtures.notRun} not run. ` +
+          `Basis: <strong>${basisWords(basis)}</strong> — ` +
+            `${html(basis.target)} over ${html(basis.transport)}, MCP ${html(basis.revision)}, ${html(basis.date)}: checks ${countsInWords(basis.checks)}; ` +
+            `${plural(basis.drift, 'drift finding')}; live fixtures ${countsInWords(basis.liveFixtures)}; ` +
+            `${plural(basis.seen.length, 'claim')} seen, ${basis.asDeclared.length} as declared. ` +
             '<a href="#live">The live run</a>.',
         ];
   const fixtures = index.fixtures;
@@ -55,7 +57,9 @@ export function renderEvidencePage(
 }
 
 function liveSection(live: LiveEvidence, ruleLink: (ruleId: string) => string | undefined): PageSection {
-  const status = (value: 'pass' | 'fail' | 'skip') => mark(value, value);
+  const status = (value: CheckStatus) => mark(value === 'pass' ? 'pass' : value === 'fail' ? 'fail' : 'skip', STATUS_WORDS[value]);
+  const claimMark = (claim: WireClaim) =>
+    mark(claim.status === 'seen' ? 'pass' : claim.status === 'contradicted' ? 'fail' : 'skip', claim.status.replace('-', ' '));
   const drift: readonly Finding[] = live.drift;
   return {
     id: 'live',
@@ -63,7 +67,18 @@ function liveSection(live: LiveEvidence, ruleLink: (ruleId: string) => string | 
     html: [
       '<h2>Live run</h2>',
       `<p>${html(live.target)} over ${html(live.transport)}, MCP ${html(live.revision)}, ${html(live.date)}. ` +
-        `Live fixtures: ${live.fixtures.passed} passed, ${live.fixtures.failed} failed, ${live.fixtures.notRun} not run.</p>`,
+        `Live fixtures: ${countsInWords(live.fixtures)}.</p>`,
+      '<h3>Claims of the manifest on the wire</h3>',
+      live.claims.length === 0
+        ? '<p>The manifest makes no claim the probe can see.</p>'
+        : table(
+            ['claim', 'result', 'what was seen, or why not (a claim not seen stands as declared)'],
+            live.claims.map((claim) => [
+              `<code>${html(`${claim.operation === undefined ? '' : `${claim.operation}: `}${claim.field}: ${claim.value}`)}</code>`,
+              claimMark(claim),
+              html(claim.why),
+            ]),
+          ),
       '<h3>Probe checks</h3>',
       table(
         ['check', 'result', 'what was seen'],
@@ -109,4 +124,10 @@ const ARTIFACT_MARK: Record<EvidenceIndex['artifacts'][number]['status'], [Param
 /** A link to a file of the bundle, relative to the page. */
 function fileLink(path: string): string {
   return `<a href="${html(relativeUri(path))}">${html(path)}</a>`;
+}
+
+/** What a live basis amounts to, in words: verified only when every claim the probe can see was seen. */
+function basisWords(basis: { readonly verified: boolean; readonly asDeclared: readonly string[] }): string {
+  if (!basis.verified) return 'checked on the wire, not verified';
+  return basis.asDeclared.length === 0 ? 'verified on the wire' : 'partly seen on the wire';
 }

@@ -1,5 +1,21 @@
 import type { Finding } from '../findings/finding.js';
+import type { CheckStatus } from '../live/outcome.js';
+import { asDeclared, claimName, exercised, type WireClaim } from '../live/wire-claims.js';
 import { plural } from '../text/plural.js';
+
+/** How many of something came out each way: the four outcomes of a live check or fixture. */
+export type OutcomeCounts = Readonly<Record<CheckStatus, number>>;
+
+export function countOutcomes(items: readonly { readonly status: CheckStatus }[]): OutcomeCounts {
+  const counts: Record<CheckStatus, number> = { pass: 0, fail: 0, inconclusive: 0, 'not-observable': 0 };
+  for (const item of items) counts[item.status]++;
+  return counts;
+}
+
+/** The counts in words: "3 passed, 0 failed, 2 inconclusive, 1 not observable". */
+export function countsInWords(counts: OutcomeCounts): string {
+  return `${counts.pass} passed, ${counts.fail} failed, ${counts.inconclusive} inconclusive, ${counts['not-observable']} not observable`;
+}
 
 /** What a live run (probe, drift, live fixtures) brings to a bundle; the caller ran it and rendered its files. */
 export interface LiveEvidence {
@@ -8,11 +24,11 @@ export interface LiveEvidence {
   readonly revision: string;
   /** The day of the run (YYYY-MM-DD). */
   readonly date: string;
-  readonly checks: readonly { readonly id: string; readonly status: 'pass' | 'fail' | 'skip'; readonly summary: string }[];
-  /** At least one check put a request in flight and judged it (the probe's nothingRan is absent). */
-  readonly checkedInFlight: boolean;
+  readonly checks: readonly { readonly id: string; readonly status: CheckStatus; readonly summary: string }[];
+  /** Each claim of the manifest the probe can see, and how it fared. */
+  readonly claims: readonly WireClaim[];
   readonly drift: readonly Finding[];
-  readonly fixtures: { readonly passed: number; readonly failed: number; readonly notRun: number };
+  readonly fixtures: OutcomeCounts;
   /** The files to add to the bundle, under live/. */
   readonly files: ReadonlyMap<string, string>;
 }
@@ -26,17 +42,20 @@ export type VerdictBasis =
       readonly transport: string;
       readonly revision: string;
       readonly date: string;
-      readonly checks: { readonly passed: number; readonly failed: number; readonly skipped: number };
+      readonly checks: OutcomeCounts;
       readonly drift: number;
-      readonly liveFixtures: { readonly passed: number; readonly failed: number; readonly notRun: number };
-      /** Every live check that ran passed, one at least judged a request in flight, no drift, no live fixture failed. */
+      readonly liveFixtures: OutcomeCounts;
+      /** The claims seen on the wire. */
+      readonly seen: readonly string[];
+      /** The claims that stand as declared (inconclusive or not observable), each with why. */
+      readonly asDeclared: readonly string[];
+      /** Nothing failed, no drift, and a claim was seen on a request in flight: the claims seen are verified. */
       readonly verified: boolean;
     };
 
 export function basisOf(live: LiveEvidence | undefined): VerdictBasis {
   if (live === undefined) return { on: 'manifest' };
-  const count = (status: 'pass' | 'fail' | 'skip') => live.checks.filter((check) => check.status === status).length;
-  const checks = { passed: count('pass'), failed: count('fail'), skipped: count('skip') };
+  const checks = countOutcomes(live.checks);
   return {
     on: 'wire',
     target: live.target,
@@ -46,13 +65,17 @@ export function basisOf(live: LiveEvidence | undefined): VerdictBasis {
     checks,
     drift: live.drift.length,
     liveFixtures: live.fixtures,
-    verified: checks.failed === 0 && live.checkedInFlight && live.drift.length === 0 && live.fixtures.failed === 0,
+    seen: live.claims.filter((claim) => claim.status === 'seen').map(claimName),
+    asDeclared: asDeclared(live.claims),
+    verified: checks.fail === 0 && exercised(live.claims) && live.drift.length === 0 && live.fixtures.fail === 0,
   };
 }
 
 /**
- * The verdict in words, naming its basis: "as declared" without a live run; "verified on the wire" only when
- * the live run passed; refused, with the reason, when the server contradicts the manifest or a live check fails.
+ * The verdict in words, naming its basis: "as declared" without a live run; "verified on the wire" only for
+ * the claims a check saw, and only when every claim the probe can see was seen — otherwise the verdict names
+ * how many stand as declared (each listed in the bundle with why); refused, with the reason, when the server
+ * contradicts the manifest or a live check fails.
  */
 export function verdictSentence(reviewReady: boolean, basis: VerdictBasis): { productionReady: boolean; verdict: string } {
   if (basis.on === 'manifest')
@@ -63,10 +86,20 @@ export function verdictSentence(reviewReady: boolean, basis: VerdictBasis): { pr
   const refusals: string[] = [];
   if (!reviewReady) refusals.push('the review refuses it');
   if (basis.drift > 0) refusals.push(`the server contradicts the manifest (${plural(basis.drift, 'drift finding')})`);
-  if (basis.checks.failed > 0) refusals.push(`${plural(basis.checks.failed, 'live check')} failed`);
-  if (basis.liveFixtures.failed > 0) refusals.push(`${plural(basis.liveFixtures.failed, 'live fixture')} failed`);
-  if (refusals.length === 0 && !basis.verified) refusals.push('no live check judged a request in flight');
+  if (basis.checks.fail > 0) refusals.push(`${plural(basis.checks.fail, 'live check')} failed`);
+  if (basis.liveFixtures.fail > 0) refusals.push(`${plural(basis.liveFixtures.fail, 'live fixture')} failed`);
+  if (refusals.length === 0 && !basis.verified) refusals.push('no claim of the manifest was seen on a request in flight');
   if (refusals.length > 0)
     return { productionReady: false, verdict: `not production-ready: ${refusals.join('; ')} (checked on the wire: ${run})` };
-  return { productionReady: true, verdict: `production-ready, verified on the wire (${run})` };
+  if (basis.asDeclared.length === 0)
+    return {
+      productionReady: true,
+      verdict: `production-ready, verified on the wire (${run}): ${plural(basis.seen.length, 'claim')} seen`,
+    };
+  return {
+    productionReady: true,
+    verdict:
+      `production-ready: ${plural(basis.seen.length, 'claim')} seen on the wire (${run}); ` +
+      `${plural(basis.asDeclared.length, 'claim')} as declared, not seen on the wire: ${basis.asDeclared.join(', ')}`,
+  };
 }

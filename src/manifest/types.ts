@@ -86,8 +86,8 @@ export interface OperationSpec extends Policy {
   readonly 'x-mcprely-ignore'?: readonly IgnoreEntry[];
   /** Fields mcprely init inferred from untrusted hints, not yet confirmed. */
   readonly 'x-mcprely-unverified'?: readonly string[];
-  /** Example arguments for mcprely probe. */
-  readonly probe?: { readonly arguments?: Readonly<Record<string, unknown>> };
+  /** How mcprely probe calls this tool: example arguments, and how it sees whether the tool's work is still running. */
+  readonly probe?: { readonly arguments?: Readonly<Record<string, unknown>>; readonly workStatus?: WorkStatusProbe };
 }
 
 export interface Annotations {
@@ -164,6 +164,19 @@ export interface IdempotencyPolicy {
   readonly keyTtlMs?: number;
   readonly whileInFlight?: 'wait' | 'conflict' | 'replay' | 'execute';
   readonly keyScope?: 'global' | 'tenant' | 'grant';
+}
+
+/**
+ * A read-only tool of the server that tells how much work is running: the probe calls it while a cancelled
+ * request's work would still run, and so sees whether cancellation stops the work (which the wire does not
+ * show where the cancellation is a closed stream).
+ */
+export interface WorkStatusProbe {
+  /** The tool to call (read-only: the probe calls it several times). */
+  readonly tool: string;
+  readonly arguments?: Readonly<Record<string, unknown>>;
+  /** Where the count of running units of work is in its result: a dotted path in structuredContent, or in the JSON of its text. */
+  readonly field: string;
 }
 
 export interface FlowControlPolicy {

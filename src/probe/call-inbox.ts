@@ -1,5 +1,5 @@
 import { describeId } from './json-rpc-id.js';
-import { isProgress, isResponse, progressValue, type Received } from './received.js';
+import { answersCancellation, isProgress, isResponse, progressValue, type Received } from './received.js';
 
 const SAMPLES = 8;
 
@@ -31,6 +31,8 @@ export class CallInbox {
   heldUpMs = 0;
   /** Responses and progress that arrived after the cancellation but within the allowance: they crossed it on the wire. */
   crossedCancellation = 0;
+  /** How many progress notifications had arrived when the request was cancelled. */
+  progressAtCancel = 0;
   readonly afterSilence: Received[] = [];
   afterSilenceCount = 0;
   /** Messages about this request that arrived on another request's response stream (Streamable HTTP). */
@@ -44,10 +46,17 @@ export class CallInbox {
   /** A transport failure of this request: an HTTP status, a body that is not JSON, a bound exceeded. */
   failure: string | undefined;
 
+  /** The longest wait (ms) between the request and a message for it, or between two of them: how often it shows it is alive. */
+  longestGapMs = 0;
+  #lastAt: number;
+
   constructor(
     private readonly capacity = 256,
     private readonly lag: () => number = () => 0,
-  ) {}
+    startedAt = 0,
+  ) {
+    this.#lastAt = startedAt;
+  }
 
   /**
    * The request was cancelled at `at`: what arrives before `silentFrom` — later by however long the probe
@@ -57,15 +66,21 @@ export class CallInbox {
   cancel(at: number, silentFrom: number): void {
     this.cancelledAt = at;
     this.silentFrom = silentFrom;
+    this.progressAtCancel = this.progressCount;
     this.#lagAtCancel = this.lag();
   }
 
   push(received: Received): void {
     const message = received.message;
+    if (this.response === undefined) {
+      this.longestGapMs = Math.max(this.longestGapMs, Math.round(received.at - this.#lastAt));
+      this.#lastAt = received.at;
+    }
     if (this.cancelledAt !== undefined && received.at >= this.cancelledAt && (isResponse(message) || isProgress(message))) {
       const heldUp = this.lag() - this.#lagAtCancel;
       this.heldUpMs = Math.max(this.heldUpMs, Math.round(heldUp));
-      if (this.silentFrom !== undefined && received.at >= this.silentFrom + heldUp) {
+      // Judged by content first: an answer to the cancellation was written after it, whenever it arrives.
+      if (answersCancellation(message) || (this.silentFrom !== undefined && received.at >= this.silentFrom + heldUp)) {
         this.afterSilenceCount++;
         if (this.afterSilence.length < SAMPLES) this.afterSilence.push(received);
       } else this.crossedCancellation++;

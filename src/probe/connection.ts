@@ -99,13 +99,14 @@ export abstract class Connection {
   protected register(message: Record<string, unknown>, owner: string, closeStream: () => boolean): Call {
     const id = message['id'] as number;
     const token = (message['params'] as { _meta?: { progressToken?: string } } | undefined)?._meta?.progressToken;
+    const sentAt = this.clock();
     const call: Call = {
       id,
       method: String(message['method']),
       ...(token === undefined ? {} : { progressToken: token }),
       owner,
-      sentAt: this.clock(),
-      inbox: new CallInbox(256, () => this.lag.total()),
+      sentAt,
+      inbox: new CallInbox(256, () => this.lag.total(), sentAt),
       closeStream,
     };
     this.calls.set(idKey(id), call);

@@ -1,10 +1,13 @@
 import { LineIndex } from '../document/line-index.js';
+import { plural } from '../text/plural.js';
 import { locate, type PathSegment } from '../document/source-map.js';
 import { makeFinding, type Finding, type Severity } from '../findings/finding.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { ResolvedOperation } from '../manifest/resolved-operation.js';
+import { taskClaims } from '../live/task-claims.js';
 import { emitsProgress, usesTask } from '../policy/predicates.js';
+import { factsOf } from '../spec/revision-facts.js';
 import type { CheckResult, ProbeReport } from './probe-types.js';
 import { HINT_DEFAULTS, TOOL_HINTS, type ToolSummary } from './tool-summary.js';
 import type { WireEntry } from './wire-log.js';
@@ -52,6 +55,13 @@ export const DRIFT_RULES: readonly DriftRule[] = [
     "task.used agrees with the tool's execution.taskSupport.",
     'execution.taskSupport',
     'Set task.used to what the server supports, or change the tool.',
+  ),
+  rule(
+    'drift-task',
+    'error',
+    "The task claims (task.cancel, task.survivesDisconnect, task.store: durable) are what the server's tasks do on the wire.",
+    'the tasks check',
+    'Make task.cancel, task.survivesDisconnect and task.store say what the server does, or fix the server.',
   ),
   rule(
     'drift-revision',
@@ -171,7 +181,13 @@ export function driftFindings(manifest: LoadedManifest, report: ProbeReport): Fi
       offset: span.start,
     });
   };
-  if (report.tools !== undefined) listedDrift(manifest, report.tools, add);
+  if (report.tools !== undefined)
+    listedDrift(
+      manifest,
+      report.tools,
+      add,
+      report.revision !== 'unknown' && factsOf(report.revision)['task-augmentation'].value === 'server-directed',
+    );
   wireDrift(manifest, report, add);
   findings.sort((a, b) => a.offset - b.offset);
   return findings.map(({ finding }) => finding);
@@ -186,7 +202,7 @@ type Add = (
 ) => void;
 
 /** What tools/list shows: the tools, their arguments, annotations and task support. */
-function listedDrift(manifest: LoadedManifest, tools: readonly ToolSummary[], add: Add): void {
+function listedDrift(manifest: LoadedManifest, tools: readonly ToolSummary[], add: Add, serverDirected: boolean): void {
   const listed = new Map(tools.map((tool) => [tool.name, tool]));
   const described = new Set<string>();
   for (const operation of manifest.operations) {
@@ -251,7 +267,8 @@ function listedDrift(manifest: LoadedManifest, tools: readonly ToolSummary[], ad
     }
     const support = tool.taskSupport;
     const used = usesTask(spec);
-    if (used && (support === undefined || support === 'forbidden'))
+    // Where the server decides per request which calls become tasks, a tool need not say execution.taskSupport.
+    if (used && (support === 'forbidden' || (support === undefined && !serverDirected)))
       add(
         'drift-task-support',
         { operation, path: ['task', 'used'] },
@@ -321,7 +338,7 @@ function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): voi
           'drift-progress',
           { operation: probed, path: ['progress', 'emits'] },
           'progress-unexpected',
-          `${spec.name}: progress.emits is false, but the server sent ${times.length} progress notification(s)`,
+          `${spec.name}: progress.emits is false, but the server sent ${plural(times.length, 'progress notification')}`,
           seen(progress),
         );
       const claimed = spec.progress?.minIntervalMs;
@@ -338,24 +355,38 @@ function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): voi
         );
     }
     const cancellation = spec.cancellation ?? {};
-    // Only what the manifest says is a claim: an unset field promises nothing (lint asks for it).
-    const claimsSilence =
-      cancellation.stopsWork === 'immediately' ||
-      cancellation.stopsWork === 'checkpoint' ||
-      cancellation.suppressResponseAfterCancel === true;
-    for (const id of ['cancel-before-completion', 'client-timeouts']) {
-      const check = failed(id);
-      if (check === undefined || !claimsSilence) continue;
-      const signal = report.transport === 'streamable-http' ? `, httpSignal: ${cancellation.httpSignal ?? 'unset'}` : '';
+    // Only what the manifest says is a claim, and only the claim the wire contradicted is named: progress or a
+    // result after a cancellation (or work a status tool still counts) says the work went on; a response or an
+    // error that answers the cancellation says the response was not suppressed.
+    const cancelChecks = ['cancel-before-completion', 'client-timeouts'].map(failed).filter((check) => check !== undefined);
+    const workWentOn = cancelChecks.filter(
+      (check) =>
+        check.observed?.['progressAfterCancel'] === true ||
+        check.observed?.['resultAfterCancel'] === true ||
+        Number(check.observed?.['workRunning'] ?? 0) > 0,
+    );
+    const answered = cancelChecks.filter(
+      (check) => check.observed?.['resultAfterCancel'] === true || check.observed?.['answeredCancellation'] === true,
+    );
+    const signal = report.transport === 'streamable-http' ? ` (httpSignal: ${cancellation.httpSignal ?? 'unset'})` : '';
+    if ((cancellation.stopsWork === 'immediately' || cancellation.stopsWork === 'checkpoint') && workWentOn.length > 0)
       add(
         'drift-cancellation',
         { operation: probed, path: ['cancellation', 'stopsWork'] },
-        id === 'cancel-before-completion' ? 'cancel-ignored' : 'timeout-cancel-ignored',
-        `${spec.name}: the manifest says stopsWork: ${cancellation.stopsWork ?? 'unset'}, ` +
-          `suppressResponseAfterCancel: ${cancellation.suppressResponseAfterCancel ?? 'unset'}${signal}; on the wire (${id}): ${check.summary}`,
-        seen(check),
+        'work-went-on',
+        `${spec.name}: the manifest says stopsWork: ${cancellation.stopsWork}${signal}, but on the wire ` +
+          `(${workWentOn.map((check) => check.id).join(', ')}): ${workWentOn[0]!.summary}`,
+        seen(workWentOn[0]!),
       );
-    }
+    if (cancellation.suppressResponseAfterCancel === true && answered.length > 0)
+      add(
+        'drift-cancellation',
+        { operation: probed, path: ['cancellation', 'suppressResponseAfterCancel'] },
+        'response-after-cancel',
+        `${spec.name}: the manifest says suppressResponseAfterCancel: true${signal}, but on the wire ` +
+          `(${answered.map((check) => check.id).join(', ')}): ${answered[0]!.summary}`,
+        seen(answered[0]!),
+      );
     const ignored = failed('ignored-cancellations');
     if (ignored !== undefined && cancellation.invalidOrLate === 'ignore')
       add(
@@ -366,6 +397,19 @@ function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): voi
         seen(ignored),
       );
   }
+  const taskOperation = byName(report.plan?.taskTool);
+  const tasks = report.checks.find((check) => check.id === 'tasks');
+  if (taskOperation !== undefined && tasks !== undefined)
+    for (const claim of taskClaims(taskOperation.spec.task, tasks)) {
+      if (claim.status !== 'contradicted') continue;
+      add(
+        'drift-task',
+        { operation: taskOperation, path: claim.field.split('.') },
+        claim.field.replace('task.', 'task-'),
+        `${taskOperation.spec.name}: the manifest says ${claim.field}: ${claim.value}, but ${claim.why}`,
+        seen(tasks),
+      );
+    }
   const headers = failed('sse-headers');
   if (headers !== undefined && manifest.manifest.server.http?.sseHeaders !== undefined)
     add(

@@ -4,6 +4,8 @@ import { type Call, Connection, type SentNotification } from './connection.js';
 import { SseParser } from './sse-parser.js';
 import type { WireLog } from './wire-log.js';
 
+/** The methods about one task, whose Mcp-Name header carries its id where the revision has routing headers. */
+const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 /** A JSON response body longer than this is not read. */
 const MAX_JSON_BODY = 4 * 1024 * 1024;
 /** An SSE event (or a line without an end) longer than this ends the stream. */
@@ -47,9 +49,11 @@ export class HttpConnection extends Connection {
     if (this.sessionId !== undefined) headers['Mcp-Session-Id'] = this.sessionId;
     if (factsOf(this.revision)['http-routing-headers'].value && typeof method === 'string') {
       headers['Mcp-Method'] = method;
-      const params = message['params'] as { name?: unknown; uri?: unknown } | undefined;
-      const name = params?.name ?? params?.uri;
-      if (typeof name === 'string' && ['tools/call', 'prompts/get', 'resources/read'].includes(method)) headers['Mcp-Name'] = name;
+      const params = message['params'] as { name?: unknown; uri?: unknown; taskId?: unknown } | undefined;
+      // Requests about a task name it (params.taskId), so that a load balancer can route them to the instance holding it.
+      const name = TASK_METHODS.has(method) ? params?.taskId : (params?.name ?? params?.uri);
+      if (typeof name === 'string' && (TASK_METHODS.has(method) || ['tools/call', 'prompts/get', 'resources/read'].includes(method)))
+        headers['Mcp-Name'] = name;
     }
     return headers;
   }
@@ -125,6 +129,32 @@ export class HttpConnection extends Connection {
     this.lag.stop();
     for (const abort of this.#aborts) abort.abort();
     this.#aborts.clear();
+    await this.endSession();
+  }
+
+  /**
+   * A session the server gave an id ends with a DELETE of it (a client that no longer needs it SHOULD say so);
+   * what came of it in a sentence, or nothing when there was no session to end.
+   */
+  async endSession(): Promise<string | undefined> {
+    if (this.sessionId === undefined || this.fatal !== undefined) return undefined;
+    const session = this.sessionId;
+    this.sessionId = undefined;
+    this.log.add('→', `DELETE ${this.#url.pathname} (Mcp-Session-Id ${session})`);
+    try {
+      const response = await fetch(this.#url, {
+        method: 'DELETE',
+        headers: { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': this.revision },
+        signal: AbortSignal.timeout(2000),
+      });
+      await response.body?.cancel();
+      this.log.add('←', `HTTP ${response.status}`);
+      return response.status === 405
+        ? 'the probe ended its session with DELETE: HTTP 405 (the server does not let clients end sessions)'
+        : `the probe ended its session with DELETE: HTTP ${response.status}`;
+    } catch (error) {
+      return `the DELETE that ends the probe's session got no answer: ${describeFetchError(error)}`;
+    }
   }
 
   protected answerServerRequest(message: Record<string, unknown>): void {

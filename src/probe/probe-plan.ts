@@ -1,5 +1,5 @@
 import type { LoadedManifest } from '../manifest/load.js';
-import type { OperationSpec } from '../manifest/types.js';
+import type { OperationSpec, WorkStatusProbe } from '../manifest/types.js';
 import { emitsProgress, isKeyedMutation, usesTask } from '../policy/predicates.js';
 
 /** A tool as tools/list describes it (the parts the plan reads). */
@@ -7,6 +7,15 @@ export interface ListedTool {
   readonly name: string;
   readonly description?: string;
   readonly annotations?: { readonly readOnlyHint?: unknown; readonly destructiveHint?: unknown };
+  readonly execution?: { readonly taskSupport?: unknown };
+}
+
+/** A tool's execution.taskSupport: `forbidden` also when absent or not one of the three words. */
+export type TaskSupport = 'required' | 'optional' | 'forbidden';
+
+export function taskSupportOf(tool: ListedTool): TaskSupport {
+  const support = typeof tool.execution === 'object' && tool.execution !== null ? tool.execution.taskSupport : undefined;
+  return support === 'required' || support === 'optional' ? support : 'forbidden';
 }
 
 export interface PlanOptions {
@@ -17,6 +26,8 @@ export interface PlanOptions {
   readonly idleTimeoutMs?: number;
   readonly maxTimeoutMs?: number;
   readonly graceMs: number;
+  /** The probe's own budget for everything (--max-time), in ms. */
+  readonly maxTimeMs: number;
 }
 
 /** The long-running tool the request checks call, with why the probe may call it. */
@@ -24,6 +35,8 @@ export interface ToolChoice {
   readonly name: string;
   readonly arguments: Record<string, unknown>;
   readonly why: string;
+  /** What the tool's execution.taskSupport says (absent: forbidden). */
+  readonly taskSupport: TaskSupport;
 }
 
 /** What the probe will call and the limits it keeps. */
@@ -31,6 +44,13 @@ export interface ProbePlan {
   readonly longTool?: ToolChoice;
   /** Why no long-running tool is called, when none is. */
   readonly noLongTool?: string;
+  /**
+   * The tool the tasks check runs as a task: the long-running tool when it supports tasks (execution.taskSupport
+   * required or optional), else the first tool the probe may call that does.
+   */
+  readonly taskTool?: ToolChoice;
+  /** Why no tool is run as a task, when none is. */
+  readonly noTaskTool?: string;
   /** Present only with --allow-mutations and a manifest that names the key argument. */
   readonly mutation?: {
     readonly name: string;
@@ -38,11 +58,18 @@ export interface ProbePlan {
     readonly keyArgument: string;
     readonly fingerprint: readonly string[];
   };
+  /** The status tool the manifest names for the long-running tool, through which the probe sees whether its work runs. */
+  readonly workStatus?: WorkStatusProbe;
   readonly timeouts: { readonly idleMs: number; readonly maxMs: number; readonly source: string };
   /** How long the probe watches for messages that must not come (after a cancellation or completion). */
   readonly graceMs: number;
-  /** The probe's own maximum wait for one answer. */
+  /** The probe's own maximum wait for an ordinary request (tools/list, a mutation). */
   readonly requestTimeoutMs: number;
+  /**
+   * The longest the probe lets one run of the long-running tool take, or watches a cancelled one: two fifths of its
+   * budget (--max-time), at most 65 s. A run that outlasts it is inconclusive: the probe's limit, not the server's fault.
+   */
+  readonly longRunMs: number;
 }
 
 export type PlanResult =
@@ -51,6 +78,8 @@ export type PlanResult =
 
 const DEFAULT_IDLE_MS = 10_000;
 const DEFAULT_MAX_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+const MAX_LONG_RUN_MS = 65_000;
 /** Words that name long-running work, matched as whole words of a tool's name or description. */
 const LONG_RUNNING = new Set(['long', 'slow', 'progress', 'sleep', 'wait', 'reindex', 'export', 'build', 'sync']);
 
@@ -60,7 +89,7 @@ const LONG_RUNNING = new Set(['long', 'slow', 'progress', 'sleep', 'wait', 'rein
  * not destructiveHint) — unless --allow-mutations is given. --operation names the tool; an unknown name, or
  * one that may change state without --allow-mutations, is a usage error. Every choice says why.
  */
-export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): PlanResult {
+export function probePlan(options: PlanOptions, tools: readonly ListedTool[], serverDecidesTasks = false): PlanResult {
   const notes: string[] = [];
   const operations = options.manifest?.operations.map((operation) => operation.spec) ?? [];
   const listed = new Map(tools.map((tool) => [tool.name, tool]));
@@ -89,6 +118,7 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): P
       name,
       arguments: argumentsFor(options, contract(name)),
       why: `named with --operation; ${safety.safe ? safety.why : `${safety.why}, called because --allow-mutations was given`}`,
+      taskSupport: taskSupportOf(tool),
     };
   } else {
     const chosen = choose(options, operations, tools);
@@ -97,6 +127,8 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): P
   }
   if (longTool !== undefined) notes.push(`calls ${longTool.name}: ${longTool.why}`);
   else notes.push(`calls no long-running tool: ${noLongTool}`);
+  const task = chooseTaskTool(options, operations, tools, longTool, serverDecidesTasks);
+  if ('tool' in task && task.tool !== longTool) notes.push(`runs ${task.tool.name} as a task: ${task.tool.why}`);
 
   const spec = longTool === undefined ? undefined : contract(longTool.name);
   const idleMs = options.idleTimeoutMs ?? spec?.timeouts?.idleMs ?? DEFAULT_IDLE_MS;
@@ -108,6 +140,19 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): P
         ? `the manifest (${spec.name})`
         : 'defaults';
 
+  // The status tool is called several times: it must be listed, and known not to change state.
+  let workStatus = spec?.probe?.workStatus;
+  if (workStatus !== undefined) {
+    const statusTool = listed.get(workStatus.tool);
+    const safety = statusTool === undefined ? undefined : safetyOf(statusTool, contract(workStatus.tool));
+    if (safety === undefined || !safety.safe) {
+      notes.push(
+        `does not call the status tool ${workStatus.tool} (probe.workStatus): ` +
+          (safety === undefined ? 'the server lists no tool of that name' : `it may change state (${safety.why})`),
+      );
+      workStatus = undefined;
+    } else notes.push(`asks ${workStatus.tool} whether cancelled work still runs (probe.workStatus; ${safety.why})`);
+  }
   let mutation: ProbePlan['mutation'];
   if (options.allowMutations) {
     const keyed = operations.filter((candidate) => isKeyedMutation(candidate) && listed.has(candidate.name));
@@ -129,10 +174,13 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[]): P
     plan: {
       ...(longTool === undefined ? {} : { longTool }),
       ...(noLongTool === undefined ? {} : { noLongTool }),
+      ...('tool' in task ? { taskTool: task.tool } : { noTaskTool: task.none }),
       ...(mutation === undefined ? {} : { mutation }),
+      ...(workStatus === undefined ? {} : { workStatus }),
       timeouts: { idleMs, maxMs, source },
       graceMs: options.graceMs,
-      requestTimeoutMs: Math.min(Math.max(maxMs + options.graceMs, 5000), 60_000),
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      longRunMs: Math.round(Math.min(MAX_LONG_RUN_MS, Math.max(2000, (options.maxTimeMs * 2) / 5))),
     },
     notes,
   };
@@ -171,15 +219,17 @@ function choose(
   };
   for (const spec of operations) {
     const tool = listed.get(spec.name);
-    if (tool === undefined || spec.method !== 'tools/call' || !(emitsProgress(spec) || usesTask(spec)) || !allowed(tool, spec)) continue;
+    const runsLong = emitsProgress(spec) || usesTask(spec) || spec.probe?.arguments !== undefined;
+    if (tool === undefined || spec.method !== 'tools/call' || !runsLong || !allowed(tool, spec)) continue;
     const safety = safetyOf(tool, spec);
     return {
       tool: {
         name: spec.name,
         arguments: argumentsFor(options, spec),
         why:
-          `the manifest says it ${emitsProgress(spec) ? 'sends progress' : 'runs as a task'}; ` +
+          `the manifest says it ${emitsProgress(spec) ? 'sends progress' : usesTask(spec) ? 'runs as a task' : 'runs long with its probe.arguments'}; ` +
           (safety.safe ? safety.why : `${safety.why}, allowed by --allow-mutations`),
+        taskSupport: taskSupportOf(tool),
       },
     };
   }
@@ -198,8 +248,12 @@ function choose(
     return {
       tool: {
         name: long.name,
-        arguments: argumentsFor(options, undefined),
+        arguments: argumentsFor(
+          options,
+          operations.find((spec) => spec.name === long.name),
+        ),
         why: `its name or description says it runs long; ${safety.safe ? safety.why : `${safety.why}, allowed by --allow-mutations`}`,
+        taskSupport: taskSupportOf(long),
       },
     };
   }
@@ -209,6 +263,51 @@ function choose(
       candidates.length === 0
         ? `no listed tool is known to be read-only (${tools.length} listed); name one with --operation, describe them in a manifest, or pass --allow-mutations`
         : `no read-only tool says it runs long (read-only: ${safe.join(', ') || 'none'}); name one with --operation`,
+  };
+}
+
+/**
+ * The tool the tasks check runs as a task: the long-running tool when it supports tasks (or whatever it says, where
+ * the server declares that it decides per request which calls become tasks); else a tool the manifest
+ * runs as a task, then any listed tool whose execution.taskSupport is required or optional — each only if the probe
+ * may call it (read-only, or --allow-mutations and not destructive), with the manifest's probe.arguments.
+ */
+function chooseTaskTool(
+  options: PlanOptions,
+  operations: readonly OperationSpec[],
+  tools: readonly ListedTool[],
+  longTool: ToolChoice | undefined,
+  serverDecidesTasks: boolean,
+): { tool: ToolChoice } | { none: string } {
+  if (longTool !== undefined && (longTool.taskSupport !== 'forbidden' || serverDecidesTasks)) return { tool: longTool };
+  const capable = tools.filter((tool) => taskSupportOf(tool) !== 'forbidden');
+  if (capable.length === 0) return { none: 'no listed tool says execution.taskSupport: required or optional' };
+  const contract = (name: string) => operations.find((spec) => spec.name === name);
+  const declared = (tool: ListedTool) => {
+    const spec = contract(tool.name);
+    return spec !== undefined && usesTask(spec);
+  };
+  const ranked = [...capable.filter(declared), ...capable.filter((tool) => !declared(tool))];
+  for (const tool of ranked) {
+    const spec = contract(tool.name);
+    const safety = safetyOf(tool, spec);
+    if (!safety.safe && (!options.allowMutations || tool.annotations?.destructiveHint === true)) continue;
+    return {
+      tool: {
+        name: tool.name,
+        arguments: { ...(spec?.probe?.arguments ?? {}) },
+        why:
+          `its execution.taskSupport is ${taskSupportOf(tool)}; ` +
+          (safety.safe ? safety.why : `${safety.why}, allowed by --allow-mutations`) +
+          (spec?.probe?.arguments === undefined ? '' : ", with the manifest's probe.arguments"),
+        taskSupport: taskSupportOf(tool),
+      },
+    };
+  }
+  return {
+    none:
+      `${capable.map((tool) => tool.name).join(', ')} ${capable.length === 1 ? 'supports' : 'support'} tasks but may change state: ` +
+      'pass --allow-mutations (with --operation and --arguments to choose one and its arguments)',
   };
 }
 

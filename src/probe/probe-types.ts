@@ -1,4 +1,7 @@
+import type { CheckStatus, Observed } from '../live/outcome.js';
 import type { SpecVersion } from '../spec/revisions.js';
+
+export { type CheckStatus, type Observed, STATUS_LABELS, STATUS_WORDS } from '../live/outcome.js';
 import type { Call, SentNotification } from './connection.js';
 import type { ProbePlan } from './probe-plan.js';
 import type { Received } from './received.js';
@@ -15,7 +18,27 @@ export interface ProbeContext {
   /** The check now running: every request it sends is its own. */
   readonly owner: string;
   /** What earlier checks learned: how long the long-running tool takes, or why it cannot be called again. */
-  readonly measured: { longToolMs?: number; longToolBroken?: string };
+  readonly measured: Measured;
+  /** How much of the probe's budget (--max-time) is left, in ms. */
+  readonly budgetLeft: () => number;
+  /**
+   * Streamable HTTP only: a fresh connection to the same endpoint, with the revision's own start (a new session
+   * and its initialize, or a fresh client's server/discover); the caller closes it. Over stdio there is none: a
+   * new process is a new server.
+   */
+  readonly reconnect?: () => Promise<{ readonly session: ProbeSession; readonly close: () => Promise<void> } | { readonly failed: string }>;
+}
+
+/** What earlier checks learned about the long-running tool, for the timing of later ones. */
+export interface Measured {
+  /** How long one uncancelled run takes (ms). */
+  longToolMs?: number;
+  /** The longest gap between its messages (ms): how often it shows it is alive. */
+  longToolGapMs?: number;
+  /** Why it cannot be called again. */
+  longToolBroken?: string;
+  /** The cancellation check watched a cancelled run until it would have ended uncancelled, and saw nothing. */
+  silentToNaturalEnd?: boolean;
 }
 
 /**
@@ -24,11 +47,16 @@ export interface ProbeContext {
  * longer, but never past the probe's maximum wait for one request.
  */
 export function watchAfterCancel(context: ProbeContext, cancelledAfterMs: number): number {
-  const rest = context.measured.longToolMs === undefined ? 0 : context.measured.longToolMs - cancelledAfterMs;
-  return Math.max(0, Math.min(Math.max(context.plan.graceMs, rest + context.plan.graceMs), context.plan.requestTimeoutMs));
+  const measured = context.measured;
+  // Unknown length (it outlasted the probe's limit): long enough for a server that ignores the cancellation to show it.
+  const rest =
+    measured.longToolMs === undefined ? 3 * (measured.longToolGapMs ?? 0) - context.plan.graceMs : measured.longToolMs - cancelledAfterMs;
+  const wanted = Math.max(context.plan.graceMs, rest + context.plan.graceMs);
+  return Math.max(0, Math.min(wanted, context.plan.longRunMs, context.budgetLeft() - RESERVE_MS));
 }
 
-export type CheckStatus = 'pass' | 'fail' | 'skip';
+/** What a check keeps of the budget for its own last steps (asking the server whether it still answers). */
+export const RESERVE_MS = 2000;
 
 /** What a check leaves to be watched after it ends: late messages are still its own. */
 export interface Watch {
@@ -43,6 +71,7 @@ export interface CheckOutcome {
   readonly summary: string;
   readonly details: readonly string[];
   readonly watch?: Watch;
+  readonly observed?: Observed;
 }
 
 export interface ProbeCheck {
@@ -50,6 +79,8 @@ export interface ProbeCheck {
   readonly title: string;
   /** The spec line the check rests on. */
   readonly basis: string;
+  /** What to change in the server when the check fails. */
+  readonly fix: string;
   run(context: ProbeContext): Promise<CheckOutcome>;
 }
 
@@ -60,12 +91,15 @@ export interface CheckResult {
   readonly status: CheckStatus;
   readonly summary: string;
   readonly details: readonly string[];
+  /** What to change in the server (failed checks). */
+  readonly fix?: string;
+  readonly observed?: Observed;
   readonly transcript: readonly WireEntry[];
   readonly durationMs: number;
 }
 
 export interface ProbeReport {
-  readonly version: 2;
+  readonly version: 3;
   readonly target: string;
   readonly transport: 'stdio' | 'streamable-http';
   /** The revision the probe spoke with the server, or unknown when it could not start. */
@@ -76,19 +110,31 @@ export interface ProbeReport {
   /** Why the probe could not start (exit 2). */
   readonly problem?: string;
   /** What the probe calls, and why it may. */
-  readonly plan?: { readonly tool: string | null; readonly why: string; readonly mutation: string | null };
+  readonly plan?: {
+    readonly tool: string | null;
+    readonly why: string;
+    readonly mutation: string | null;
+    /** The tool the tasks check runs as a task (absent in reports written before it). */
+    readonly taskTool?: string | null;
+  };
   /** The tools the server listed (what drift compares with a manifest). */
   readonly tools?: readonly ToolSummary[];
   /** What the probe noticed about the server as a whole. */
   readonly observations: readonly string[];
   readonly checks: readonly CheckResult[];
-  /** When no check could pass or fail, why (exit 1). */
-  readonly nothingRan?: string;
+  /** When nothing failed and no request in flight was judged, why (exit 3: inconclusive, not a pass). */
+  readonly inconclusive?: string;
   readonly stderr?: string;
 }
 
-export function outcome(status: CheckStatus, summary: string, details: readonly string[] = [], watch?: Watch): CheckOutcome {
-  return { status, summary, details, ...(watch === undefined ? {} : { watch }) };
+export function outcome(
+  status: CheckStatus,
+  summary: string,
+  details: readonly string[] = [],
+  watch?: Watch,
+  observed?: Observed,
+): CheckOutcome {
+  return { status, summary, details, ...(watch === undefined ? {} : { watch }), ...(observed === undefined ? {} : { observed }) };
 }
 
 /** A time of a message, counted from the request it answers (never from the probe's start). */

@@ -9,3 +9,23 @@ export interface Received {
 export const isResponse = (message: Record<string, unknown>) => message['result'] !== undefined || message['error'] !== undefined;
 export const isProgress = (message: Record<string, unknown>) => message['method'] === 'notifications/progress';
 export const progressValue = (message: Record<string, unknown>) => (message['params'] as { progress?: unknown } | undefined)?.progress;
+
+/** JSON-RPC's code for a request the receiver cancelled (LSP's RequestCancelled; the Python SDK sends it). */
+export const REQUEST_CANCELLED_CODE = -32800;
+const CANCEL_WORDS = /\b(cancel(?:l?ed|lation)?|abort(?:ed)?)\b/i;
+
+/**
+ * The message says, by its content, that it answers a cancellation: an error with the request-cancelled code
+ * or words, or a tool result flagged isError whose text says cancelled or aborted. Whenever it arrives, it was
+ * written after the server saw the cancellation: no in-flight allowance excuses it.
+ */
+export function answersCancellation(message: Record<string, unknown>): boolean {
+  const error = message['error'] as { code?: unknown; message?: unknown } | undefined;
+  if (error !== undefined)
+    return error.code === REQUEST_CANCELLED_CODE || (typeof error.message === 'string' && CANCEL_WORDS.test(error.message));
+  const result = message['result'] as { isError?: unknown; content?: unknown } | undefined;
+  if (result?.isError !== true || !Array.isArray(result.content)) return false;
+  return result.content.some(
+    (part) => typeof (part as { text?: unknown })?.text === 'string' && CANCEL_WORDS.test((part as { text: string }).text),
+  );
+}

@@ -2,7 +2,8 @@ import { makeFinding, type Finding, type Severity } from '../findings/finding.js
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { fileReport } from '../lint/file-report.js';
 import { type LintResult, lintResult } from '../lint/lint-result.js';
-import type { ProbeReport } from './probe-types.js';
+import { type CheckStatus, type ProbeReport, STATUS_LABELS, STATUS_WORDS } from './probe-types.js';
+import { escapeXml } from '../report/junit.js';
 import { FRAMING_CHECKS, PROBE_CHECKS } from './run-probe.js';
 import { displayText } from '../text/display-text.js';
 
@@ -19,24 +20,77 @@ export function renderProbeText(report: ProbeReport): string {
     );
   for (const observation of report.observations) lines.push(`NOTE  ${observation}`);
   for (const check of report.checks) {
-    lines.push(
-      '',
-      `${check.status.toUpperCase().padEnd(4)}  ${check.id}: ${check.summary}`,
-      `      ${check.title} (${check.durationMs} ms)`,
-    );
+    lines.push('', `${STATUS_LABELS[check.status]}  ${check.id}: ${check.summary}`, `      ${check.title} (${check.durationMs} ms)`);
     for (const detail of check.details) lines.push(`      - ${detail}`);
+    if (check.fix !== undefined) lines.push(`      Fix: ${check.fix}`);
     for (const entry of check.transcript) lines.push(`      t=${String(entry.t).padStart(6)}ms ${entry.direction} ${entry.text}`);
   }
-  const counts = { pass: 0, fail: 0, skip: 0 };
-  for (const check of report.checks) counts[check.status]++;
-  const ending = !report.startedOk ? '; the probe could not start' : report.nothingRan !== undefined ? `; ${report.nothingRan}` : '';
-  lines.push('', `Summary: ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped${ending}`);
+  lines.push('', `Summary: ${probeSummary(report)}`);
   if (report.stderr !== undefined) {
     const shown = report.stderr.trimEnd().split('\n').slice(0, 20);
     lines.push('', 'The server wrote to stderr (first 16 KiB):', ...shown.map((line) => `  | ${line}`));
   }
   // One element, one line: what the server sent (names, errors, stderr) cannot break out of it or colour the screen.
   return `${lines.map(displayText).join('\n')}\n`;
+}
+
+/**
+ * The outcome of a probe in one line: each status counted, and what the exit code says — failed (1), could not
+ * start (2), inconclusive (3: nothing failed, but no request in flight was judged), or passed (0).
+ */
+export function probeSummary(report: ProbeReport): string {
+  const counts: Record<CheckStatus, number> = { pass: 0, fail: 0, inconclusive: 0, 'not-observable': 0 };
+  for (const check of report.checks) counts[check.status]++;
+  const ending = !report.startedOk
+    ? '; the probe could not start'
+    : counts.fail > 0
+      ? ''
+      : report.inconclusive !== undefined
+        ? `; inconclusive, not a pass: ${report.inconclusive}`
+        : '';
+  const shown = (Object.keys(counts) as CheckStatus[]).map((status) => `${counts[status]} ${STATUS_WORDS[status]}`);
+  return `${shown.join(', ')}${ending}`;
+}
+
+/** The exit code of a live run: 2 could not start, 1 a check failed, 3 inconclusive (nothing failed, nothing in flight judged), else 0. */
+export function probeExitCode(report: ProbeReport): 0 | 1 | 2 | 3 {
+  if (!report.startedOk) return 2;
+  if (report.checks.some((check) => check.status === 'fail')) return 1;
+  return report.inconclusive === undefined ? 0 : 3;
+}
+
+/** JUnit of a probe: one test case per check; a failure only for a failed check, inconclusive and not observable ones skipped with why. */
+export function renderProbeJunit(report: ProbeReport): string {
+  const cases = report.checks.map((check) => {
+    const name = escapeXml(`${check.id}: ${check.title}`);
+    const message = escapeXml(`${check.summary}${check.fix === undefined ? '' : ` Fix: ${check.fix}`}`);
+    const body =
+      check.status === 'fail'
+        ? `\n      <failure type="probe" message="${message}">${escapeXml([check.summary, ...check.details].join('\n'))}</failure>`
+        : check.status === 'pass'
+          ? ''
+          : `\n      <skipped message="${escapeXml(`${STATUS_WORDS[check.status]}: ${check.summary}`)}"/>`;
+    const time = (check.durationMs / 1000).toFixed(3);
+    return `    <testcase classname="${escapeXml(report.target)}" name="${name}" time="${time}">${body}\n    </testcase>`;
+  });
+  if (!report.startedOk)
+    cases.push(
+      `    <testcase classname="${escapeXml(report.target)}" name="probe-start">\n` +
+        `      <error type="probe-start" message="${escapeXml(report.problem ?? '')}"/>\n    </testcase>`,
+    );
+  const failures = report.checks.filter((check) => check.status === 'fail').length;
+  const skipped = report.checks.filter((check) => check.status === 'inconclusive' || check.status === 'not-observable').length;
+  const counts = `tests="${cases.length}" failures="${failures}" errors="${report.startedOk ? 0 : 1}" skipped="${skipped}"`;
+  const plan =
+    report.plan === undefined
+      ? ''
+      : `    <system-out>${escapeXml(
+          report.plan.tool === null ? `called no long-running tool: ${report.plan.why}` : `called ${report.plan.tool}: ${report.plan.why}`,
+        )}</system-out>\n`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcprely probe" ${counts}>\n` +
+    `  <testsuite name="${escapeXml(report.target)}" ${counts}>\n${cases.join('\n')}\n${plan}  </testsuite>\n</testsuites>\n`
+  );
 }
 
 /** Failed checks as findings, with what the probe called as a note, so the lint formats (sarif, github, junit, markdown) can carry a probe. */
@@ -65,16 +119,25 @@ export function probeAsLintResult(report: ProbeReport): { result: LintResult; ru
           `probe-${check.id}`,
           'error',
           `${check.title}: ${check.summary}`,
-          `see the transcript of ${check.id} (mcprely probe --format stylish)`,
+          `${check.fix ?? ''} (the transcript: mcprely probe --format stylish)`.trim(),
         ),
       );
-  if (report.nothingRan !== undefined)
+    else if (check.status !== 'pass')
+      findings.push(
+        finding(
+          `probe-${check.id}`,
+          'info',
+          `${capitalised(STATUS_WORDS[check.status])}: ${check.title}: ${check.summary}`,
+          check.status === 'inconclusive' ? 'the summary names what would let the check play' : 'the summary names what would show it',
+        ),
+      );
+  if (report.inconclusive !== undefined && !report.checks.some((check) => check.status === 'fail'))
     findings.push(
       finding(
-        'probe-nothing-ran',
-        'error',
-        `Not a pass: ${report.nothingRan}`,
-        'name a long-running, read-only tool with --operation and --arguments',
+        'probe-inconclusive',
+        'warn',
+        `Inconclusive, not a pass: ${report.inconclusive}`,
+        'name a long-running, read-only tool with --operation and --arguments that make it run for a few seconds',
       ),
     );
   const checks = [FRAMING_CHECKS.revision, FRAMING_CHECKS.tools, ...PROBE_CHECKS, FRAMING_CHECKS.wire];
@@ -97,11 +160,11 @@ export function probeAsLintResult(report: ProbeReport): { result: LintResult; ru
       tags: ['probe'],
     },
     {
-      id: 'probe-nothing-ran',
-      severity: 'error',
-      description: 'At least one check ran.',
-      rationale: 'A run in which every check was skipped checked nothing and is not a pass.',
-      fix: 'name a long-running, read-only tool with --operation and --arguments',
+      id: 'probe-inconclusive',
+      severity: 'warn',
+      description: 'At least one request in flight was judged.',
+      rationale: 'A run in which no request in flight could pass or fail checked nothing the probe exists for: it is not a pass.',
+      fix: 'name a long-running, read-only tool with --operation and --arguments that make it run for a few seconds',
       tags: ['probe'],
     },
     ...checks.map((check) => ({
@@ -109,9 +172,13 @@ export function probeAsLintResult(report: ProbeReport): { result: LintResult; ru
       severity: 'error' as const,
       description: check.title,
       rationale: check.basis,
-      fix: `see the transcript of ${check.id}`,
+      fix: check.fix,
       tags: ['probe'],
     })),
   ];
   return { result: lintResult([fileReport(report.target, findings)]), rules };
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -5,7 +5,9 @@ import { getNotAllowed, sseHeaders } from './checks/http-transport.js';
 import { idempotentReplay } from './checks/idempotent-replay.js';
 import { ignoredCancellations } from './checks/ignored-cancellations.js';
 import { describeMessage } from './checks/observe.js';
+import { silenceFacts } from './checks/silence.js';
 import { progressToCompletion } from './checks/progress.js';
+import { serverDecidesTasks, tasksOnTheWire } from './checks/tasks.js';
 import { wireHygiene } from './checks/wire-hygiene.js';
 import type { Connection } from './connection.js';
 import { HttpConnection } from './http-connection.js';
@@ -23,12 +25,14 @@ import { type Negotiation, ProbeSession } from './session.js';
 import { StdioConnection } from './stdio-connection.js';
 import { summariseTools, type ToolSummary } from './tool-summary.js';
 import { WireLog } from './wire-log.js';
+import { plural } from '../text/plural.js';
 
 /** The checks the probe runs, in order; `revision` first and `wire` last are decided from what the run saw. */
 export const PROBE_CHECKS: readonly ProbeCheck[] = [
   progressToCompletion,
   cancelBeforeCompletion,
   clientTimeouts,
+  tasksOnTheWire,
   ignoredCancellations,
   sseHeaders,
   getNotAllowed,
@@ -40,11 +44,17 @@ export const PROBE_CHECKS: readonly ProbeCheck[] = [
  * the probe exists for (progress, cancellation, timeouts, replay), whatever the framing checks say: it is not
  * a pass (exit 1, with the reason the first of them gave).
  */
-const REQUEST_CHECKS = new Set([progressToCompletion.id, cancelBeforeCompletion.id, clientTimeouts.id, idempotentReplay.id]);
+const REQUEST_CHECKS = new Set([
+  progressToCompletion.id,
+  cancelBeforeCompletion.id,
+  clientTimeouts.id,
+  tasksOnTheWire.id,
+  idempotentReplay.id,
+]);
 
-function whyNothingRan(results: readonly CheckResult[]): string {
-  const skipped = results.find((result) => REQUEST_CHECKS.has(result.id) && result.status === 'skip');
-  return skipped?.summary ?? 'every check was skipped';
+function whyInconclusive(results: readonly CheckResult[]): string {
+  const unplayed = results.find((result) => REQUEST_CHECKS.has(result.id) && result.status !== 'pass' && result.status !== 'fail');
+  return unplayed?.summary ?? 'no check could pass or fail';
 }
 
 export const FRAMING_CHECKS = {
@@ -52,11 +62,13 @@ export const FRAMING_CHECKS = {
     id: 'revision',
     title: 'the server speaks the revision probed',
     basis: 'the revision asked for (--spec-version or the manifest) is the one the server negotiates',
+    fix: "speak the revision asked for, or ask for the one the server speaks (the manifest's specVersion, or --spec-version of probe and drift)",
   },
   tools: {
     id: 'tools',
     title: 'the server lists its tools',
     basis: 'tools/list answers with the tools the server offers (what the probe may call is chosen from them)',
+    fix: 'answer tools/list with a result whose tools array lists the tools',
   },
   wire: {
     id: 'wire',
@@ -64,6 +76,7 @@ export const FRAMING_CHECKS = {
     basis:
       'JSON-RPC 2.0: a response carries the id of its request (same type and value); ' +
       'stdio: the server MUST NOT write anything to stdout that is not a valid MCP message',
+    fix: 'answer each request once with its exact id, send progress only for tokens the client gave, and write logs to stderr, never stdout',
   },
 } as const;
 
@@ -104,7 +117,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
   const target = 'stdio' in options.target ? options.target.shown : options.target.url.href;
   const requested = options.specVersion ?? options.manifest?.manifest.specVersion;
   const base = {
-    version: 2 as const,
+    version: 3 as const,
     target,
     transport: connection.transport,
     ...(requested === undefined ? {} : { requestedRevision: requested }),
@@ -135,13 +148,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
     else {
       summaries = summariseTools(listed.tools);
       const tools = listed.tools.filter((tool): tool is ListedTool => typeof (tool as { name?: unknown })?.name === 'string');
-      const planned = probePlan(options, tools);
+      const planned = probePlan(options, tools, serverDecidesTasks(opened.negotiation.negotiated, session.serverCapabilities));
       if (!planned.ok) return { usage: planned.usage };
       for (const note of planned.notes) log.note(note);
       plan = planned.plan;
-      toolsOutcome = outcome('pass', `${tools.length} tool(s) listed`, [tools.map((tool) => tool.name).join(', ')]);
+      toolsOutcome = outcome('pass', `${plural(tools.length, 'tool')} listed`, [tools.map((tool) => tool.name).join(', ')]);
     }
-    results.push({ ...FRAMING_CHECKS.tools, ...without(toolsOutcome), transcript: log.entries.slice(from), durationMs: 0 });
+    results.push(resultOf(FRAMING_CHECKS.tools, toolsOutcome, log.entries.slice(from), 0));
     const run = new CheckRun(session, log, clock, options, opened.negotiation.negotiated);
     if (toolsOutcome.status === 'fail') run.fatalReported = connection.fatal !== undefined;
     for (const [index, check] of PROBE_CHECKS.entries()) {
@@ -153,8 +166,10 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
     const drain = Math.max(0, Math.min(options.graceMs, budgetLeft()));
     if (drain > 0 && connection.fatal === undefined) await new Promise((resolve) => setTimeout(resolve, drain));
     const judged = run.judge(results);
+    // A session the server opened is ended, as a client that is done with it does.
+    const ended = connection instanceof HttpConnection ? await connection.endSession() : undefined;
     const failed = judged.some((result) => result.status === 'fail');
-    const ranRequests = judged.some((result) => REQUEST_CHECKS.has(result.id) && result.status !== 'skip');
+    const ranRequests = judged.some((result) => REQUEST_CHECKS.has(result.id) && result.status === 'pass');
     return {
       ...base,
       revision: opened.negotiation.negotiated,
@@ -166,12 +181,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
               tool: plan.longTool?.name ?? null,
               why: plan.longTool?.why ?? plan.noLongTool ?? '',
               mutation: plan.mutation?.name ?? null,
+              taskTool: plan.taskTool?.name ?? null,
             },
           }),
       ...(summaries === undefined ? {} : { tools: summaries }),
       checks: judged,
-      observations: observations(connection),
-      ...(failed || ranRequests ? {} : { nothingRan: `no request in flight was checked: ${whyNothingRan(judged)}` }),
+      observations: [...observations(connection), ...(ended === undefined ? [] : [ended])],
+      ...(failed || ranRequests ? {} : { inconclusive: `no request in flight was judged: ${whyInconclusive(judged)}` }),
       ...stderrOf(connection),
     };
   } finally {
@@ -202,11 +218,12 @@ class CheckRun {
     const left = this.options.maxTimeMs - checkStart;
     connection.owner = check.id;
     let result: CheckOutcome;
-    if (typeof plan === 'string') result = outcome('skip', plan);
-    else if (left <= 0) result = outcome('skip', `not run: the probe's budget of ${this.options.maxTimeMs} ms is spent`);
+    if (typeof plan === 'string') result = outcome('inconclusive', plan);
+    else if (left <= 0)
+      result = outcome('inconclusive', `not run: the probe's budget of ${this.options.maxTimeMs} ms (--max-time) is spent`);
     else if (connection.fatal !== undefined)
       result = this.fatalReported
-        ? outcome('skip', `not run: ${connection.fatal}`)
+        ? outcome('inconclusive', `not run: ${connection.fatal}`)
         : outcome('fail', connection.fatal, [`the connection ended during ${connection.fatalOwner}, before this check could begin`]);
     else {
       const context: ProbeContext = {
@@ -217,12 +234,17 @@ class CheckRun {
         clock: this.clock,
         owner: check.id,
         measured: this.#measured,
+        budgetLeft: () => this.options.maxTimeMs - this.clock(),
+        ...('url' in this.options.target ? { reconnect: () => this.#reconnect(check.id) } : {}),
       };
       result =
         (await within(check.run(context), left)) ??
-        outcome('fail', `did not finish within the probe's remaining budget of ${Math.round(left)} ms`);
+        outcome(
+          'inconclusive',
+          `did not finish within the probe's remaining budget of ${Math.round(left)} ms: raise --max-time (now ${this.options.maxTimeMs} ms)`,
+        );
     }
-    // The defect that ended the connection is one failure, of the check that met it; later checks are skipped with it.
+    // The defect that ended the connection is one failure, of the check that met it; later checks are inconclusive with it.
     if (connection.fatal !== undefined && !this.fatalReported) {
       this.fatalReported = true;
       if (result.status !== 'fail')
@@ -234,21 +256,40 @@ class CheckRun {
         );
       else if (!result.summary.includes(connection.fatal)) result = { ...result, details: [...result.details, connection.fatal] };
     }
-    if (result.watch !== undefined) this.#watches.set(check.id, { watch: result.watch, seen: lateCount(result.watch) });
+    // A check that did not fail saw nothing after its silence began: whatever comes for its requests, from now on or
+    // already (on another request's stream, during its own last steps), fails it. A failed check reported what it saw.
+    if (result.watch !== undefined)
+      this.#watches.set(check.id, { watch: result.watch, seen: result.status === 'fail' ? lateCount(result.watch) : 0 });
+    return resultOf(check, result, this.log.entries.slice(from), Math.round(this.clock() - checkStart));
+  }
+
+  /** A fresh connection to the endpoint, opened with the revision this probe speaks (the tasks check's disconnect). */
+  async #reconnect(owner: string): Promise<{ session: ProbeSession; close: () => Promise<void> } | { failed: string }> {
+    if (!('url' in this.options.target)) return { failed: 'over stdio a new connection is a new process' };
+    const left = Math.max(1, Math.min(HANDSHAKE_MS, this.options.maxTimeMs - this.clock()));
+    const connection = new HttpConnection(this.options.target.url, this.log, this.clock, left);
+    connection.owner = owner;
+    const session = new ProbeSession(connection, this.log);
+    const opened = await within(session.open(this.revision, left), left);
+    if (opened?.ok === true && opened.negotiation.negotiated === this.revision) return { session, close: () => connection.close() };
+    await connection.close();
     return {
-      id: check.id,
-      title: check.title,
-      basis: check.basis,
-      ...without(result),
-      transcript: this.log.entries.slice(from),
-      durationMs: Math.round(this.clock() - checkStart),
+      failed:
+        opened === undefined
+          ? `the fresh connection's handshake did not finish within ${left} ms`
+          : opened.ok
+            ? `the fresh connection negotiated ${opened.negotiation.negotiated}, not ${this.revision}`
+            : opened.reason,
     };
   }
 
   /** The results with what came late judged where it belongs, and the wire check, which needs everything seen. */
   judge(results: readonly CheckResult[]): CheckResult[] {
     const connection = this.session.connection;
-    const judged = results.map((result) => judgeLate(result, this.#watches.get(result.id)));
+    const judged = results.map((result) => {
+      const check = PROBE_CHECKS.find((candidate) => candidate.id === result.id);
+      return judgeLate(result, this.#watches.get(result.id), check?.fix);
+    });
     const failedOwners = new Set(judged.filter((result) => result.status === 'fail').map((result) => result.id));
     const calls = connection.allCalls().map((call) => ({
       id: call.id,
@@ -258,9 +299,30 @@ class CheckRun {
       failedOwner: failedOwners.has(call.owner),
     }));
     const wire = wireHygiene(connection, calls, this.fatalReported ? undefined : connection.fatal);
-    judged.push({ ...FRAMING_CHECKS.wire, ...without(wire), transcript: [], durationMs: 0 });
+    judged.push(resultOf(FRAMING_CHECKS.wire, wire, [], 0));
     return judged;
   }
+}
+
+/** A check's outcome as a report entry: a failure carries the check's fix. */
+function resultOf(
+  check: { readonly id: string; readonly title: string; readonly basis: string; readonly fix: string },
+  result: CheckOutcome,
+  transcript: CheckResult['transcript'],
+  durationMs: number,
+): CheckResult {
+  return {
+    id: check.id,
+    title: check.title,
+    basis: check.basis,
+    status: result.status,
+    summary: result.summary,
+    details: result.details,
+    ...(result.status === 'fail' ? { fix: check.fix } : {}),
+    ...(result.observed === undefined ? {} : { observed: result.observed }),
+    transcript,
+    durationMs,
+  };
 }
 
 function revisionResult(negotiation: Negotiation, log: WireLog): CheckResult {
@@ -280,29 +342,48 @@ function revisionResult(negotiation: Negotiation, log: WireLog): CheckResult {
     if (negotiation.refused !== undefined) details.push(`${negotiation.refused}; probed ${negotiation.negotiated}`);
     result = outcome('pass', `the server speaks ${negotiation.negotiated}`, details);
   }
-  return { ...FRAMING_CHECKS.revision, ...without(result), transcript: log.entries.slice(0, 40), durationMs: 0 };
+  return resultOf(FRAMING_CHECKS.revision, result, log.entries.slice(0, 40), 0);
 }
 
-/** Late messages about a check's cancelled requests, or answers to its notifications, fail it after the fact. */
-function judgeLate(result: CheckResult, watched: { watch: Watch; seen: number } | undefined): CheckResult {
+/**
+ * Messages about a check's cancelled requests that it did not report (after it ended, or on another request's
+ * stream), and answers to its notifications, fail it after the fact, whenever they came.
+ */
+function judgeLate(result: CheckResult, watched: { watch: Watch; seen: number } | undefined, fix: string | undefined): CheckResult {
   if (watched === undefined || lateCount(watched.watch) === watched.seen) return result;
   const late: string[] = [];
   for (const call of watched.watch.calls) {
-    const after = call.inbox.afterSilence.map((received) => describeMessage(call, received));
-    if (after.length > 0) late.push(`after the check ended, the server sent ${after.join(', ')} for the cancelled request ${call.id}`);
+    const after = call.inbox.afterSilence.map(
+      (received) =>
+        describeMessage(call, received) +
+        (received.stream !== undefined && received.stream !== call.id ? ` (on the response stream of request ${received.stream})` : ''),
+    );
+    if (after.length > 0)
+      late.push(
+        `the server sent ${call.inbox.afterSilenceCount > after.length ? `${call.inbox.afterSilenceCount} messages, first ` : ''}` +
+          `${after.join(', ')} for the cancelled request ${call.id}, after its cancellation`,
+      );
   }
   for (const notification of watched.watch.notifications) {
     if (notification.answer !== undefined)
-      late.push(
-        `after the check ended, the server answered its ${notification.method} (a notification gets no response): ${notification.answer.text}`,
-      );
+      late.push(`the server answered its ${notification.method} (a notification gets no response): ${notification.answer.text}`);
   }
-  if (result.status === 'fail') return { ...result, details: [...result.details, ...late] };
+  // What came late is part of what the check observed: the claims are judged on it too.
+  const facts = watched.watch.calls.map(silenceFacts);
+  const observed = {
+    ...result.observed,
+    progressAfterCancel: facts.some((fact) => fact['progressAfterCancel'] === true),
+    resultAfterCancel: facts.some((fact) => fact['resultAfterCancel'] === true),
+    answeredCancellation: facts.some((fact) => fact['answeredCancellation'] === true),
+  };
+  if (result.status === 'fail') return { ...result, details: [...result.details, ...late], observed };
   return {
     ...result,
+    observed,
     status: 'fail',
     summary: late[0] ?? 'the server sent something after the check ended',
-    details: [...late.slice(1), ...result.details],
+    details: [...late.slice(1), `before that, the check had found: ${result.summary}`, ...result.details],
+    ...(fix === undefined ? {} : { fix }),
   };
 }
 
@@ -311,10 +392,6 @@ function lateCount(watch: Watch): number {
     watch.calls.reduce((sum, call) => sum + call.inbox.afterSilenceCount + call.inbox.onOtherStreams.length, 0) +
     watch.notifications.filter((notification) => notification.answer !== undefined).length
   );
-}
-
-function without(result: CheckOutcome): { status: CheckOutcome['status']; summary: string; details: readonly string[] } {
-  return { status: result.status, summary: result.summary, details: result.details };
 }
 
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {

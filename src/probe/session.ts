@@ -32,6 +32,8 @@ const DISCOVERING = SPEC_VERSIONS.filter((revision) => factsOf(revision).handsha
 export class ProbeSession {
   #nextId = 1;
   readonly #roundTrips: number[] = [];
+  /** The capabilities the server declared (initialize's result, or server/discover's): untrusted data, read with care. */
+  serverCapabilities: Record<string, unknown> | undefined;
 
   constructor(
     readonly connection: Connection,
@@ -64,6 +66,7 @@ export class ProbeSession {
       const result = discovered?.inbox.response?.message['result'] as { supportedVersions?: unknown } | undefined;
       const versions = result?.supportedVersions;
       if (Array.isArray(versions) && versions.includes(DISCOVERING)) {
+        this.serverCapabilities = objectOr((result as { capabilities?: unknown }).capabilities);
         return {
           ok: true,
           negotiation: {
@@ -102,6 +105,7 @@ export class ProbeSession {
       };
     if (answer['error'] !== undefined) return { ok: false, reason: `initialize was refused: ${JSON.stringify(answer['error'])}` };
     await this.notify('notifications/initialized', {}, 'session');
+    this.serverCapabilities = objectOr((answer['result'] as { capabilities?: unknown } | undefined)?.capabilities);
     const serverVersion = (answer['result'] as { protocolVersion?: unknown } | undefined)?.protocolVersion;
     return {
       ok: true,
@@ -126,8 +130,14 @@ export class ProbeSession {
   }
 
   /** A request whose answer is awaited (up to `timeoutMs`, then given up on); the call carries it, or why it did not come. */
-  async request(method: string, params: Record<string, unknown>, timeoutMs: number, owner: string): Promise<Call> {
-    const call = await this.call(method, params, false, owner);
+  async request(
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    owner: string,
+    capabilities: Record<string, unknown> = {},
+  ): Promise<Call> {
+    const call = await this.call(method, params, false, owner, capabilities);
     if ((await call.inbox.waitForResponse(timeoutMs)) === undefined) await this.giveUp(call, `no response within ${timeoutMs} ms`, owner);
     return call;
   }
@@ -144,10 +154,19 @@ export class ProbeSession {
     return (await this.cancel(call, `mcprely probe: ${reason}`, owner)).signal;
   }
 
-  /** Starts a request with a fresh id; with `progress`, it carries a progress token of its own. */
-  async call(method: string, params: Record<string, unknown>, progress: boolean, owner: string): Promise<Call> {
+  /**
+   * Starts a request with a fresh id; with `progress`, it carries a progress token of its own. `capabilities` are
+   * client capabilities declared for this request alone, where the revision carries them in every request.
+   */
+  async call(
+    method: string,
+    params: Record<string, unknown>,
+    progress: boolean,
+    owner: string,
+    capabilities: Record<string, unknown> = {},
+  ): Promise<Call> {
     const id = this.#nextId++;
-    const meta: Record<string, unknown> = { ...(progress ? { progressToken: `mcprely-${id}` } : {}), ...this.#envelope() };
+    const meta: Record<string, unknown> = { ...(progress ? { progressToken: `mcprely-${id}` } : {}), ...this.#envelope(capabilities) };
     const message = { jsonrpc: '2.0', id, method, params: Object.keys(meta).length === 0 ? params : { ...params, _meta: meta } };
     return this.connection.send(message, owner);
   }
@@ -191,12 +210,16 @@ export class ProbeSession {
   }
 
   /** The per-request envelope of a stateless revision (protocol version, client information and capabilities in every request). */
-  #envelope(): Record<string, unknown> {
+  #envelope(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
     if (factsOf(this.revision)['request-metadata'].value !== 'per-request-envelope') return {};
     return {
       'io.modelcontextprotocol/protocolVersion': this.revision,
       'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
-      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientCapabilities': capabilities,
     };
   }
+}
+
+function objectOr(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

@@ -87,6 +87,18 @@ export interface RevisionFacts {
   readonly 'task-durable': Fact<true>;
   /** The requester polls (or listens) until the task reaches a terminal status. */
   readonly 'task-wait-until-terminal': Fact<true>;
+  /** How a request becomes a task: asked for by the client (params.task), or decided by the server. */
+  readonly 'task-augmentation': Fact<'params-task' | 'server-directed'>;
+  /** Where a server declares that it runs tool calls as tasks. */
+  readonly 'task-capability': Fact<'capabilities-tasks' | 'extension'>;
+  /** How the result of a task is fetched: tasks/result, or inline in tasks/get. */
+  readonly 'task-result': Fact<'tasks-result' | 'inline'>;
+  /** Whether the progress token of a task-augmented request lives as long as the task. */
+  readonly 'task-progress': Fact<'task-lifetime' | 'not-on-tasks'>;
+  /** What tasks/cancel of a task already terminal gets. */
+  readonly 'task-cancel-terminal': Fact<'invalid-params' | 'unspecified'>;
+  /** Who can reach a task by its id: the context (session or authorization) that created it, or any client holding the id. */
+  readonly 'task-lookup': Fact<'creating-context' | 'any-client'>;
   /** Tool names are unique within a server. */
   readonly 'tool-names-unique': Fact<true>;
   /** Whether a request may end with input_required and be retried as a new request (Multi Round-Trip Requests). */
@@ -308,6 +320,46 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       page: TASKS_2025,
       says: 'requestors are responsible for polling (tasks/get, tasks/result) for the results of their tasks',
     },
+    'task-augmentation': {
+      value: 'params-task',
+      strength: 'defines',
+      page: TASKS_2025,
+      says:
+        'a requestor asks for a task with params.task ({ ttl }) and gets CreateTaskResult ({ task }); ' +
+        'a tool says whether it may run as one in execution.taskSupport (required, optional, forbidden or absent)',
+    },
+    'task-capability': {
+      value: 'capabilities-tasks',
+      strength: 'MUST',
+      page: TASKS_2025,
+      says: 'a server that accepts task-augmented tools/call declares capabilities.tasks.requests.tools.call in its initialize result',
+    },
+    'task-result': {
+      value: 'tasks-result',
+      strength: 'defines',
+      page: TASKS_2025,
+      says: 'tasks/result returns the result of the original request (for tools/call a CallToolResult) once the task is terminal',
+    },
+    'task-progress': {
+      value: 'task-lifetime',
+      strength: 'MUST',
+      page: TASKS_2025,
+      says: 'the progressToken of a task-augmented request stays valid for the life of the task; progress MUST stop when the task is terminal',
+    },
+    'task-cancel-terminal': {
+      value: 'invalid-params',
+      strength: 'MUST',
+      page: TASKS_2025,
+      says: 'tasks/cancel of a task in a terminal status MUST be refused with -32602 (Invalid params)',
+    },
+    'task-lookup': {
+      value: 'creating-context',
+      strength: 'MUST',
+      page: TASKS_2025,
+      says:
+        'receivers MUST bind tasks to the authorization context that created them where there is one; ' +
+        'a server may scope tasks to their session, so a new session need not find them',
+    },
     'tool-names-unique': { value: true, strength: 'SHOULD', page: 'server/tools', says: 'tool names SHOULD be unique within a server' },
     'multi-round-trip': {
       value: false,
@@ -508,6 +560,46 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       strength: 'defines',
       page: TASKS_2026,
       says: 'tasks/cancel is eventually consistent: clients poll tasks/get or listen until a terminal status',
+    },
+    'task-augmentation': {
+      value: 'server-directed',
+      strength: 'defines',
+      page: TASKS_2026,
+      says:
+        "the client declares io.modelcontextprotocol/tasks in each request's capabilities (_meta clientCapabilities.extensions); " +
+        'the server alone decides whether to answer with a task (resultType: "task", the Task fields at the top of the result)',
+    },
+    'task-capability': {
+      value: 'extension',
+      strength: 'defines',
+      page: TASKS_2026,
+      says: 'the server lists io.modelcontextprotocol/tasks in capabilities.extensions of its server/discover result',
+    },
+    'task-result': {
+      value: 'inline',
+      strength: 'MUST',
+      page: TASKS_2026,
+      says: 'tasks/get of a completed task MUST carry its result (of a failed one, its error); there is no tasks/result',
+    },
+    'task-progress': {
+      value: 'not-on-tasks',
+      strength: 'defines',
+      page: TASKS_2026,
+      says: 'notifications/progress "are not supported on tasks in general": the request that created the task is complete',
+    },
+    'task-cancel-terminal': {
+      value: 'unspecified',
+      strength: 'defines',
+      page: TASKS_2026,
+      says: 'tasks/cancel is acknowledged with an empty result; the extension says nothing of cancelling a terminal task',
+    },
+    'task-lookup': {
+      value: 'any-client',
+      strength: 'MUST NOT',
+      page: TASKS_2026,
+      says:
+        'the server MUST NOT return the create result until a tasks/get for its taskId would resolve; ' +
+        'clients SHOULD persist task ids so that polling can resume after a crash or restart',
     },
     'tool-names-unique': { value: true, strength: 'SHOULD', page: 'server/tools', says: 'tool names SHOULD be unique within a server' },
     'multi-round-trip': {

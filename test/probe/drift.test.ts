@@ -174,7 +174,16 @@ describe.concurrent('drift on the command line, against servers of known behavio
     expect(init.status, init.stderr).toBe(0);
     const written = readFileSync(manifest, 'utf8');
     expect(written).toContain('task: { used: true } # as advertised: execution.taskSupport is required');
-    const run = await runCliAsync(['drift', manifest, '--stdio', `node ${EVERYTHING} stdio`, '-f', 'json', '--max-time', '50000']);
+    const run = await runCliAsync([
+      'drift',
+      manifest,
+      '--stdio',
+      `node ${EVERYTHING} stdio`,
+      '-f',
+      'json',
+      '--arguments',
+      '{"duration":1.2,"steps":4}',
+    ]);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect((JSON.parse(run.stdout) as { files: { findings: Finding[] }[] }).files[0]!.findings).toEqual([]);
     // Told what it does (stops at once, no response after a cancellation), the same manifest is refused by the wire.
@@ -184,9 +193,15 @@ describe.concurrent('drift on the command line, against servers of known behavio
     );
     expect(claimed).not.toBe(written);
     writeFileSync(manifest, claimed);
-    const refused = await runCliAsync(['drift', manifest, '--stdio', `node ${EVERYTHING} stdio`, '--max-time', '50000']);
+    const refused = await runCliAsync(['drift', manifest, '--stdio', `node ${EVERYTHING} stdio`]);
     expect(refused.status, refused.stdout + refused.stderr).toBe(1);
-    expect(refused.stdout).toMatch(/trigger-long-running-operation: the manifest says stopsWork: immediately.*\[drift-cancellation\]/);
+    // Only the claim the wire contradicted: progress after the cancellation says the work went on; the SDK suppressed
+    // the response, so suppressResponseAfterCancel held and is not named.
+    expect(refused.stdout).toMatch(
+      /trigger-long-running-operation: the manifest says stopsWork: immediately, but on the wire \([a-z, -]+\): the server sent progress.*\[drift-/,
+    );
+    expect(refused.stdout).not.toMatch(/suppressResponseAfterCancel: true.*\[drift-cancellation\]/);
+    expect(refused.stdout).toMatch(/SEEN {2}trigger-long-running-operation: cancellation\.suppressResponseAfterCancel: true/);
   }, 150_000);
 
   it('init proposes the key argument the input schema carries, and drift agrees with what init wrote', async () => {
@@ -200,4 +215,28 @@ describe.concurrent('drift on the command line, against servers of known behavio
     const run = await runCliAsync(['drift', manifest, '--stdio', SDK_V1, '-f', 'json']);
     expect(run.status, run.stdout + run.stderr).toBe(0);
   }, 90_000);
+
+  it('nothing compared is not a pass: a manifest whose claims no request exercised exits 3, naming why each was not seen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcprely-drift-nothing-'));
+    const manifest = join(dir, 'quick.yaml');
+    // The tool answers at once: nothing can be cancelled, timed out or measured.
+    writeFileSync(
+      manifest,
+      readFileSync(`${SERVERS}/well-behaved.yaml`, 'utf8')
+        .replace(
+          'progress: { emits: true, minIntervalMs: 100 }',
+          'cancellation: { stopsWork: immediately, suppressResponseAfterCancel: true }',
+        )
+        .replace('arguments: { steps: 6, stepMs: 200 }', 'arguments: { steps: 0, stepMs: 1 }'),
+    );
+    const run = await runCliAsync(['drift', manifest, '--stdio', SDK_V1, '--grace', '200']);
+    expect(run.status, run.stdout + run.stderr).toBe(3);
+    expect(run.stderr).toMatch(/^inconclusive: no claim of the manifest was seen on a request in flight/);
+    expect(run.stdout).toMatch(
+      /INCONCLUSIVE {2}slow_job: cancellation\.stopsWork: immediately — slow_job answered \d+ ms after the request, before a cancellation could be sent/,
+    );
+    expect(run.stdout).toMatch(
+      /INCONCLUSIVE {2}charge: idempotency\.keyArgument: idempotencyKey — not run: calling a mutation needs --allow-mutations/,
+    );
+  }, 60_000);
 });

@@ -59,9 +59,24 @@ describe.concurrent('evidence that says what was verified', () => {
     expect(run.status, run.stdout + run.stderr).toBe(0);
     const index = indexOf(dir);
     expect(index.productionReady).toBe(true);
-    expect(index.verdict).toMatch(/^production-ready, verified on the wire \(2025-11-25, stdio, \d{4}-\d\d-\d\d\)$/);
-    expect(index.basis).toMatchObject({ on: 'wire', verified: true, drift: 0, checks: { failed: 0 } });
-    for (const file of ['live/probe.json', 'live/probe.txt', 'live/drift.json', 'live/fixtures.txt']) {
+    // What was seen is named as seen; what cannot be seen over stdio, or was not exercised, stands as declared, by name.
+    expect(index.verdict).toMatch(
+      /^production-ready: \d+ claims seen on the wire \(2025-11-25, stdio, \d{4}-\d\d-\d\d\); \d+ claims? as declared, not seen on the wire: /,
+    );
+    expect(index.verdict).not.toMatch(/verified on the wire/);
+    expect(index.verdict).toMatch(/server\.http\.sseHeaders \(not observable\)/);
+    expect(index.basis).toMatchObject({ on: 'wire', verified: true, drift: 0, checks: { fail: 0 } });
+    const claims = JSON.parse(readFileSync(join(dir, 'live/claims.json'), 'utf8')) as {
+      operation?: string;
+      field: string;
+      status: string;
+    }[];
+    const statusOf = (field: string) => claims.find((claim) => claim.operation === 'slow_job' && claim.field === field)?.status;
+    // Silence shows the response was suppressed; it does not show the work stopped (the manifest names no status tool).
+    expect(statusOf('cancellation.suppressResponseAfterCancel')).toBe('seen');
+    expect(statusOf('cancellation.stopsWork')).toBe('not-observable');
+    expect(index.verdict).toMatch(/slow_job: cancellation\.stopsWork \(not observable\)/);
+    for (const file of ['live/probe.json', 'live/probe.txt', 'live/drift.json', 'live/claims.json', 'live/fixtures.txt']) {
       expect(index.files, file).toContain(file);
       expect(existsSync(join(dir, file)), file).toBe(true);
     }
@@ -72,7 +87,8 @@ describe.concurrent('evidence that says what was verified', () => {
     expect(readFileSync(join(dir, 'index.md'), 'utf8')).toContain(`verdict: ✅ ${index.verdict}`);
     const page = pageOf(dir);
     expect(page.verdict).toBe(index.verdict);
-    expect(page.basis).toMatch(/^<strong>verified on the wire<\/strong> — node .* over stdio, MCP 2025-11-25, /);
+    expect(page.basis).toMatch(/^<strong>partly seen on the wire<\/strong> — node .* over stdio, MCP 2025-11-25, /);
+    expect(page.live).toContain('<h3>Claims of the manifest on the wire</h3>');
     expect(page.live).toContain('<h2>Live run</h2>');
     expect(page.live).toMatch(/<h3>Drift: where the server contradicts the manifest<\/h3>\n<p>None\.<\/p>/);
     expect(page.live).toContain('<a href="live/probe.txt">live/probe.txt</a>');
@@ -145,11 +161,15 @@ describe.concurrent('verify against a live server', () => {
     ])
       expect(byId.get(id), id).toMatchObject({ status: 'pass' });
     expect(byId.get('charge/close-reopen-replay')).toMatchObject({
-      status: 'not run',
-      summary: expect.stringMatching(/^cannot be run live: /),
+      status: 'not-observable',
+      summary: expect.stringMatching(/^not observable live: /),
+    });
+    expect(byId.get('charge/lost-response-automatic-retry')).toMatchObject({
+      status: 'inconclusive',
+      summary: expect.stringMatching(/^not run live: .*would change state/),
     });
     expect(byId.get('slow_job/http-cancel-before-completion')).toMatchObject({
-      status: 'not run',
+      status: 'inconclusive',
       summary: expect.stringMatching(/probed over stdio/),
     });
     expect(report.summary).toMatchObject({ passed: 4, failed: 0 });
@@ -170,7 +190,7 @@ describe.concurrent('verify against a live server', () => {
         check: 'client-timeouts',
       });
       expect(fixtures.find((fixture) => fixture.id === 'charge/one-key-identical-arguments')).toMatchObject({
-        status: 'not run',
+        status: 'inconclusive',
         summary: 'the fixture is for stdio; the server was probed over streamable-http',
       });
     } finally {
@@ -187,6 +207,6 @@ describe.concurrent('verify against a live server', () => {
     ]);
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/^FAIL {2}slow_job\/stdio-cancel-before-completion {2}\[stdio, live\]$/m);
-    expect(run.stdout).toMatch(/^Live: \d+ passed, [1-9]\d* failed, \d+ not run/m);
+    expect(run.stdout).toMatch(/^Live: \d+ passed, [1-9]\d* failed, \d+ inconclusive, \d+ not observable/m);
   }, 90_000);
 });

@@ -11,7 +11,9 @@ export const EVERYTHING = 'node_modules/@modelcontextprotocol/server-everything/
 
 export interface ReportCheck {
   id: string;
-  status: 'pass' | 'fail' | 'skip';
+  status: 'pass' | 'fail' | 'inconclusive' | 'not-observable';
+  fix?: string;
+  observed?: Record<string, string | number | boolean>;
   summary: string;
   details: string[];
   transcript: { direction: string; text: string; t: number }[];
@@ -26,7 +28,7 @@ export interface Report {
   plan?: { tool: string | null; why: string; mutation: string | null };
   observations: string[];
   checks: ReportCheck[];
-  nothingRan?: string;
+  inconclusive?: string;
   stderr?: string;
 }
 
@@ -82,8 +84,8 @@ const validateReport = new Ajv2020({ allErrors: true, strict: true, allowUnionTy
 );
 
 /** Runs `mcprely probe … --format json`: the report is valid against its schema and no stack trace shows. */
-export async function probe(args: readonly string[]): Promise<ProbeRun> {
-  const run = await runCliAsync(['probe', ...args, '--format', 'json']);
+export async function probe(args: readonly string[], timeoutMs?: number): Promise<ProbeRun> {
+  const run = await runCliAsync(['probe', ...args, '--format', 'json'], timeoutMs === undefined ? {} : { timeoutMs });
   expect(showsStackTrace(run.stderr), run.stderr).toBe(false);
   const report = JSON.parse(run.stdout) as Report;
   expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);

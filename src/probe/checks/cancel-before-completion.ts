@@ -1,13 +1,18 @@
 import { factsOf } from '../../spec/revision-facts.js';
-import type { Call } from '../connection.js';
+import { plural } from '../../text/plural.js';
 import { outcome, type ProbeCheck, since, watchAfterCancel } from '../probe-types.js';
 import { isResponse } from '../received.js';
-import { describeMessage, healthy, pause } from './observe.js';
+import { describeMessage, healthy, workRunning } from './observe.js';
+import { judgeSilence, violations, watchWork } from './silence.js';
+import { taskRequired } from './tasks.js';
 
 /**
  * Cancel a long request mid-flight with the transport's signal; afterwards nothing more may come for it — on
- * its own stream, on another request's stream, or as an answer to the cancellation. Messages that reach the
- * probe within the in-flight allowance after the cancellation was written crossed it on the wire and are allowed.
+ * its own stream, on another request's stream, or as an answer to the cancellation. Judged by content first:
+ * an answer to the cancellation fails whenever it arrives; only progress or a result that reached the probe
+ * within the in-flight allowance crossed the cancellation on the wire. Where closing the stream is the
+ * cancellation, nothing can reach the probe on it: whether the work stopped is not observable there, unless
+ * the manifest names a status tool (probe.workStatus) through which the probe asks.
  */
 export const cancelBeforeCompletion: ProbeCheck = {
   id: 'cancel-before-completion',
@@ -15,23 +20,36 @@ export const cancelBeforeCompletion: ProbeCheck = {
   basis:
     'the receiver SHOULD stop and send no response (both revisions); where closing the HTTP stream is the cancellation, ' +
     'the server MUST NOT send further messages',
+  fix: 'on cancellation, stop the work at its next checkpoint and send nothing more for the request: no progress, no result, no error',
   async run(context) {
+    const asTask = taskRequired(context);
+    if (asTask !== undefined) return asTask;
     const tool = context.plan.longTool;
-    if (tool === undefined) return outcome('skip', `no long-running tool to cancel: ${context.plan.noLongTool}`);
-    if (context.measured.longToolBroken !== undefined) return outcome('skip', `not run: ${context.measured.longToolBroken}`);
+    if (tool === undefined) return outcome('inconclusive', `no long-running tool to cancel: ${context.plan.noLongTool}`);
+    if (context.measured.longToolBroken !== undefined) return outcome('inconclusive', `not run: ${context.measured.longToolBroken}`);
     const session = context.session;
     const call = await session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner);
-    const first = await call.inbox.next(() => true, Math.min(1500, context.plan.requestTimeoutMs));
+    // Cancel at the first sign of work, or a third of the way through a run of known length, at most 1.5 s in.
+    const measuredMs = context.measured.longToolMs;
+    const first = await call.inbox.next(() => true, Math.min(1500, measuredMs === undefined ? 1500 : Math.max(20, measuredMs / 3)));
     if (first !== undefined && isResponse(first.message))
       return outcome(
-        'skip',
-        `${tool.name} answered ${since(call, first)} ms after the request, before a cancellation could be sent: give it longer work with --arguments`,
+        'inconclusive',
+        `${tool.name} answered ${since(call, first)} ms after the request, before a cancellation could be sent: ` +
+          'give it longer work with --arguments',
       );
     const ended = first === undefined ? call.inbox.why : undefined;
     if (ended !== undefined) {
       await session.giveUp(call, ended, context.owner);
       return outcome('fail', `the request ended before it could be cancelled: ${ended}`);
     }
+    const before = context.plan.workStatus === undefined ? undefined : await workRunning(context);
+    if (call.inbox.response !== undefined)
+      return outcome(
+        'inconclusive',
+        `${tool.name} answered ${since(call, call.inbox.response)} ms after the request, while the probe asked ${context.plan.workStatus?.tool} ` +
+          'what was running, before a cancellation could be sent: give it longer work with --arguments',
+      );
     const { signal, notification } = await session.cancel(call, 'mcprely probe: cancel before completion', context.owner);
     const cancelledAfter = Math.round(call.cancelledAt! - call.sentAt);
     const details = [
@@ -44,51 +62,43 @@ export const cancelBeforeCompletion: ProbeCheck = {
       signal === 'close-stream' && factsOf(context.revision)['request-scoped-notifications'].value === 'originating-stream'
         ? await session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner)
         : undefined;
-    const watched = await pause(context, watchAfterCancel(context, cancelledAfter));
+    const watchMs = watchAfterCancel(context, cancelledAfter);
+    // The witness is the probe's own run of the tool: the status tool counts it while it is open and working
+    // (it has sent progress); open without a sign of work, nobody can tell whether it is counted.
+    const witnessRuns = (): number | undefined => {
+      if (witness === undefined || witness.inbox.response !== undefined || witness.inbox.closed !== undefined) return 0;
+      return witness.inbox.progressCount > 0 ? 1 : undefined;
+    };
+    const work = await watchWork(context, before, watchMs, measuredMs === undefined ? undefined : measuredMs - cancelledAfter, witnessRuns);
     witness?.closeStream();
+    const rest = measuredMs === undefined ? undefined : measuredMs - cancelledAfter;
+    const toNaturalEnd = rest !== undefined && work.watched >= rest;
     details.push(
-      `watched ${watched} ms for anything more about request ${call.id}` +
-        `${context.measured.longToolMs === undefined ? '' : ` (uncancelled, the tool takes ${context.measured.longToolMs} ms)`}` +
+      `watched ${work.watched} ms for anything more about request ${call.id}` +
+        `${measuredMs === undefined ? " (the tool's length is unknown: it outlasted the progress check)" : ` (uncancelled, the tool takes ${measuredMs} ms)`}` +
         `${witness === undefined ? '' : `, with request ${witness.id} open beside it`}`,
     );
     details.push(
-      `in-flight allowance: ${session.inFlightMs} ms after the cancellation (twice the slowest round trip measured, within 100 ms to 1 s); ` +
+      `in-flight allowance: ${session.inFlightMs} ms after the cancellation (twice the slowest round trip measured, within 100 ms to 1 s) ` +
+        `for progress or a result already on the wire; ` +
         `${call.inbox.heldUpMs === 0 ? '' : `plus ${call.inbox.heldUpMs} ms the probe itself was held up; `}` +
-        `${call.inbox.crossedCancellation} message(s) crossed it on the wire`,
+        `${plural(call.inbox.crossedCancellation, 'message')} crossed it on the wire; an answer to the cancellation is never excused`,
     );
-    const problems = violations(call, notification?.answer?.text);
+    if (work.text !== undefined) details.push(work.text);
     const sick = await healthy(context);
+    // Judged after the last request of the check: its stream may carry the cancelled request's messages too.
+    const problems = violations(call, notification?.answer?.text);
+    if (work.running !== undefined && work.running > 0)
+      problems.push(`the work went on after the cancellation: ${context.plan.workStatus!.tool} says ${work.running} still running`);
     if (sick !== undefined) problems.push(sick);
     const watch = { calls: [call], notifications: notification === undefined ? [] : [notification] };
-    if (problems.length > 0) return outcome('fail', problems[0]!, [...problems.slice(1), ...details], watch);
-    return outcome(
-      'pass',
-      `nothing for request ${call.id} in the ${watched} ms after the cancellation; the server still answers`,
-      details,
-      watch,
-    );
+    if (toNaturalEnd && problems.length === 0 && signal !== 'close-stream') context.measured.silentToNaturalEnd = true;
+    const observed = {
+      signal,
+      watchedMs: work.watched,
+      toNaturalEnd,
+      ...(work.running === undefined ? {} : { workRunning: work.running }),
+    };
+    return judgeSilence(context, { call, signal, problems, details, watch, observed, watched: work.watched, witness });
   },
 };
-
-/** What the server sent about a cancelled request after the allowance, on any stream, and any answer to the cancellation. */
-export function violations(call: Call, answer: string | undefined): string[] {
-  const problems: string[] = [];
-  const inbox = call.inbox;
-  const elsewhere = inbox.onOtherStreams.filter((received) => call.cancelledAt !== undefined && received.at >= call.cancelledAt);
-  if (elsewhere.length > 0) {
-    const stream = elsewhere[0]!.stream;
-    problems.push(
-      `the server kept writing for the cancelled request ${call.id} on the response stream of request ${stream}: ` +
-        elsewhere.map((received) => describeMessage(call, received)).join(', '),
-    );
-  }
-  if (inbox.afterSilenceCount > 0) {
-    const shown = inbox.afterSilence.map((received) => describeMessage(call, received)).join(', ');
-    problems.push(
-      `the server sent ${inbox.afterSilenceCount > inbox.afterSilence.length ? `${inbox.afterSilenceCount} messages, first ` : ''}` +
-        `${shown} after the cancellation`,
-    );
-  }
-  if (answer !== undefined) problems.push(`the server answered the cancellation (a notification gets no response): ${answer}`);
-  return problems;
-}

@@ -9,8 +9,9 @@ export const sseHeaders: ProbeCheck = {
   title: 'SSE responses carry text/event-stream, no-cache and X-Accel-Buffering: no',
   basis:
     'the current Streamable HTTP transport: the server SHOULD send X-Accel-Buffering: no; the lesson: Content-Type text/event-stream, Cache-Control no-cache',
+  fix: 'send Content-Type: text/event-stream, Cache-Control: no-cache and X-Accel-Buffering: no on every SSE response',
   async run(context) {
-    if (!(context.session.connection instanceof HttpConnection)) return outcome('skip', 'stdio has no HTTP headers');
+    if (!(context.session.connection instanceof HttpConnection)) return outcome('not-observable', 'stdio has no HTTP headers to see');
     const tool = context.measured.longToolBroken === undefined ? context.plan.longTool : undefined;
     const call =
       tool === undefined
@@ -24,9 +25,9 @@ export const sseHeaders: ProbeCheck = {
     const type = headers['content-type'] ?? '';
     if (!type.startsWith('text/event-stream')) {
       return outcome(
-        'skip',
-        `the server answered ${tool === undefined ? 'tools/list' : tool.name} with ${type || 'no content type'}, not an SSE stream: nothing to check`,
-        [tool === undefined ? 'name a long-running tool (--operation) so the server streams' : 'the server chose a JSON response'],
+        'inconclusive',
+        `the server answered ${tool === undefined ? 'tools/list' : tool.name} with ${type || 'no content type'}, not an SSE stream: no SSE headers to judge; ` +
+          (tool === undefined ? 'name a long-running tool with --operation so the server streams' : 'the server chose a JSON response'),
       );
     }
     const missing = missingSseHeaders(headers);
@@ -43,11 +44,15 @@ export const getNotAllowed: ProbeCheck = {
   id: 'get-405',
   title: 'GET on the endpoint is answered 405 where the revision takes POST only',
   basis: 'Streamable HTTP of the stateless revision: POST only; GET and DELETE answer 405',
+  fix: 'answer GET on the endpoint with 405 Method Not Allowed',
   async run(context) {
     const connection = context.session.connection;
-    if (!(connection instanceof HttpConnection)) return outcome('skip', 'stdio has no HTTP endpoint');
+    if (!(connection instanceof HttpConnection)) return outcome('not-observable', 'stdio has no HTTP endpoint to send a GET to');
     if (factsOf(context.revision)['http-get'].value !== 'method-not-allowed')
-      return outcome('skip', `on ${context.revision} a GET may open a stream or answer 405: nothing to check`);
+      return outcome(
+        'not-observable',
+        `on ${context.revision} a GET may open a stream or answer 405: either is right, so no answer could show a defect`,
+      );
     const answer = await connection.get();
     if ('failed' in answer) return outcome('fail', answer.failed);
     return answer.status === 405

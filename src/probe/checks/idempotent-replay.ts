@@ -7,10 +7,14 @@ export const idempotentReplay: ProbeCheck = {
   id: 'idempotent-replay',
   title: 'one idempotency key: the same arguments replay, changed arguments are refused',
   basis: 'the lesson: same key + same fingerprint → the stored result; same key + other arguments → rejected',
+  fix: 'store each key with a fingerprint of its arguments: replay the stored result for the same arguments, refuse the key with others',
   async run(context) {
     const mutation = context.plan.mutation;
     if (mutation === undefined)
-      return outcome('skip', 'mutating calls need --allow-mutations and a manifest operation that names its idempotency key argument');
+      return outcome(
+        'inconclusive',
+        'not run: calling a mutation needs --allow-mutations and a manifest operation that names its idempotency key argument',
+      );
     const key = `mcprely-probe-${process.pid}-${Date.now()}`;
     const call = async (args: Record<string, unknown>) => {
       const sent = await context.session.request(

@@ -7,6 +7,7 @@ export const ignoredCancellations: ProbeCheck = {
   id: 'ignored-cancellations',
   title: 'late, unknown and malformed cancellations are ignored without a reply',
   basis: 'a cancellation notification never gets a JSON-RPC response; invalid cancellations SHOULD be ignored (both revisions)',
+  fix: 'drop a cancellation whose requestId is unknown, finished or malformed without a reply, and keep serving',
   async run(context) {
     const connection = context.session.connection;
     const done = await context.session.request('tools/list', {}, context.plan.requestTimeoutMs, context.owner);

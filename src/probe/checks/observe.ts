@@ -43,3 +43,41 @@ export function toolFailed(message: Record<string, unknown>): string | undefined
   if (result?.isError === true) return `a tool error: ${JSON.stringify(result.content ?? result).slice(0, 200)}`;
   return undefined;
 }
+
+/**
+ * How many units of work the server says are running, asked through the status tool the manifest names
+ * (probe.workStatus); or why it could not be read.
+ */
+export async function workRunning(context: ProbeContext): Promise<{ active: number } | { unreadable: string }> {
+  const status = context.plan.workStatus;
+  if (status === undefined) return { unreadable: 'no status tool is named (probe.workStatus)' };
+  const call = await context.session.request(
+    'tools/call',
+    { name: status.tool, arguments: { ...(status.arguments ?? {}) } },
+    context.plan.requestTimeoutMs,
+    context.owner,
+  );
+  const answer = call.inbox.response?.message;
+  if (answer === undefined) return { unreadable: `${status.tool} was not answered: ${unanswered(call, context.plan.requestTimeoutMs)}` };
+  const failed = toolFailed(answer);
+  if (failed !== undefined) return { unreadable: `${status.tool} answered with ${failed}` };
+  const result = answer['result'] as { structuredContent?: unknown; content?: unknown } | undefined;
+  const texts = Array.isArray(result?.content) ? result.content.map((part) => (part as { text?: unknown })?.text) : [];
+  for (const source of [result?.structuredContent, ...texts.map(parseJson)]) {
+    const value = status.field
+      .split('.')
+      .reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), source);
+    if (typeof value === 'number' && Number.isFinite(value)) return { active: value };
+    if (typeof value === 'boolean') return { active: value ? 1 : 0 };
+  }
+  return { unreadable: `${status.tool}'s result has no number at ${status.field} (in structuredContent or the JSON of its text)` };
+}
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

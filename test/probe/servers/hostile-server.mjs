@@ -15,6 +15,7 @@
 //   double-response             answers tools/call twice
 //   unknown-id-response         also sends a response to a request id the client never used
 //   error-to-cancellation       answers a cancellation at once with an error (id null)
+//   cancelled-error             answers a cancelled request with the error -32800 "Request cancelled", 5 ms after the cancellation
 //   late-error-to-cancellation  answers a cancellation with an error 1.2 s later
 //   stall                       sends one progress notification for tools/call, then nothing
 //   crash                       exits with code 7 during tools/call
@@ -27,6 +28,8 @@
 //   no-safe-tools               lists only tools that are not annotated read-only
 //   status-500, not-json, huge-body, huge-sse-line, no-headers   (HTTP) a broken answer to tools/call
 //   cross-stream                (HTTP, 2026-07-28) writes a cancelled request's progress and response into the next stream
+//   held-for-next-stream        (HTTP, 2026-07-28) keeps working after a closed stream, holds what it would have sent, and
+//                               writes it into the next stream it opens later (it answers tools/list as an SSE stream)
 //   missing-sse-headers         (HTTP) SSE without Cache-Control and X-Accel-Buffering
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
@@ -122,6 +125,9 @@ function startJob(message, send, job) {
 
 /** What a cancelled job still does, by defect: nothing, or 2 s of progress and answers. */
 function afterCancel(message, send) {
+  // Answers the cancellation on the request itself, 5 ms after it: within any in-flight allowance, never excused by it.
+  if (defect === 'cancelled-error')
+    return setTimeout(() => send({ jsonrpc: '2.0', id: message.id, error: { code: -32800, message: 'Request cancelled' } }), 5);
   if (defect !== 'response-after-cancel' && defect !== 'progress-after-cancel') return;
   const token = message.params?._meta?.progressToken;
   let value = 10;
@@ -218,6 +224,8 @@ function flood() {
 function serveHttp(port) {
   const jobs = new Map();
   const openStreams = new Set();
+  /** What held-for-next-stream would have sent on streams that are closed. */
+  const held = [];
   const sseHeaders =
     defect === 'missing-sse-headers'
       ? { 'Content-Type': 'text/event-stream' }
@@ -243,6 +251,12 @@ function serveHttp(port) {
       }
       return res.writeHead(202).end();
     }
+    if (defect === 'held-for-next-stream' && held.length > 0) {
+      // Everything held for closed requests goes out first, on this request's own stream.
+      res.writeHead(200, sseHeaders);
+      for (const reply of held.splice(0)) res.write(`data: ${JSON.stringify(reply)}\n\n`);
+      if (message.method !== 'tools/call') return answerPlain(message, (reply) => res.end(`data: ${JSON.stringify(reply)}\n\n`));
+    }
     if (message.method !== 'tools/call') return answerPlain(message, json);
     if (defect === 'status-500') return res.writeHead(500, { 'Content-Type': 'text/plain' }).end('boom');
     if (defect === 'not-json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end('this is not json');
@@ -261,7 +275,7 @@ function serveHttp(port) {
       for (let i = 0; i < 50 && !res.destroyed; i++) if (!res.write(block)) await new Promise((resolve) => res.once('drain', resolve));
       return res.end('\n\n');
     }
-    res.writeHead(200, sseHeaders);
+    if (!res.headersSent) res.writeHead(200, sseHeaders);
     res.flushHeaders();
     if (defect === 'flood') {
       const line = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'x', progress: 1 } })}\n\n`;
@@ -280,6 +294,7 @@ function serveHttp(port) {
     job.send = (reply) => {
       // A cancelled request's messages go nowhere — unless the server writes them into another open stream.
       const target = stream.open ? stream : defect === 'cross-stream' ? [...openStreams].find((other) => other.open) : undefined;
+      if (target === undefined && defect === 'held-for-next-stream') held.push(reply);
       if (target === undefined) return;
       target.res.write(`data: ${JSON.stringify(reply)}\n\n`);
       // The stream ends after the response, once this turn is over (a second response or a stray written in it still goes out).
@@ -297,7 +312,7 @@ function serveHttp(port) {
       stream.open = false;
       openStreams.delete(stream);
       // On the stateless revision a closed stream is the cancellation; the cross-stream server keeps working.
-      if (revision === STATELESS && defect !== 'cross-stream' && !job.cancelled) {
+      if (revision === STATELESS && defect !== 'cross-stream' && defect !== 'held-for-next-stream' && !job.cancelled) {
         job.cancelled = true;
         job.cancelledAt = Date.now();
       }
