@@ -14,6 +14,7 @@ const scripts = [
   'fix.mjs',
   'speed.mjs',
   'lsp.mjs',
+  'evidence-memory.mjs',
 ];
 let failed = 0;
 for (const script of scripts) {

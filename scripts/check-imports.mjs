@@ -18,7 +18,7 @@ export const ALLOWED = {
   document: ['text'],
   spec: [],
   generated: ['document'],
-  findings: ['document'],
+  findings: ['document', 'text'],
   manifest: ['document', 'spec', 'generated'],
   reference: ['spec', 'json'],
   policy: ['manifest', 'spec', 'reference'],

@@ -12,6 +12,7 @@ import {
   statSync,
   unlinkSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { displayText } from '../text/display-text.js';
@@ -34,38 +35,122 @@ const LOCK_WAIT_MS = 30_000;
  * link, or anything that is not a folder is refused.
  */
 export function writeBundle(directory: string, bundle: ReadonlyMap<string, string>): void {
-  checkBundleFolder(directory);
-  const target = resolve(directory);
-  ensureFolder(dirname(target), 'the folder that holds the evidence folder');
-  const release = lock(`${target}.mcprely-lock`, directory);
-  let temporary: string | undefined;
+  const writer = BundleWriter.open(directory);
   try {
-    const state = inspect(directory);
+    for (const [file, content] of bundle) writer.set(file, content);
+    writer.commit();
+  } finally {
+    writer.close();
+  }
+}
+
+/**
+ * The same as `writeBundle`, a file at a time: each file goes to the temporary folder as it is made and is not
+ * held in memory (`get` reads it back), so a bundle of 10 000 operations costs no more memory than its largest
+ * file. `commit` moves the bundle into place; `close` (always) removes what is left and releases the lock.
+ */
+export class BundleWriter {
+  readonly #files = new Set<string>();
+  #temporary: string | undefined;
+  #release: (() => void) | undefined;
+
+  private constructor(
+    readonly directory: string,
+    readonly target: string,
+  ) {}
+
+  /** Checks the folder, takes its lock and makes the temporary folder beside it. */
+  static open(directory: string): BundleWriter {
+    checkBundleFolder(directory);
+    const target = resolve(directory);
+    ensureFolder(dirname(target), 'the folder that holds the evidence folder');
+    const writer = new BundleWriter(directory, target);
+    writer.#release = lock(`${target}.mcprely-lock`, directory);
     try {
-      temporary = mkdtempSync(join(dirname(target), `.${basename(target)}.mcprely-`));
-    } catch (error) {
-      throw ioError(error, dirname(target), 'create a temporary folder beside the evidence folder');
-    }
-    for (const [file, content] of bundle) {
-      const path = join(temporary, file);
-      mkdirSync(dirname(path), { recursive: true });
+      inspect(directory);
       try {
-        writeFileSync(path, content);
+        writer.#temporary = mkdtempSync(join(dirname(target), `.${basename(target)}.mcprely-`));
       } catch (error) {
-        throw ioError(error, path, 'write the bundle');
+        throw ioError(error, dirname(target), 'create a temporary folder beside the evidence folder');
       }
+    } catch (error) {
+      writer.close();
+      throw error;
     }
+    return writer;
+  }
+
+  /** Writes one file of the bundle (a later write of the same path replaces it). */
+  set(file: string, content: string): this {
+    const path = join(this.#folder(), file);
+    mkdirSync(dirname(path), { recursive: true });
+    try {
+      writeFileSync(path, content);
+    } catch (error) {
+      throw ioError(error, path, 'write the bundle');
+    }
+    this.#files.add(file);
+    return this;
+  }
+
+  /** Writes one file from its pieces, each written as it comes: the file is never held whole. */
+  setChunks(file: string, chunks: Iterable<string>): this {
+    const path = join(this.#folder(), file);
+    mkdirSync(dirname(path), { recursive: true });
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, 'w');
+      let pending = '';
+      for (const chunk of chunks) {
+        pending += chunk;
+        if (pending.length >= 1 << 16) {
+          writeSync(fd, pending);
+          pending = '';
+        }
+      }
+      if (pending !== '') writeSync(fd, pending);
+    } catch (error) {
+      throw ioError(error, path, 'write the bundle');
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    this.#files.add(file);
+    return this;
+  }
+
+  has(file: string): boolean {
+    return this.#files.has(file);
+  }
+
+  /** A file already written, read back from the temporary folder. */
+  get(file: string): string | undefined {
+    return this.#files.has(file) ? readFileSync(join(this.#folder(), file), 'utf8') : undefined;
+  }
+
+  keys(): IterableIterator<string> {
+    return this.#files.values();
+  }
+
+  get size(): number {
+    return this.#files.size;
+  }
+
+  /** Moves the bundle into place: the folder's state is read again, under the lock. */
+  commit(): void {
+    const temporary = this.#folder();
+    const target = this.target;
+    const state = inspect(this.directory);
     if (state.kind === 'missing' || state.kind === 'empty') {
       if (state.kind === 'empty') rmdirSync(target);
       renameSync(temporary, target);
-      temporary = undefined;
+      this.#temporary = undefined;
       return;
     }
     const added = state.extra;
-    const clash = [...bundle.keys()].filter((file) => added.includes(file));
+    const clash = [...this.#files].filter((file) => added.includes(file));
     if (clash.length > 0)
       throw new UsageError(
-        `${shown(directory)}: holds ${shown(clash[0]!)}, which the earlier bundle did not write and this one would overwrite; ` +
+        `${shown(this.directory)}: holds ${shown(clash[0]!)}, which the earlier bundle did not write and this one would overwrite; ` +
           'move it away or choose another folder',
       );
     if (added.length === 0) {
@@ -73,19 +158,29 @@ export function writeBundle(directory: string, bundle: ReadonlyMap<string, strin
       const old = `${temporary}.old`;
       renameSync(target, old);
       renameSync(temporary, target);
-      temporary = undefined;
+      this.#temporary = undefined;
       rmSync(old, { recursive: true, force: true });
       return;
     }
     // The user added files: remove the earlier bundle's own files one by one, then move the new ones in.
     for (const file of state.earlier) removeOwnFile(target, file);
-    for (const file of bundle.keys()) {
+    for (const file of this.#files) {
       mkdirSync(dirname(join(target, file)), { recursive: true });
       renameSync(join(temporary, file), join(target, file));
     }
-  } finally {
-    if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
-    release();
+  }
+
+  /** Removes whatever of the temporary folder is left and releases the lock; safe to call twice. */
+  close(): void {
+    if (this.#temporary !== undefined) rmSync(this.#temporary, { recursive: true, force: true });
+    this.#temporary = undefined;
+    this.#release?.();
+    this.#release = undefined;
+  }
+
+  #folder(): string {
+    if (this.#temporary === undefined) throw new Error('the bundle writer is closed');
+    return this.#temporary;
   }
 }
 

@@ -1,10 +1,11 @@
 import { join, relative, resolve } from 'node:path';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
-import { buildEvidence } from '../evidence/build-evidence.js';
-import { checkBundleFolder, writeBundle } from './bundle-writer.js';
+import { writeEvidenceFiles, writeRunFiles } from '../evidence/build-evidence.js';
+import { BundleWriter, checkBundleFolder } from './bundle-writer.js';
 import { toSlashes } from './load-settings.js';
 import { readLintedManifest } from './manifest-input.js';
 import { runFixturesWithProgress } from './run-fixtures-with-progress.js';
+import type { FixtureRun } from '../simulator/fixture-run.js';
 import { displayText } from '../text/display-text.js';
 import { countOutcomes, type LiveEvidence } from '../evidence/live-evidence.js';
 import type { WireClaim } from '../live/wire-claims.js';
@@ -41,7 +42,6 @@ export async function writeEvidence(
   const input = await readLintedManifest(path, config);
   if (!input.ok) return input;
   checkBundleFolder(directory);
-  const runs = await runFixturesWithProgress(generateFixtures(input.manifest));
   let live: LiveEvidence | undefined;
   if (target !== undefined) {
     const run = await liveFixturesOf(path, target);
@@ -50,17 +50,28 @@ export async function writeEvidence(
   }
   // Fixtures sit two folders down (fixtures/<operation>/<kind>.json); each names the manifest relative to itself.
   const manifestFromFixture = (depth: number) => toSlashes(relative(resolve(directory, ...Array(depth).fill('x')), resolve(path)));
-  const bundle = buildEvidence(
-    input.manifest,
-    input.findings,
-    runs,
-    manifestFromFixture(2),
-    live,
-    ruleDocLinks(join(directory, 'index.html'), process.cwd()),
-    input.lintOnly,
-  );
-  writeBundle(directory, bundle);
-  const index = JSON.parse(bundle.get('index.json')!) as { productionReady: boolean; verdict: string };
+  // Each file goes to disk as it is made: a run's fixture and transcript as the run ends (then only its outcome
+  // is kept), the rest one after another; memory holds no more than one file and the runs' outcomes.
+  const bundle = BundleWriter.open(directory);
+  let runs: FixtureRun[];
+  let index: { productionReady: boolean; verdict: string };
+  try {
+    runs = await runFixturesWithProgress(generateFixtures(input.manifest), (run) => writeRunFiles(bundle, run, manifestFromFixture(2)));
+    writeEvidenceFiles(
+      bundle,
+      input.manifest,
+      input.findings,
+      runs,
+      manifestFromFixture(2),
+      live,
+      ruleDocLinks(join(directory, 'index.html'), process.cwd()),
+      input.lintOnly,
+    );
+    index = JSON.parse(bundle.get('index.json')!) as typeof index;
+    bundle.commit();
+  } finally {
+    bundle.close();
+  }
   const failed = runs.filter((run) => !run.passed).length;
   return {
     ok: true,

@@ -3,8 +3,10 @@ import { resolve } from 'node:path';
 import { applyFixes, type FixEdit, placeOfFix } from '../document/apply-fixes.js';
 import { parseDocumentBytes, syntaxOf } from '../document/parse-document.js';
 import { parsePointer } from '../document/describe-schema-error.js';
-import { changeOf } from '../findings/finding.js';
+import { reach, type SourceNode } from '../document/source-map.js';
+import { type Autofix, changeOf, describeChange, type Finding } from '../findings/finding.js';
 import type { FileReport } from '../lint/file-report.js';
+import type { FixKind } from '../rules/rule-types.js';
 import { displayText } from '../text/display-text.js';
 
 const MAX_PASSES = 5;
@@ -16,13 +18,24 @@ export interface FixedFile {
   readonly before: string;
   readonly after: string;
   readonly fixes: number;
+  /** One line per claim change applied: what the manifest now claims, for the code to be changed to match. */
+  readonly todos: readonly string[];
+}
+
+/** The fix of a finding of each kind --fix-type asked for (a claim change only with `claim`), never a suppressed one. */
+function fixOf(finding: Finding, kinds: ReadonlySet<FixKind>): { fix: Autofix; kind: FixKind } | undefined {
+  if (finding.suppression !== undefined) return undefined;
+  if (finding.autofix !== undefined && kinds.has('layout')) return { fix: finding.autofix, kind: 'layout' };
+  if (finding.claimFix !== undefined && kinds.has('claim')) return { fix: finding.claimFix, kind: 'claim' };
+  return undefined;
 }
 
 /**
- * Applies the safe fixes of each report's live findings (never a suppressed one), relints, and repeats while a
- * pass still fixes something (at most five passes, as a fix can uncover another); `write` saves each changed
- * file, `dry-run` leaves it. Works on the bytes lint read (`bytesOf`), never on a second read of the file.
- * Returns the reports of the fixed texts and what changed. A fixed text that would not parse is not used.
+ * Applies the fixes of the kinds asked for (`layout` by default; a claim change only with `claim`) of each
+ * report's live findings (never a suppressed one), relints, and repeats while a pass still fixes something (at
+ * most five passes, as a fix can uncover another); `write` saves each changed file, `dry-run` leaves it. Works
+ * on the bytes lint read (`bytesOf`), never on a second read of the file. Returns the reports of the fixed
+ * texts and what changed, with a to-do for each claim change. A fixed text that would not parse is not used.
  */
 export function fixReports(
   reports: readonly FileReport[],
@@ -30,6 +43,7 @@ export function fixReports(
   cwd: string,
   mode: 'write' | 'dry-run',
   relint: (file: string, bytes: Uint8Array) => FileReport,
+  kinds: ReadonlySet<FixKind> = new Set(['layout']),
 ): { readonly reports: FileReport[]; readonly fixed: FixedFile[]; readonly notes: string[] } {
   const fixed: FixedFile[] = [];
   const notes: string[] = [];
@@ -42,14 +56,24 @@ export function fixReports(
     const before = parsed.text;
     let current = report;
     let fixes = 0;
+    let todos: string[] = [];
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const source = parsed.document.source;
-      const edits: FixEdit[] = current.findings
-        .filter((finding) => finding.autofix !== undefined && finding.suppression === undefined)
-        .map((finding) => ({ path: placeOfFix(source, parsePointer(finding.path)), change: changeOf(finding.autofix!) }));
+      const claims: { finding: Finding; edit: FixEdit }[] = [];
+      const edits: FixEdit[] = [];
+      for (const finding of current.findings) {
+        const chosen = fixOf(finding, kinds);
+        if (chosen === undefined) continue;
+        const edit = { path: placeOfFix(source, parsePointer(finding.path)), change: changeOf(chosen.fix) };
+        edits.push(edit);
+        if (chosen.kind === 'claim') claims.push({ finding, edit });
+      }
       if (edits.length === 0) break;
       const applied = applyFixes(parsed.text, source, edits, syntaxOf(report.file));
       if (applied.text === parsed.text) break;
+      const passTodos = claims
+        .filter(({ edit }) => !applied.skipped.includes(edit))
+        .map(({ finding, edit }) => claimTodo(finding, edit, parsed.text, source));
       const bytes = new TextEncoder().encode(`${bom}${applied.text}`);
       const next = parseDocumentBytes(report.file, bytes);
       if (!next.ok) {
@@ -57,15 +81,47 @@ export function fixReports(
         break;
       }
       parsed = next;
+      todos = [...todos, ...passTodos];
       fixes += applied.splices.length;
       current = relint(report.file, bytes);
     }
     if (parsed.text === before) return report;
     if (mode === 'write') writeFileSync(resolve(cwd, report.file), `${bom}${parsed.text}`);
-    fixed.push({ file: report.file, before, after: parsed.text, fixes });
+    fixed.push({ file: report.file, before, after: parsed.text, fixes, todos: [...new Set(todos)] });
     return current;
   });
   return { reports: out, fixed, notes };
+}
+
+/**
+ * The to-do a claim change leaves: `slow_job: now claims cancellation.suppressResponseAfterCancel: true — change
+ * the code; `mcprely drift` checks it`, with a word on the comment of the changed line, which was kept and may
+ * now say the opposite.
+ */
+function claimTodo(finding: Finding, edit: FixEdit, text: string, source: SourceNode): string {
+  const operation = displayText(String(finding.data['operation'] ?? finding.file));
+  const change = edit.change;
+  // The field as describeChange names it (an operation's own field, without operations/<n>).
+  const field = describeChange({ remove: true }, finding.path).replace(/^remove /, '');
+  const claim =
+    'set' in change
+      ? `now claims ${field}: ${JSON.stringify(change.set)}`
+      : 'remove' in change
+        ? `no longer claims ${field}`
+        : `now claims ${field} includes ${JSON.stringify(change.add)}`;
+  const comment = 'set' in change ? trailingComment(text, source, edit.path) : undefined;
+  const reword = comment === undefined ? '' : `; the comment kept on its line (${displayText(comment)}) may need rewording`;
+  return `${displayText(finding.file)}: ${operation}: ${claim} — change the code; \`mcprely drift\` checks it${reword}`;
+}
+
+/** The comment after the value at `path` on its line, when the value is written there and has one. */
+function trailingComment(text: string, source: SourceNode, path: FixEdit['path']): string | undefined {
+  const { node, depth } = reach(source, path);
+  if (depth !== path.length || node.kind !== 'scalar') return undefined;
+  const lineEnd = text.indexOf('\n', node.end);
+  const rest = text.slice(node.end, lineEnd === -1 ? undefined : lineEnd);
+  const at = rest.search(/(^|\s)#/);
+  return at === -1 ? undefined : rest.slice(at).trim();
 }
 
 /** A unified diff of one file's change, with two lines of context around each changed run of lines. */

@@ -1,5 +1,7 @@
 import { scaffoldManifest } from '../init/scaffold-manifest.js';
-import { templateManifest } from '../init/template.js';
+import { lstatSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { SCHEMA_PATH, templateManifest } from '../init/template.js';
 import { SPEC_VERSIONS } from '../spec/revisions.js';
 import { summariseTools } from '../probe/tool-summary.js';
 import type { Connection, ProbeRevision } from '../probe/connection.js';
@@ -19,20 +21,34 @@ export async function runInit(options: {
   url?: string;
   specVersion?: ProbeRevision;
   output?: string;
+  /** Overwrite an existing --output file (without it, an existing file is refused and left as it is). */
+  force?: boolean;
 }): Promise<number> {
+  if (options.output !== undefined && options.force !== true && exists(options.output)) {
+    process.stderr.write(`error: ${displayText(options.output)} already exists; give --force to overwrite it\n`);
+    return 2;
+  }
+  const schemaPath = options.output === undefined ? SCHEMA_PATH : schemaPathFrom(options.output, process.cwd());
   if (options.template !== undefined) {
     if (options.stdio !== undefined || options.url !== undefined) {
       process.stderr.write('error: --template writes without a server; give it, or --from-stdio/--from-url, not both\n');
       return 2;
     }
     const transports = options.template === 'both' ? (['stdio', 'streamable-http'] as const) : ([options.template] as const);
-    const text = templateManifest({ specVersion: options.specVersion ?? SPEC_VERSIONS[SPEC_VERSIONS.length - 1]!, transports });
+    const text = templateManifest({ specVersion: options.specVersion ?? SPEC_VERSIONS[SPEC_VERSIONS.length - 1]!, transports, schemaPath });
     if (options.output === undefined) process.stdout.write(text);
     else {
       writeOutputFile(options.output, text, 'the manifest');
       process.stderr.write(`wrote ${options.output}; run mcprely lint ${options.output}: it reports each decision marked DECIDE\n`);
     }
     return 0;
+  }
+  if (options.stdio === undefined && options.url === undefined) {
+    process.stderr.write(
+      'error: give a server to ask (--from-stdio "<command>" or --from-url <endpoint>), ' +
+        'or --template to write a commented manifest without one\n',
+    );
+    return 2;
   }
   const target = probeTarget(options.stdio, options.url, { stdio: '--from-stdio', url: '--from-url' });
   if ('problem' in target) {
@@ -66,7 +82,7 @@ export async function runInit(options: {
         );
         return 2;
       }
-      if (Array.isArray(result.tools)) tools.push(...result.tools);
+      if (Array.isArray(result.tools)) for (const tool of result.tools) tools.push(tool);
       serverName = result._meta?.['io.modelcontextprotocol/serverInfo']?.name ?? serverName;
       cursor = result.nextCursor;
       if (cursor === undefined) break;
@@ -79,6 +95,7 @@ export async function runInit(options: {
       transport: connection.transport,
       source: options.stdio ?? options.url!,
       tools: summariseTools(tools),
+      schemaPath,
     });
     if (options.output === undefined) process.stdout.write(text);
     else {
@@ -91,4 +108,25 @@ export async function runInit(options: {
   } finally {
     await connection.close();
   }
+}
+
+/** Whether anything (a file, a folder, a dangling link) is at `path`. */
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The installed package's manifest schema as seen from the folder of the file written: node_modules is taken
+ * to be in the working directory, so `-o manifests/mcp.yaml` gets `../node_modules/mcprely/schemas/manifest.schema.json`.
+ */
+export function schemaPathFrom(output: string, cwd: string): string {
+  const path = relative(dirname(resolve(cwd, output)), resolve(cwd, SCHEMA_PATH))
+    .split(sep)
+    .join('/');
+  return path.startsWith('../') ? path : `./${path}`;
 }

@@ -1,9 +1,10 @@
 import { relative, resolve } from 'node:path';
+import { MAX_MANIFEST_BYTES } from '../document/limits.js';
 import { GlobError } from '../config/glob.js';
 import { displayText } from '../text/display-text.js';
 import { expandLintPaths, type LintTargets } from './expand-paths.js';
 import type { Severity } from '../findings/finding.js';
-import { applyBaseline, createBaseline, type Baseline } from '../lint/baseline.js';
+import { applyBaseline, type Baseline, type BaselineEntry, createBaseline, prunedBaseline, staleEntries } from '../lint/baseline.js';
 import { fileReport, type FileReport } from '../lint/file-report.js';
 import { lintFile } from '../lint/lint-file.js';
 import { exitCodeOf, lintResult, type LintResult } from '../lint/lint-result.js';
@@ -13,11 +14,12 @@ import { writeJson } from '../report/json.js';
 import { sarifWriter, writeSarif } from '../report/sarif.js';
 import { plural } from '../text/plural.js';
 import type { RuleSet } from '../rules/load-rules.js';
+import type { FixKind } from '../rules/rule-types.js';
 import { reportableRules } from '../rules/rule-descriptors.js';
 import { useColor } from './color.js';
 import { loadBaseline, loadSettings, type Settings, SettingsError, toSlashes } from './load-settings.js';
 import type { OutputSpec } from './output-spec.js';
-import { readManifestFile } from './read-manifest-file.js';
+import { type FileRead, readManifestFile, tooLargeFinding } from './read-manifest-file.js';
 import { ruleDocsBase } from './rule-docs-base.js';
 import type { FixedFile } from './fix-files.js';
 import { LintCache } from './lint-cache.js';
@@ -32,16 +34,22 @@ export interface LintOptions {
   readonly config?: string | false;
   readonly baseline?: string;
   readonly writeBaseline?: string;
+  /** Rewrite the baseline (--baseline) without its stale entries. */
+  readonly pruneBaseline?: boolean;
   /** An http(s) address of the docs/rules/ folder to link rule pages at (default: relative to each report). */
   readonly docsUrl?: string;
   /** SARIF `automationDetails.id` category (default `mcprely`). */
   readonly sarifCategory?: string;
   /** Globs (relative to the working directory) of files and folders to leave out. */
   readonly ignorePatterns?: readonly string[];
-  /** Apply the safe fixes: `write` saves the files, `dry-run` prints the diff and leaves them. */
+  /** Apply the fixes: `write` saves the files, `dry-run` prints the diff and leaves them. */
   readonly fix?: 'write' | 'dry-run';
+  /** The kinds of fix --fix applies (`--fix-type`; default layout alone: a claim change only when asked for). */
+  readonly fixTypes?: readonly FixKind[];
   /** Keep each file's report in the lint cache at this location (a file, or a folder) and reuse it while nothing changed. */
   readonly cacheLocation?: string;
+  /** Lint one manifest from standard input (no paths), reported under this name (--stdin-filename, default `<stdin>`). */
+  readonly stdin?: { readonly filename: string };
 }
 
 /** What linting the paths found, or why it could not start (a bad configuration, baseline or glob: exit 2). */
@@ -61,7 +69,7 @@ export type LintRun =
 /** What `lint` reads besides the paths: the configuration, the baseline, the ignore patterns, --quiet. */
 export type LintSelection = Pick<
   LintOptions,
-  'config' | 'baseline' | 'writeBaseline' | 'ignorePatterns' | 'quiet' | 'fix' | 'cacheLocation'
+  'config' | 'baseline' | 'writeBaseline' | 'pruneBaseline' | 'ignorePatterns' | 'quiet' | 'fix' | 'fixTypes' | 'cacheLocation'
 > & {
   /** Give each fix the text change that makes it (SARIF's `fixes`), worked out while each file's parse is at hand. */
   readonly fixReplacements?: boolean;
@@ -72,6 +80,11 @@ export type LintSelection = Pick<
    * rules, returns where each report goes. Not with --fix or --write-baseline, which need every report.
    */
   readonly stream?: (rules: readonly RuleDescriptor[]) => (report: FileReport) => void;
+  /**
+   * One manifest given as bytes (standard input) instead of paths: linted under `file`, whose name picks the
+   * configuration's overrides as a path would; never cached (there is no file whose metadata could say it is unchanged).
+   */
+  readonly input?: { readonly file: string; readonly read: FileRead };
 };
 
 /**
@@ -88,7 +101,10 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   try {
     ({ ruleSet, severitiesFor } = await loadSettings(options.config, cwd));
     baseline = options.baseline === undefined ? undefined : loadBaseline(options.baseline, cwd);
-    targets = expandLintPaths(paths, options.ignorePatterns ?? [], cwd);
+    targets =
+      options.input === undefined
+        ? expandLintPaths(paths, options.ignorePatterns ?? [], cwd)
+        : { targets: [{ file: options.input.file }], ignored: [] };
   } catch (error) {
     if (error instanceof SettingsError) return { ok: false, report: error.report };
     if (error instanceof GlobError) return { ok: false, report: `error: --ignore-pattern or a glob given: ${error.message}\n` };
@@ -106,7 +122,9 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   // Only --fix works on the bytes again; otherwise each file's bytes are let go once it is linted.
   const keepBytes = options.fix !== undefined;
   const cache =
-    options.cacheLocation === undefined ? undefined : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', ruleSet);
+    options.cacheLocation === undefined || options.input !== undefined
+      ? undefined
+      : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', ruleSet);
   const settingsFor = (file: string) => ({
     severities: severitiesFor(resolve(cwd, file)),
     fixReplacements: options.fixReplacements === true,
@@ -129,8 +147,11 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   // baseline and --quiet applied, and only its counts are kept.
   const sink = options.stream?.(reportableRules(ruleSet));
   const counts = { errors: 0, warnings: 0, infos: 0, suppressed: 0, inputErrors: 0 };
+  const streamedStale: BaselineEntry[] = [];
   const streamed = (report: FileReport): FileReport => {
     let final = baseline === undefined ? report : applyBaseline([report], baseline, normalise, options.baseline!)[0]!;
+    // Entries are keyed by file: what one report leaves unmatched is stale whatever the others hold.
+    if (baseline !== undefined) for (const entry of staleEntries([final], baseline, normalise)) streamedStale.push(entry);
     if (options.quiet) final = { ...final, findings: final.findings.filter((finding) => finding.severity === 'error') };
     sink!(final);
     const summary = lintResult([final]).summary;
@@ -149,13 +170,13 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
       const hit = cache.byMetadata(resolve(cwd, path), settingsFor(path), path);
       if (hit !== undefined) return hit;
     }
-    const read = readManifestFile(resolve(cwd, path));
+    const read = options.input?.file === path ? options.input.read : readManifestFile(resolve(cwd, path));
     return read.ok ? lint(path, read.bytes) : fileReport(path, [{ ...read.finding, file: path }]);
   }
   let fixed: readonly FixedFile[] = [];
   if (options.fix !== undefined) {
     const { fixReports } = await import('./fix-files.js');
-    const outcome = fixReports(reports, (file) => bytes.get(file), cwd, options.fix, lint);
+    const outcome = fixReports(reports, (file) => bytes.get(file), cwd, options.fix, lint, new Set(options.fixTypes ?? ['layout']));
     reports = outcome.reports;
     fixed = outcome.fixed;
     notes.push(...outcome.notes);
@@ -167,7 +188,8 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
       `lint cache: ${cache.hits} of ${plural(cache.hits + cache.misses, 'file')} unchanged (reports from the cache), ${cache.misses} linted`,
     );
   }
-  if (sink !== undefined)
+  if (sink !== undefined) {
+    if (baseline !== undefined) baselineNotes(streamedStale, baseline, options, cwd, notes);
     return {
       ok: true,
       result: { files: reports, summary: { files: reports.length, ...counts } },
@@ -176,16 +198,43 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
       fixed,
       bytesOf: (file) => bytes.get(file),
     };
+  }
   if (options.writeBaseline !== undefined) {
     const written = createBaseline(reports, normalise);
     writeOutputFile(resolve(cwd, options.writeBaseline), `${JSON.stringify(written, null, 2)}\n`, 'the baseline');
+    const accepted = written.findings.reduce((sum, entry) => sum + entry.count, 0);
+    notes.push(
+      `wrote the baseline ${options.writeBaseline}: ${plural(accepted, 'finding')} accepted in ${plural(written.findings.length, 'entry', 'entries')}`,
+    );
     reports = applyBaseline(reports, written, normalise, options.writeBaseline);
   } else if (baseline !== undefined) {
     reports = applyBaseline(reports, baseline, normalise, options.baseline!);
+    baselineNotes(staleEntries(reports, baseline, normalise), baseline, options, cwd, notes);
   }
   if (options.quiet)
     reports = reports.map((report) => ({ ...report, findings: report.findings.filter((finding) => finding.severity === 'error') }));
   return { ok: true, result: lintResult(reports), rules: reportableRules(ruleSet), notes, fixed, bytesOf: (file) => bytes.get(file) };
+}
+
+/** Stale baseline entries: reported, or with --prune-baseline taken out of the baseline file (and said where). */
+function baselineNotes(
+  stale: readonly BaselineEntry[],
+  baseline: Baseline,
+  options: Pick<LintOptions, 'baseline' | 'pruneBaseline'>,
+  cwd: string,
+  notes: string[],
+): void {
+  if (stale.length === 0) return;
+  const entries = plural(stale.length, 'stale entry', 'stale entries');
+  if (options.pruneBaseline === true) {
+    writeOutputFile(resolve(cwd, options.baseline!), `${JSON.stringify(prunedBaseline(baseline, stale), null, 2)}\n`, 'the baseline');
+    notes.push(`pruned the baseline ${options.baseline}: ${entries} removed (accepted findings no longer found)`);
+    return;
+  }
+  notes.push(
+    `the baseline ${options.baseline} has ${entries} (accepted findings no longer found), ` +
+      `e.g. ${stale[0]!.file} ${stale[0]!.ruleId} at ${stale[0]!.path || '/'}: remove them with --prune-baseline`,
+  );
 }
 
 /** Reads each path, lints it, writes every requested report; returns the exit code. One bad file never stops the others. */
@@ -196,7 +245,7 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
     return {
       toolVersion,
       rules,
-      color: output.file === undefined && useColor(process.stdout),
+      color: output.file === undefined && useColor(options.fix === 'dry-run' ? process.stderr : process.stdout),
       sourceRoot: cwd,
       ...(ruleDocs === undefined ? {} : { ruleDocs }),
       ...(options.sarifCategory === undefined ? {} : { category: options.sarifCategory }),
@@ -218,12 +267,15 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
           streaming = { writer: sarifWriter(contextOf(streamTo, rules), file.write), file };
           return (report: FileReport) => streaming!.writer.file(report);
         };
+  const input =
+    options.stdin === undefined ? undefined : { file: options.stdin.filename, read: await readStandardInput(options.stdin.filename) };
   let run: LintRun;
   try {
     run = await lintPaths(
       paths,
       {
         ...options,
+        ...(input === undefined ? {} : { input }),
         fixReplacements: options.outputs.some((output) => output.format === 'sarif'),
         toolVersion,
         ...(stream === undefined ? {} : { stream }),
@@ -247,6 +299,12 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
     const count = run.fixed.reduce((sum, file) => sum + file.fixes, 0);
     const files = run.fixed.length;
     process.stderr.write(`${options.fix === 'write' ? 'fixed' : 'would fix'} ${plural(count, 'value')} in ${plural(files, 'file')}\n`);
+    const todos = run.fixed.flatMap((file) => file.todos);
+    if (todos.length > 0) {
+      // A claim change makes the manifest say something new about the server: the code has to follow.
+      process.stderr.write(`${options.fix === 'write' ? 'to do' : 'to do, if applied'}: the manifest claims what the code must now do\n`);
+      for (const todo of todos) process.stderr.write(`  ${todo}\n`);
+    }
   }
   for (const output of options.outputs) {
     if (output === streamTo) continue; // written while linting
@@ -258,11 +316,27 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
       continue;
     }
     const text = FORMATTERS[output.format](result, context);
-    if (output.file === undefined) process.stdout.write(text);
+    // --fix-dry-run keeps standard output for the diff alone: the report of what is left goes to standard error.
+    if (output.file === undefined) (options.fix === 'dry-run' ? process.stderr : process.stdout).write(text);
     else writeOutputFile(output.file, text);
   }
   return exitCodeOf(result, {
     failSeverity: options.failSeverity,
     ...(options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings }),
   });
+}
+
+/** Standard input, read to its end or to one byte past the manifest limit (then it is refused as too large, as a file would be). */
+async function readStandardInput(file: string): Promise<FileRead> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > MAX_MANIFEST_BYTES) {
+      process.stdin.destroy();
+      return { ok: false, finding: tooLargeFinding(file) };
+    }
+  }
+  return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks)) };
 }

@@ -5,7 +5,7 @@ import { loadConfig } from '../config/load-config.js';
 import { severityResolver } from '../config/resolve-severities.js';
 import { validateBaseline } from '../generated/validate-baseline.js';
 import type { Baseline } from '../lint/baseline.js';
-import { problemFindings, RULE_FILE_PROBLEM_RULES } from '../lint/problem-findings.js';
+import { CONFIG_PROBLEM_RULES, problemFindings, type ProblemRuleIds, RULE_FILE_PROBLEM_RULES } from '../lint/problem-findings.js';
 import { bundledRules } from '../rules/load-rules.js';
 import { displayText } from '../text/display-text.js';
 import { parseDocumentBytes } from '../document/parse-document.js';
@@ -22,15 +22,28 @@ export class SettingsError extends Error {
   }
 }
 
-function refuse(file: string, text: string, problems: readonly DocumentProblem[]): never {
-  const findings = problemFindings(file, text, problems);
+function refuse(file: string, text: string, problems: readonly DocumentProblem[], ruleIds?: ProblemRuleIds): never {
+  const findings = problemFindings(file, text, problems, ruleIds);
   throw new SettingsError(errorReport(findings));
 }
 
-/** Reads `path`; a problem is reported under the name the user gave (`shown`). */
-function readOrRefuse(path: string, shown: string): Uint8Array {
+/** What to do about a file of each kind that cannot be read: never "create a manifest" for a configuration. */
+const UNREADABLE: Readonly<Record<'config' | 'rule' | 'baseline', { ruleId: string; missing: string }>> = {
+  config: { ruleId: 'config-file', missing: 'Check the path given with -c, or run without it to use the recommended preset' },
+  rule: { ruleId: 'rule-file', missing: 'Check the rule folder (ruleFolders in the configuration)' },
+  baseline: { ruleId: 'manifest-file', missing: 'Check the path, or write one with --write-baseline' },
+};
+
+/** Reads `path`; a problem is reported under the name the user gave (`shown`), with the rule and advice of its kind. */
+function readOrRefuse(path: string, shown: string, kind: keyof typeof UNREADABLE): Uint8Array {
   const read = readManifestFile(path);
-  if (!read.ok) throw new SettingsError(errorReport([{ ...read.finding, file: shown }]));
+  if (!read.ok) {
+    const advice = UNREADABLE[kind];
+    const missing = read.finding.messageId === 'missing';
+    throw new SettingsError(
+      errorReport([{ ...read.finding, file: shown, ruleId: advice.ruleId, ...(missing ? { fix: advice.missing } : {}) }]),
+    );
+  }
   return read.bytes;
 }
 
@@ -57,11 +70,11 @@ export async function loadSettings(configOption: string | false | undefined, cwd
     baseDir = dirname(resolve(cwd, file));
     // The user's rules are read and checked by code (and the rule schema's validator) only a configuration needs.
     const { withUserRules } = await import('../config/user-rules.js');
-    const loaded = loadConfig(shown, readOrRefuse(resolve(cwd, file), shown), (read) => {
+    const loaded = loadConfig(shown, readOrRefuse(resolve(cwd, file), shown, 'config'), (read) => {
       ruleSet = userRuleSet(read.ruleFolders ?? [], baseDir, cwd, withUserRules);
       return ruleSet.ids;
     });
-    if (!loaded.ok) refuse(shown, loaded.text, loaded.problems);
+    if (!loaded.ok) refuse(shown, loaded.text, loaded.problems, CONFIG_PROBLEM_RULES);
     config = loaded.config;
   }
   const resolver = severityResolver(
@@ -93,7 +106,7 @@ function userRuleSet(
     }
     for (const name of names) {
       const shown = toSlashes(relative(cwd, join(path, name)));
-      files.push({ file: shown, bytes: readOrRefuse(join(path, name), shown) });
+      files.push({ file: shown, bytes: readOrRefuse(join(path, name), shown, 'rule') });
     }
   }
   if (files.length === 0) return bundledRules();
@@ -106,7 +119,7 @@ function userRuleSet(
 }
 
 export function loadBaseline(file: string, cwd: string): Baseline {
-  const bytes = readOrRefuse(resolve(cwd, file), file);
+  const bytes = readOrRefuse(resolve(cwd, file), file, 'baseline');
   const parsed = parseDocumentBytes(file, bytes, 'json');
   if (!parsed.ok) refuse(file, parsed.text, parsed.problems);
   if (!validateBaseline(parsed.document.value)) {

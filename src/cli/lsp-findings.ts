@@ -44,8 +44,10 @@ function positionOf(place: { readonly line: number; readonly column: number }): 
 }
 
 /**
- * The code actions of a finding: its safe fix (the one `lint --fix` applies, preferred) and its suggestion
- * (a value for a person to check), each as the text edit that makes it. Nothing is written until one is picked.
+ * The code actions of a finding: its layout fix (the one `lint --fix` applies, preferred), its claim change
+ * (not preferred: it changes what the manifest says the server does, so the server has to be made to do it)
+ * and its suggestion (a value for a person to check), each as the text edit that makes it. Nothing is written
+ * until one is picked.
  */
 export function codeActionsOf(finding: Finding, diagnostic: Diagnostic, uri: string, version: number): CodeAction[] {
   const actions: CodeAction[] = [];
@@ -65,8 +67,18 @@ export function codeActionsOf(finding: Finding, diagnostic: Diagnostic, uri: str
     });
   };
   add(finding.autofix, (change) => `Fix: ${change}`, true);
+  add(finding.claimFix, () => `${claimTitle(finding.claimFix!, finding.path)}; make the server do it`, false);
   add(finding.suggestion, (change) => `Suggested: ${change} (check the value)`, false);
   return actions;
+}
+
+/** `claims cancellation.suppressResponseAfterCancel: true`, `no longer claims cancellation.serverSendsCancelled`. */
+function claimTitle(change: Autofix, path: string): string {
+  // The field as describeChange names it (an operation's own field, without operations/<n>).
+  const field = describeChange({ remove: true }, path).replace(/^remove /, '');
+  if ('set' in change) return `claims ${field}: ${JSON.stringify(change.set)}`;
+  if ('remove' in change) return `no longer claims ${field}`;
+  return `claims ${field} includes ${JSON.stringify(change.add)}`;
 }
 
 /** The hover over a finding: its rule, the rule's help (as the SARIF log carries it: why, the fix, examples) and a link to its page. */

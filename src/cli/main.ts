@@ -3,9 +3,10 @@ import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec
 import { DEFAULT_CACHE_LOCATION } from './cache-location.js';
 import { reportInternalError } from './internal-error.js';
 import { addLiveOptions, liveOptionsFrom, parseCount } from './live-options.js';
-import { OutputSpecs } from './output-spec.js';
+import { OutputSpecs, UsageError } from './output-spec.js';
 import { parseDocsUrl } from './rule-docs-base.js';
 import { displayText } from '../text/display-text.js';
+import { FIX_KINDS, type FixKind } from '../rules/rule-types.js';
 
 declare const MCPRELY_VERSION: string;
 
@@ -24,10 +25,10 @@ export function buildProgram(): Command {
   program
     .command('lint')
     .description('check manifests against the schema and the reliability rules')
-    .argument('<paths...>', 'manifest files (.yaml, .yml or .json), folders to search, or quoted globs')
+    .argument('[paths...]', 'manifest files (.yaml, .yml or .json), folders to search, or quoted globs; - for standard input')
     .option(
       '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
       collect((name) => outputs.addFormat(name)),
     )
     .option(
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
     .option('--no-config', 'ignore any configuration file; use the recommended preset')
     .option('--baseline <file>', 'report the findings listed in this baseline as suppressed')
     .option('--write-baseline <file>', 'write the current findings to a baseline file')
+    .option('--prune-baseline', 'rewrite the --baseline file without its stale entries (accepted findings no longer found)', false)
     .option(
       '--ignore-pattern <glob>',
       'leave out files and folders matching this glob (relative to the working directory; repeatable)',
@@ -53,15 +55,29 @@ export function buildProgram(): Command {
       false,
     )
     .option('--cache-location <path>', 'the lint cache file, or a folder to keep it in (implies --cache)')
-    .option('--fix', 'apply the safe fixes to the files (comments, order and quoting kept)', false)
-    .option('--fix-dry-run', 'print the safe fixes as a diff, changing no file', false)
+    .option('--stdin', 'lint one manifest read from standard input (as the path -)', false)
+    .option(
+      '--stdin-filename <path>',
+      'with --stdin: the name findings are reported under and configuration overrides match (default <stdin>)',
+    )
+    .option('--fix', 'apply the layout fixes to the files (comments, order and quoting kept; no claim changes)', false)
+    .option('--fix-dry-run', 'print the fixes as a diff on standard output (the report goes to standard error), changing no file', false)
+    .option(
+      '--fix-type <kinds>',
+      'the kinds of fix --fix applies, comma-separated: layout (the default), claim (a value that says what the server does)',
+      asUsage(parseFixTypes),
+    )
     .option('--docs-url <url>', 'link rule pages at this docs/rules/ address (default: relative to the report)', asUsage(parseDocsUrl))
     .option('--sarif-category <name>', 'SARIF automationDetails category, one per manifest set (default: mcprely)', asUsage(parseCategory))
     .action(async (paths: string[], options: Record<string, unknown>) => {
+      if (options['fixType'] !== undefined && options['fix'] !== true && options['fixDryRun'] !== true)
+        throw new UsageError('--fix-type goes with --fix or --fix-dry-run');
+      const stdin = stdinOf(paths, options);
       const { runLint } = await import('./lint-command.js');
       process.exitCode = await runLint(
-        paths,
+        stdin === undefined ? paths : [],
         {
+          ...(stdin === undefined ? {} : { stdin }),
           outputs: outputs.resolve(),
           failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
           quiet: options['quiet'] === true,
@@ -69,9 +85,11 @@ export function buildProgram(): Command {
           ...(options['config'] === undefined || options['config'] === true ? {} : { config: options['config'] as string | false }),
           ...(typeof options['baseline'] === 'string' ? { baseline: options['baseline'] } : {}),
           ...(typeof options['writeBaseline'] === 'string' ? { writeBaseline: options['writeBaseline'] } : {}),
+          ...(options['pruneBaseline'] === true ? { pruneBaseline: true } : {}),
           ...(typeof options['docsUrl'] === 'string' ? { docsUrl: options['docsUrl'] } : {}),
           ...(Array.isArray(options['ignorePattern']) ? { ignorePatterns: options['ignorePattern'] as string[] } : {}),
           ...(options['fixDryRun'] === true ? { fix: 'dry-run' as const } : options['fix'] === true ? { fix: 'write' as const } : {}),
+          ...(Array.isArray(options['fixType']) ? { fixTypes: options['fixType'] as FixKind[] } : {}),
           ...(typeof options['sarifCategory'] === 'string' ? { sarifCategory: options['sarifCategory'] } : {}),
           ...(typeof options['cacheLocation'] === 'string'
             ? { cacheLocation: options['cacheLocation'] }
@@ -205,7 +223,7 @@ export function buildProgram(): Command {
   addLiveOptions(probeCommand, 'also call a mutation twice with one idempotency key (needs --manifest)')
     .option(
       '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
       collect((name) => probeOutputs.addFormat(name)),
     )
     .option(
@@ -242,7 +260,7 @@ export function buildProgram(): Command {
     )
     .option(
       '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown (repeatable)',
+      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
       collect((name) => driftOutputs.addFormat(name)),
     )
     .option(
@@ -278,7 +296,8 @@ export function buildProgram(): Command {
     .option('--from-stdio <command>', 'run this command and ask it over stdio (no shell)')
     .option('--from-url <endpoint>', 'ask the server at this Streamable HTTP endpoint')
     .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices([...SPEC_VERSIONS]))
-    .option('-o, --output <file>', 'write the manifest here instead of standard output')
+    .option('-o, --output <file>', 'write the manifest here instead of standard output (never over an existing file)')
+    .option('--force', 'with --output: overwrite the file if it exists', false)
     .action(async (options: Record<string, unknown>) => {
       const { runInit } = await import('./init-command.js');
       process.exitCode = await runInit({
@@ -287,6 +306,7 @@ export function buildProgram(): Command {
         ...(typeof options['fromUrl'] === 'string' ? { url: options['fromUrl'] } : {}),
         ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
         ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+        force: options['force'] === true,
       });
     });
 
@@ -294,12 +314,39 @@ export function buildProgram(): Command {
     .command('rules')
     .description('list the rules by area, or print the page of one rule')
     .argument('[id]', 'a rule id')
-    .action(async (id: string | undefined) => {
+    .option(
+      '-c, --config <file>',
+      'configuration whose ruleFolders hold your own rules (default: mcprely.config.yaml in the working directory)',
+    )
+    .option('--no-config', 'the bundled rules only')
+    .action(async (id: string | undefined, options: { config?: string | boolean }) => {
       const { runRules } = await import('./rules-command.js');
-      process.exitCode = runRules(id);
+      process.exitCode = await runRules(id, options.config === true ? undefined : options.config);
     });
 
   return program;
+}
+
+/**
+ * `lint --stdin [--stdin-filename name]` or `lint -`: one manifest from standard input, reported under the name
+ * given (default `<stdin>`). --fix is refused (there is no file to write; --fix-dry-run shows the diff), and
+ * standard input cannot be mixed with paths. Without it, at least one path is required.
+ */
+function stdinOf(paths: readonly string[], options: Record<string, unknown>): { filename: string } | undefined {
+  const dash = paths.includes('-');
+  const named = typeof options['stdinFilename'] === 'string' ? options['stdinFilename'] : undefined;
+  if (options['stdin'] !== true && !dash) {
+    if (named !== undefined) throw new UsageError('--stdin-filename names standard input: give it with --stdin (or the path -)');
+    if (paths.length === 0)
+      throw new UsageError("missing required argument 'paths' (or give --stdin to read a manifest from standard input)");
+    return undefined;
+  }
+  if (paths.some((path) => path !== '-') || paths.length > 1)
+    throw new UsageError('standard input (--stdin or -) is one manifest: give no other paths with it');
+  if (options['fix'] === true)
+    throw new UsageError('--fix writes files, and standard input is not one: use --fix-dry-run to print the fixes as a diff');
+  if (named !== undefined && named.trim() === '') throw new UsageError('--stdin-filename is empty; give the name to report findings under');
+  return { filename: named ?? '<stdin>' };
 }
 
 /** An option parser whose Error becomes commander's usage error (exit 2). */
@@ -311,6 +358,15 @@ function asUsage<T>(parse: (value: string) => T): (value: string) => T {
       throw new InvalidArgumentError((error as Error).message);
     }
   };
+}
+
+/** --fix-type's kinds: `layout`, `claim` or both, comma-separated (ESLint's --fix-type). */
+function parseFixTypes(value: string): FixKind[] {
+  const kinds = value.split(',').map((kind) => kind.trim());
+  for (const kind of kinds)
+    if (!(FIX_KINDS as readonly string[]).includes(kind))
+      throw new Error(`"${displayText(kind)}" is not a kind of fix; use ${FIX_KINDS.join(', ')} (comma-separated)`);
+  return [...new Set(kinds as FixKind[])];
 }
 
 /** A SARIF category: letters, digits and `-_.`, with `/` between parts; never empty or ending in `/`. */

@@ -1,15 +1,27 @@
 import { closestMatch } from '../document/did-you-mean.js';
 import { INPUT_RULES, renderDescriptorPage, renderInputRuleDoc } from '../findings/input-rules.js';
 import { DRIFT_RULE_IDS, DRIFT_RULES } from '../probe/drift.js';
-import { bundledRules } from '../rules/load-rules.js';
+import { bundledRules, type RuleSet } from '../rules/load-rules.js';
+import { loadSettings, SettingsError } from './load-settings.js';
 import { renderRuleDoc } from '../rule-docs/rule-doc.js';
 import { runRuleExamples } from '../rule-docs/rule-examples.js';
 import { RULE_AREAS } from '../rules/rule-types.js';
 import { plural } from '../text/plural.js';
 
-/** `mcprely rules`: the catalogue by area; `mcprely rules <id>`: one rule's page. */
-export function runRules(id: string | undefined): number {
-  const ruleSet = bundledRules();
+/**
+ * `mcprely rules`: the catalogue by area; `mcprely rules <id>`: one rule's page — the bundled rules and the user's
+ * own, from the configuration (`-c`, or mcprely.config.* in the working directory) that names their folders.
+ */
+export async function runRules(id: string | undefined, config: string | false | undefined = undefined): Promise<number> {
+  let ruleSet: RuleSet;
+  try {
+    ruleSet = (await loadSettings(config, process.cwd())).ruleSet;
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    process.stderr.write(error.report);
+    return 2;
+  }
+  const builtIn = new Set(bundledRules().byId.keys());
   if (id === undefined) {
     const lines: string[] = [];
     for (const area of RULE_AREAS) {
@@ -17,7 +29,9 @@ export function runRules(id: string | undefined): number {
       if (rules.length === 0) continue;
       lines.push(`${area}`);
       for (const { definition } of rules)
-        lines.push(`  ${definition.id.padEnd(38)} ${definition.severity.padEnd(5)}  ${definition.description}`);
+        lines.push(
+          `  ${definition.id.padEnd(38)} ${definition.severity.padEnd(5)}  ${definition.description}${builtIn.has(definition.id) ? '' : ' (your rule)'}`,
+        );
       lines.push('');
     }
     lines.push('input (a file that cannot be used: exit code 2)');

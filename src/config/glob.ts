@@ -12,7 +12,10 @@ export type Matcher = (path: string) => boolean;
 
 /** One matcher for several patterns: true when any matches. Throws GlobError for a pattern it cannot take. */
 export function globMatcher(patterns: readonly string[]): Matcher {
-  const compiled = patterns.flatMap((pattern) => expandBraces(pattern).map(segmentsOf));
+  const compiled = patterns.flatMap((pattern) => {
+    checkGlob(pattern);
+    return expandBraces(pattern).map(segmentsOf);
+  });
   return (path) => {
     const names = path.split('/');
     return compiled.some((segments) => matchSegments(segments, names));
@@ -30,6 +33,39 @@ interface Set {
   readonly ranges: readonly (readonly [string, string])[];
 }
 type Segment = { readonly kind: 'globstar' } | { readonly kind: 'name'; readonly tokens: readonly Token[] };
+
+/**
+ * Refuses a pattern the matcher would read other than as written: a `[` whose set never closes within its
+ * name, a `{` never closed, a range written backwards (`[z-a]`), a trailing lone `\`. Then the brace limits.
+ */
+export function checkGlob(pattern: string): void {
+  if (pattern.length > MAX_PATTERN) throw new GlobError(`the glob is over ${MAX_PATTERN} characters`);
+  const open: number[] = [];
+  for (let index = 0; index < pattern.length; index++) {
+    const character = pattern[index];
+    if (character === '\\') {
+      if (index + 1 >= pattern.length) throw new GlobError('the glob ends in a lone \\; write \\\\ for a backslash');
+      index++;
+    } else if (character === '{') open.push(index);
+    else if (character === '}') open.pop();
+    else if (character === '[') {
+      const nameEnd = pattern.indexOf('/', index);
+      const close = pattern.indexOf(']', index + 2);
+      if (close === -1 || (nameEnd !== -1 && close > nameEnd))
+        throw new GlobError(`the set opened by "[" at character ${index + 1} is never closed; write \\[ for a literal [`);
+      let body = pattern.slice(index + 1, close);
+      if (body.startsWith('!') || body.startsWith('^')) body = body.slice(1);
+      for (let at = 0; at + 2 < body.length; at++)
+        if (body[at + 1] === '-' && body[at]! > body[at + 2]!)
+          throw new GlobError(
+            `the range ${body[at]}-${body[at + 2]} at character ${index + 2 + at} is backwards; write ${body[at + 2]}-${body[at]}`,
+          );
+      index = close;
+    }
+  }
+  if (open.length > 0) throw new GlobError(`the "{" at character ${open[0]! + 1} is never closed; close it, or write \\{ for a literal {`);
+  expandBraces(pattern);
+}
 
 /** `a/{b,c{d,e}}/f` → the patterns it stands for; refuses more than MAX_ALTERNATIVES, or a pattern too long. */
 export function expandBraces(pattern: string): string[] {

@@ -7,7 +7,7 @@ import { schemaLookup, type SchemaNode } from '../document/schema-lookup.js';
 import { locate, type SourceNode } from '../document/source-map.js';
 import { validateAgainst } from '../document/validate-against.js';
 import type { Config } from './config.js';
-import { expandBraces, GlobError } from './glob.js';
+import { checkGlob, GlobError } from './glob.js';
 
 const configLookup = schemaLookup(configSchema as SchemaNode, 'the configuration');
 
@@ -37,12 +37,12 @@ export function loadConfig(
   return problems.length > 0 ? { ok: false, text: parsed.text, problems } : { ok: true, config };
 }
 
-/** Globs the matcher refuses (too long, or braces that stand for too many patterns), at their place. */
+/** Globs the matcher refuses (an unclosed set or brace, a backwards range, too long, braces for too many patterns), at their place. */
 function badGlobs(config: Config, source: SourceNode): DocumentProblem[] {
   return (config.overrides ?? []).flatMap((override, index) =>
     (override.files as readonly string[]).flatMap((glob, position) => {
       try {
-        expandBraces(glob);
+        checkGlob(glob);
         return [];
       } catch (error) {
         if (!(error instanceof GlobError)) throw error;
@@ -53,7 +53,7 @@ function badGlobs(config: Config, source: SourceNode): DocumentProblem[] {
             messageId: 'bad-glob',
             template: 'The glob cannot be used: {reason}',
             data: { reason: error.message },
-            fix: 'write a shorter glob, or split it into several',
+            fix: 'correct the glob as the message says, or split it into several',
             path,
             start: place.start,
             end: place.end,

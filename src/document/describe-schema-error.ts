@@ -6,6 +6,12 @@ import { locate, type PathSegment, type SourceNode } from './source-map.js';
 import type { SchemaError } from './validator-types.js';
 
 /** Turns one ajv error into one sentence that names the field, points at its place and says what to do. */
+/** Patterns too hard to read in a message, in words (the operation name and the fixture id share the first). */
+const PATTERN_WORDS: Readonly<Record<string, string>> = {
+  '^(?!\\.{1,2}(?:/|$))(?!.*/\\.{1,2}(?:/|$))[A-Za-z0-9_.:-]+(?:/[A-Za-z0-9_.:-]+)*$':
+    'a safe name: parts of letters, digits, "_", ".", ":" and "-", joined by single "/", none of them "." or ".."',
+};
+
 export function describeSchemaError(error: SchemaError, value: unknown, source: SourceNode, lookup: SchemaLookup): DocumentProblem {
   const schemasAt = lookup.schemasAt;
   const path = parsePointer(error.instancePath);
@@ -131,7 +137,16 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
         at([...path, later], 'value'),
       );
     }
-    case 'pattern':
+    case 'pattern': {
+      const words = PATTERN_WORDS[String(params['pattern'])];
+      if (words !== undefined)
+        return problem(
+          'bad-format',
+          '{field} is {actual}, which is not {words}',
+          { field: capitalise(field), actual: shownValue(valueAt(value, path)), words },
+          'rename it: no empty, "." or ".." part, and only those characters',
+          at(path, 'value'),
+        );
       return problem(
         'bad-format',
         '{field} is {actual}, which does not match {pattern}',
@@ -139,6 +154,7 @@ export function describeSchemaError(error: SchemaError, value: unknown, source: 
         'use only the characters the pattern allows',
         at(path, 'value'),
       );
+    }
     default:
       return problem(
         'schema',

@@ -168,6 +168,7 @@ class FastReader {
   }
 
   #blockMapping(column: number, depth: number): Read {
+    if (depth >= DEPTH_LIMIT) throw NOT_MINE;
     const value: Record<string, unknown> = {};
     const entries = new Map<string, SourceEntry>();
     const start = this.#pos;
@@ -194,6 +195,7 @@ class FastReader {
   }
 
   #blockSequence(column: number, depth: number): Read {
+    if (depth >= DEPTH_LIMIT) throw NOT_MINE;
     const value: unknown[] = [];
     const items: SourceNode[] = [];
     const start = this.#pos;

@@ -1,12 +1,12 @@
 import type { Finding } from '../findings/finding.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import { buildReview } from '../review/build-review.js';
-import { renderReviewMarkdown } from '../review/render-review-markdown.js';
+import { renderReviewMarkdownChunks } from '../review/render-review-markdown.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { renderRun } from '../simulator/render-transcript.js';
-import { type Bundle, fixturePath, jsonFile, transcriptPath } from './bundle.js';
+import { type Bundle, type BundleSink, fixturePath, jsonFile, jsonFileChunks, setChunks, transcriptPath } from './bundle.js';
 import { evidenceIndex, renderIndex } from './evidence-index.js';
-import { renderEvidencePage } from './evidence-page.js';
+import { renderEvidencePageChunks } from './evidence-page.js';
 import { keyRecords } from './key-records.js';
 import type { LiveEvidence } from './live-evidence.js';
 import { reconnectPlans } from './reconnect-plans.js';
@@ -32,14 +32,35 @@ export function buildEvidence(
   lintOnly: ReadonlyMap<string, string> = new Map(),
 ): Bundle {
   const bundle: Bundle = new Map();
+  writeEvidenceFiles(bundle, manifest, findings, runs, manifestFromFixtures, live, ruleLink, lintOnly);
+  return bundle;
+}
+
+/** A fixture's two files: the fixture (naming the manifest from where it sits) and its run's transcript. */
+export function writeRunFiles(bundle: BundleSink, run: FixtureRun, manifestFromFixtures: string): void {
+  const { mcprelyFixture, ...rest } = run.fixture;
+  bundle.set(fixturePath(run.fixture), jsonFile({ mcprelyFixture, ...rest, manifest: manifestFromFixtures }));
+  bundle.set(transcriptPath(run.fixture), renderRun(run));
+}
+
+/**
+ * The bundle's files into `bundle`, one after another, none kept here once written. A run whose files are
+ * already there (written by `writeRunFiles` as it ended, its transcript then dropped) is not written again.
+ */
+export function writeEvidenceFiles(
+  bundle: BundleSink,
+  manifest: LoadedManifest,
+  findings: readonly Finding[],
+  runs: readonly FixtureRun[],
+  manifestFromFixtures: string,
+  live?: LiveEvidence,
+  ruleLink: (ruleId: string) => string | undefined = () => undefined,
+  lintOnly: ReadonlyMap<string, string> = new Map(),
+): void {
   const review = buildReview(manifest, findings, runs, lintOnly);
-  bundle.set('review.md', renderReviewMarkdown(review));
-  bundle.set('review.json', jsonFile(review));
-  for (const run of runs) {
-    const { mcprelyFixture, ...rest } = run.fixture;
-    bundle.set(fixturePath(run.fixture), jsonFile({ mcprelyFixture, ...rest, manifest: manifestFromFixtures }));
-    bundle.set(transcriptPath(run.fixture), renderRun(run));
-  }
+  setChunks(bundle, 'review.md', renderReviewMarkdownChunks(review));
+  setChunks(bundle, 'review.json', jsonFileChunks(review, 3));
+  for (const run of runs) if (!bundle.has(transcriptPath(run.fixture))) writeRunFiles(bundle, run, manifestFromFixtures);
   bundle.set('retry-table.md', retryTable(manifest));
   bundle.set('idempotency-key-records.json', jsonFile(keyRecords(manifest)));
   bundle.set('sse-headers-and-idle-policy.md', sseAndIdle(manifest));
@@ -50,9 +71,9 @@ export function buildEvidence(
   const index = { ...evidenceIndex(manifest, review, runs, live), files };
   bundle.set('index.json', jsonFile(index));
   bundle.set('index.md', renderIndex(index));
-  bundle.set(
+  setChunks(
+    bundle,
     'index.html',
-    renderEvidencePage(index, review, runs, (run) => bundle.get(transcriptPath(run.fixture))!, live, ruleLink),
+    renderEvidencePageChunks(index, review, runs, (run) => bundle.get(transcriptPath(run.fixture))!, live, ruleLink),
   );
-  return bundle;
 }

@@ -4,6 +4,26 @@ import { pathSegment } from '../text/path-segment.js';
 /** The bundle as relative path → file content; the caller writes it. Deterministic: the same manifest gives the same bytes. */
 export type Bundle = Map<string, string>;
 
+/** Where a bundle's files go as they are made: a Bundle (in memory), or a writer that puts each on disk at once. */
+export interface BundleSink {
+  set(path: string, content: string): unknown;
+  get(path: string): string | undefined;
+  has(path: string): boolean;
+  keys(): IterableIterator<string>;
+  /** Writes a file piece by piece, never holding it whole (a writer to disk has it; a Map joins the pieces). */
+  setChunks?(path: string, chunks: Iterable<string>): unknown;
+}
+
+/** Sets a file from its pieces: streamed where the sink can, joined where it cannot. */
+export function setChunks(bundle: BundleSink, path: string, chunks: Iterable<string>): void {
+  if (bundle.setChunks !== undefined) bundle.setChunks(path, chunks);
+  else {
+    let text = '';
+    for (const chunk of chunks) text += chunk;
+    bundle.set(path, text);
+  }
+}
+
 /**
  * Where a fixture's files go under a folder: <operation>/<kind>, each name encoded as one path segment, so
  * an operation named `../../x` or `a/b` stays inside the folder and never meets another's files.
@@ -19,4 +39,45 @@ export const fixturePath = (fixture: Fixture) => `fixtures/${fixtureSegments(fix
 
 export function jsonFile(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * `jsonFile(value)` in pieces, byte for byte the same: the top `levels` of objects and arrays are written a member
+ * at a time, each deeper value by JSON.stringify re-indented (JSON text holds no raw newline inside a string).
+ */
+export function* jsonFileChunks(value: unknown, levels = 2): Generator<string> {
+  yield* jsonChunks(value, '', levels);
+  yield '\n';
+}
+
+function* jsonChunks(value: unknown, indent: string, levels: number): Generator<string> {
+  const plain = value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+  if (!plain || levels === 0) {
+    const text = JSON.stringify(value, null, 2);
+    yield indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
+    return;
+  }
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      yield '[]';
+      return;
+    }
+    yield '[';
+    for (const [index, item] of value.entries()) {
+      yield `${index === 0 ? '' : ','}\n${inner}`;
+      const shown = item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item;
+      yield* jsonChunks(shown, inner, levels - 1);
+    }
+    yield `\n${indent}]`;
+    return;
+  }
+  let first = true;
+  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+    yield `${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
+    first = false;
+    yield* jsonChunks(member, inner, levels - 1);
+  }
+  yield first ? '{}' : `\n${indent}}`;
 }

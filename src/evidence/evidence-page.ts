@@ -1,7 +1,7 @@
 import type { Finding } from '../findings/finding.js';
 import { html } from '../html/escape.js';
 import { relativeUri } from '../text/relative-uri.js';
-import { DECLARED_BASIS, findingsHtml, mark, renderReviewHtml, table, type PageSection } from '../review/render-review-html.js';
+import { DECLARED_BASIS, findingsHtml, mark, renderReviewHtmlChunks, table, type PageSection } from '../review/render-review-html.js';
 import type { Review } from '../review/review-types.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { transcriptPath } from './bundle.js';
@@ -21,6 +21,20 @@ export function renderEvidencePage(
   live: LiveEvidence | undefined,
   ruleLink: (ruleId: string) => string | undefined,
 ): string {
+  let text = '';
+  for (const chunk of renderEvidencePageChunks(index, review, runs, transcriptOf, live, ruleLink)) text += chunk;
+  return text;
+}
+
+/** The same page in pieces, each operation's section made as it is written. */
+export function renderEvidencePageChunks(
+  index: EvidenceIndex & { readonly files: readonly string[] },
+  review: Review,
+  runs: readonly FixtureRun[],
+  transcriptOf: (run: FixtureRun) => string,
+  live: LiveEvidence | undefined,
+  ruleLink: (ruleId: string) => string | undefined,
+): Generator<string> {
   const byId = new Map(runs.map((run) => [run.fixture.id, run]));
   const basis = index.basis;
   const basisLines =
@@ -35,7 +49,7 @@ export function renderEvidencePage(
         ];
   const fixtures = index.fixtures;
   basisLines.push(`Fixtures on the reference implementation: ${fixtures.passed} of ${fixtures.total} passed, ${fixtures.failed} failed.`);
-  return renderReviewHtml(review, {
+  return renderReviewHtmlChunks(review, {
     title: `Reliability evidence: ${review.server}`,
     verdict: { text: index.verdict, productionReady: index.productionReady },
     basis: basisLines,

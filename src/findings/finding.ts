@@ -1,5 +1,6 @@
 import type { FixChange } from '../document/fix-change.js';
 import type { Position, Range } from '../document/position.js';
+import { asSentence } from '../text/sentence.js';
 
 export { changeOf, describeChange, type FixChange } from '../document/fix-change.js';
 
@@ -24,8 +25,16 @@ export interface Finding {
   readonly fix?: string;
   /** Present when the finding is suppressed: reported for the record, never counted. */
   readonly suppression?: Suppression;
-  /** A safe fix lint --fix applies at `path` (a JSON Pointer, the finding's own place). */
+  /**
+   * A layout fix lint --fix applies at `path` (a JSON Pointer, the finding's own place): it keeps the meaning of
+   * every claim (quoting, a comment, canonical spelling, a redundant key removed).
+   */
   readonly autofix?: Autofix;
+  /**
+   * A claim change at `path`: a value that says what the server or its clients do. Applying it changes the
+   * claim, not the code, so lint --fix applies it only with `--fix-type claim`, and lists what to change.
+   */
+  readonly claimFix?: Autofix;
   /**
    * A fix with a value only a person can choose (a capacity, a backoff, an interval): proposed, shown in the
    * reports and offered as a SARIF fix, never applied by lint --fix.
@@ -60,6 +69,7 @@ export interface FindingSpec {
   readonly range?: Range;
   readonly fix?: string;
   readonly autofix?: Autofix;
+  readonly claimFix?: Autofix;
   readonly suggestion?: Autofix;
 }
 
@@ -76,8 +86,10 @@ export function makeFinding(spec: FindingSpec): Finding {
     path: typeof spec.path === 'string' ? spec.path : toJsonPointer(spec.path ?? []),
   };
   if (spec.range !== undefined) finding.range = spec.range;
-  if (spec.fix !== undefined) finding.fix = spec.fix;
+  // Shown after the message's full stop in every format: a sentence of its own.
+  if (spec.fix !== undefined) finding.fix = asSentence(spec.fix);
   if (spec.autofix !== undefined) finding.autofix = spec.autofix;
+  if (spec.claimFix !== undefined) finding.claimFix = spec.claimFix;
   if (spec.suggestion !== undefined) finding.suggestion = spec.suggestion;
   return finding;
 }

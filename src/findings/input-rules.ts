@@ -108,6 +108,33 @@ export const INPUT_RULES: readonly InputRule[] = [
     ),
   },
   {
+    id: 'config-file',
+    severity: 'error',
+    description:
+      'The configuration file (mcprely.config.yaml) is well-formed, matches schemas/config.schema.json and every glob in it can be used.',
+    rationale:
+      'A configuration that cannot be read, names an unknown field or rule, or holds a glob that would not match as written ' +
+      '(an unclosed [ or {, a backwards range) would silently lint with other settings than the ones meant; the run stops (exit 2).',
+    fix: 'Correct the configuration at the place shown.',
+    tags: ['input'],
+    docPage: 'docs/rules/config-file.md',
+    helpMarkdown: inputHelp(
+      'The configuration file (mcprely.config.yaml) is well-formed, matches schemas/config.schema.json and every glob in it can be used.',
+      [
+        'The configuration is read before any manifest. A file that cannot be parsed, does not match',
+        '`schemas/config.schema.json`, sets a rule that does not exist, or holds an `overrides[].files` glob the matcher',
+        'cannot take as written (a `[` set or a `{` group never closed, a range written backwards such as `[z-a]`, a',
+        'trailing lone `\\`, over 1024 characters, braces standing for over 256 patterns) is reported at its line and',
+        'column, and the run stops with exit 2 before any manifest is linted with other settings than the ones meant.',
+      ],
+      'Correct the configuration at the place shown; write `\\[` for a literal `[` in a glob.',
+      [
+        'mcprely.config.yaml:2:13: error: The glob cannot be used: the set opened by "[" at character 1 is never closed; ' +
+          'write \\[ for a literal [. Fix: Correct the glob as the message says, or split it into several [config-file]',
+      ],
+    ),
+  },
+  {
     id: 'rule-file',
     severity: 'error',
     description: "A rule file in the configuration's ruleFolders is readable, matches schemas/rule.schema.json and compiles.",

@@ -55,6 +55,16 @@ ${page.footer}
 `;
 }
 
+/** The same page with its main content in pieces, written as they come (a page of 10 000 operations is never held whole). */
+export function* htmlPageChunks(page: Omit<PageSpec, 'main'> & { readonly main: Iterable<string> }): Generator<string> {
+  const marker = '\u0000main\u0000';
+  const shell = htmlPage({ ...page, main: marker });
+  const at = shell.indexOf(marker);
+  yield shell.slice(0, at);
+  yield* page.main;
+  yield shell.slice(at + marker.length);
+}
+
 /** Opens every collapsed section before printing and restores them after: a printed page shows every transcript. */
 const PRINT_SCRIPT =
   "addEventListener('beforeprint',()=>{for(const d of document.querySelectorAll('details:not([open])')){d.dataset.printed='';d.open=true}});" +

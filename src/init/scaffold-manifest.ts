@@ -1,6 +1,7 @@
 import type { ToolSummary } from '../probe/tool-summary.js';
 import type { SpecVersion } from '../spec/revisions.js';
 import { CommentedDocument } from './commented-document.js';
+import { SCHEMA_PATH } from './template.js';
 
 /** Argument names that carry an idempotency key, by convention. */
 const KEY_ARGUMENT =
@@ -14,6 +15,8 @@ export interface ScaffoldInput {
   readonly transport: 'stdio' | 'streamable-http';
   readonly source: string;
   readonly tools: readonly ToolSummary[];
+  /** The `$schema` path in the editor comment, relative to the file written (default: SCHEMA_PATH). */
+  readonly schemaPath?: string;
 }
 
 /**
@@ -33,7 +36,7 @@ export function scaffoldManifest(input: ScaffoldInput): string {
       operations: operations.map(({ value }) => value),
     },
     [
-      'yaml-language-server: $schema=./node_modules/mcprely/schemas/manifest.schema.json',
+      `yaml-language-server: $schema=${input.schemaPath ?? SCHEMA_PATH}`,
       `Written by mcprely init from the tools/list of ${input.source.replace(/[\r\n]+/g, ' ')}.`,
       'Fields listed in x-mcprely-unverified were inferred from tool annotations, which are untrusted hints:',
       'confirm each against the implementation, then remove it from the list. Run mcprely lint on this file:',

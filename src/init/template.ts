@@ -1,15 +1,20 @@
 import { factsOf } from '../spec/revision-facts.js';
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import type { Transport } from '../spec/transports.js';
+import { DECIDE, TEMPLATE_PLACEHOLDERS } from '../manifest/placeholders.js';
 import { CommentedDocument } from './commented-document.js';
 
 export interface TemplateInput {
   readonly specVersion: SpecVersion;
   readonly transports: readonly Transport[];
+  /** The `$schema` path in the editor comment, relative to the file written (default: SCHEMA_PATH). */
+  readonly schemaPath?: string;
 }
 
-/** The marker of a decision the template leaves to its author; mcprely lint reports each until it is made. */
-export const DECIDE = 'DECIDE';
+/** The manifest schema in the installed package, from the folder that holds node_modules. */
+export const SCHEMA_PATH = './node_modules/mcprely/schemas/manifest.schema.json';
+
+export { DECIDE } from '../manifest/placeholders.js';
 
 /**
  * A starting manifest without a server: every field a visible choice with a comment that says what it decides,
@@ -25,7 +30,7 @@ export function templateManifest(input: TemplateInput): string {
     mcprely: 1,
     specVersion: input.specVersion,
     server: {
-      name: 'my-server',
+      name: TEMPLATE_PLACEHOLDERS.serverName,
       transports: [...input.transports],
       ...(http
         ? {
@@ -67,10 +72,12 @@ export function templateManifest(input: TemplateInput): string {
       },
       task: { used: false },
     },
-    operations: [{ name: 'my_tool', method: 'tools/call', description: 'What the tool does, in one sentence.', timeouts: {} }],
+    operations: [
+      { name: TEMPLATE_PLACEHOLDERS.toolName, method: 'tools/call', description: TEMPLATE_PLACEHOLDERS.description, timeouts: {} },
+    ],
   };
   const doc = new CommentedDocument(manifest, [
-    'yaml-language-server: $schema=./node_modules/mcprely/schemas/manifest.schema.json',
+    `yaml-language-server: $schema=${input.schemaPath ?? SCHEMA_PATH}`,
     `Written by mcprely init --template (MCP ${input.specVersion}, ${input.transports.join(' and ')}).`,
     'Every field is a decision. The values here are the safe ones; change a value only for a reason.',
     `The decisions only you can make are marked ${DECIDE}: mcprely lint reports each until it is made.`,

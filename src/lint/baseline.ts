@@ -61,3 +61,38 @@ export function applyBaseline(
     }),
   }));
 }
+
+/**
+ * The entries (or the part of their count) that no finding of this run matched: findings fixed since the baseline
+ * was written. Only files this run linted are judged, so linting part of a tree never calls the rest stale.
+ */
+export function staleEntries(reports: readonly FileReport[], baseline: Baseline, normalise: (file: string) => string): BaselineEntry[] {
+  const linted = new Set(reports.filter((report) => !report.inputError).map((report) => normalise(report.file)));
+  const found = new Map<string, number>();
+  for (const report of reports) {
+    if (report.inputError) continue;
+    for (const finding of report.findings) {
+      if (finding.suppression !== undefined && finding.suppression.kind !== 'baseline') continue;
+      const key = keyOf(normalise(report.file), finding.ruleId, stablePath(finding), finding.messageId);
+      found.set(key, (found.get(key) ?? 0) + 1);
+    }
+  }
+  const stale: BaselineEntry[] = [];
+  for (const entry of baseline.findings) {
+    if (!linted.has(entry.file)) continue;
+    const key = keyOf(entry.file, entry.ruleId, entry.path, entry.messageId);
+    const left = entry.count - (found.get(key) ?? 0);
+    if (left > 0) stale.push({ ...entry, count: left });
+    found.set(key, Math.max(0, (found.get(key) ?? 0) - entry.count));
+  }
+  return stale;
+}
+
+/** The baseline without its stale entries (their counts taken off). */
+export function prunedBaseline(baseline: Baseline, stale: readonly BaselineEntry[]): Baseline {
+  const off = new Map(stale.map((entry) => [keyOf(entry.file, entry.ruleId, entry.path, entry.messageId), entry.count]));
+  const findings = baseline.findings
+    .map((entry) => ({ ...entry, count: entry.count - (off.get(keyOf(entry.file, entry.ruleId, entry.path, entry.messageId)) ?? 0) }))
+    .filter((entry) => entry.count > 0);
+  return { version: 1, findings };
+}

@@ -6,12 +6,12 @@ import type { SourceNode } from '../document/source-map.js';
 import { type Autofix, changeOf, type Finding } from '../findings/finding.js';
 
 /**
- * Each fix of a file's findings (safe fix or suggestion) with the text change that makes it, for SARIF's
+ * Each fix of a file's findings (layout fix, claim change or suggestion) with the text change that makes it, for SARIF's
  * `fixes`: the fix applied alone to the text lint parsed, at the place --fix would make it. Worked out while
  * the parsed document is at hand, so SARIF never parses a file a second time.
  */
 export function withFixReplacements(findings: readonly Finding[], file: string, text: string, source: SourceNode): Finding[] {
-  const fixable = (finding: Finding) => finding.autofix !== undefined || finding.suggestion !== undefined;
+  const fixable = (finding: Finding) => finding.autofix !== undefined || finding.claimFix !== undefined || finding.suggestion !== undefined;
   if (!findings.some(fixable)) return [...findings];
   const format = syntaxOf(file);
   let lines: LineIndex | undefined;
@@ -37,6 +37,7 @@ export function withFixReplacements(findings: readonly Finding[], file: string, 
       ? {
           ...finding,
           ...(finding.autofix === undefined ? {} : { autofix: withText(finding, finding.autofix) }),
+          ...(finding.claimFix === undefined ? {} : { claimFix: withText(finding, finding.claimFix) }),
           ...(finding.suggestion === undefined ? {} : { suggestion: withText(finding, finding.suggestion) }),
         }
       : finding,

@@ -9,6 +9,9 @@ export type ProblemRuleIds = Readonly<Record<DocumentProblem['kind'], string>>;
 /** A manifest (or a configuration) that cannot be read, parsed or validated. */
 export const MANIFEST_PROBLEM_RULES: ProblemRuleIds = { file: 'manifest-file', syntax: 'manifest-syntax', schema: 'manifest-schema' };
 
+/** A configuration file: every problem with it is one rule's, whatever its kind. */
+export const CONFIG_PROBLEM_RULES: ProblemRuleIds = { file: 'config-file', syntax: 'config-file', schema: 'config-file' };
+
 /** A user's rule file: every problem with it is one rule's, whatever its kind. */
 export const RULE_FILE_PROBLEM_RULES: ProblemRuleIds = { file: 'rule-file', syntax: 'rule-file', schema: 'rule-file' };
 

@@ -1,6 +1,7 @@
 import type { Severity } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
 import { displayText } from '../text/display-text.js';
+import { claimChangeText } from './claim-change.js';
 
 const COMMAND: Record<Severity, string> = { error: 'error', warn: 'warning', info: 'notice' };
 
@@ -20,7 +21,9 @@ export function formatGithub(result: LintResult): string {
       }
       properties.push(['title', `mcprely ${displayText(finding.ruleId)}`]);
       // Control characters are escaped visibly first, so no text can end the command or start another.
-      const text = displayText(finding.fix === undefined ? finding.message : `${finding.message}. ${finding.fix}`);
+      const claim = claimChangeText(finding);
+      const said = finding.fix === undefined ? finding.message : `${finding.message}. ${finding.fix}`;
+      const text = displayText(claim === '' ? said : `${said}. ${claim}`);
       lines.push(
         `::${COMMAND[finding.severity]} ${properties.map(([name, value]) => `${name}=${escapeProperty(String(value))}`).join(',')}::${escapeData(text)}`,
       );

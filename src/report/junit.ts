@@ -1,6 +1,7 @@
 import type { Finding } from '../findings/finding.js';
 import type { LintResult } from '../lint/lint-result.js';
 import { activeFindings } from '../lint/lint-result.js';
+import { claimChangeText } from './claim-change.js';
 
 /** JUnit XML: a suite per file, a failing test case per finding (an error case for unreadable input), a passing case for a clean file. */
 export function formatJunit(result: LintResult): string {
@@ -23,7 +24,10 @@ export function formatJunit(result: LintResult): string {
 /** One finding as a JUnit test case named by its rule and place, failing (or in error) with its message and fix. */
 export function findingCase(finding: Finding, classname: string, element: 'failure' | 'error', type: string): string {
   const place = finding.range === undefined ? finding.file : `${finding.file}:${finding.range.start.line}:${finding.range.start.column}`;
-  const body = escapeXml(`${place}: ${finding.message}${finding.fix === undefined ? '' : `\nFix: ${finding.fix}`}`);
+  const claim = claimChangeText(finding);
+  const body = escapeXml(
+    `${place}: ${finding.message}${finding.fix === undefined ? '' : `\nFix: ${finding.fix}`}${claim === '' ? '' : `\n${claim}`}`,
+  );
   const name = escapeXml(`${finding.ruleId} ${finding.path || '/'}`);
   const failure = `<${element} type="${escapeXml(type)}" message="${escapeXml(finding.message)}">${body}</${element}>`;
   return `    <testcase classname="${escapeXml(classname)}" name="${name}">\n      ${failure}\n    </testcase>`;

@@ -15,7 +15,11 @@ export function formatMarkdown(result: LintResult, context: Pick<ReportContext, 
   const lines = [`### mcprely: ${findingCounts(result)}`];
   if (suppressed > 0) lines.push('', `${plural(suppressed, 'suppressed finding')} not shown.`);
   const rows = findingRows(result, context);
-  if (rows.length > 0) lines.push('', ...FINDING_TABLE_HEAD, ...rows);
+  if (rows.length > 0) {
+    lines.push('', ...FINDING_TABLE_HEAD);
+    // One at a time: spreading 150 000 rows into push() overflows the stack.
+    for (const row of rows) lines.push(row);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -40,11 +44,16 @@ export function findingRows(result: LintResult, context: Pick<ReportContext, 'ru
       const link = ruleDocLink(context, rules.get(finding.ruleId));
       const rule = link === undefined ? code(finding.ruleId) : `[${code(finding.ruleId)}](${link})`;
       const fix = finding.autofix === undefined ? '*Fix:*' : '*Fix (mcprely lint --fix does it):*';
+      const claim =
+        finding.claimFix === undefined
+          ? ''
+          : ` *Claim change:* ${describeChange(finding.claimFix, finding.path)} — the manifest would claim it; make the server do it ` +
+            '(`mcprely lint --fix --fix-type claim` writes it).';
       const suggestion =
         finding.suggestion === undefined
           ? ''
           : ` *Suggested:* ${describeChange(finding.suggestion, finding.path)} (check the value first).`;
-      const text = finding.fix === undefined ? finding.message : `${finding.message}. ${fix} ${finding.fix}${suggestion}`;
+      const text = finding.fix === undefined ? finding.message : `${finding.message}. ${fix} ${finding.fix}${claim}${suggestion}`;
       rows.push(`| ${BADGE[finding.severity]} | ${code(where)} | ${rule} | ${cell(text)} |`);
     }
   }

@@ -168,6 +168,13 @@ function sarifFixes(finding: Finding, artifact: ReturnType<typeof artifactUri>) 
   const fixes = [];
   const fix = sarifFix(finding, finding.autofix, 'mcprely lint --fix makes this change', artifact);
   if (fix !== undefined) fixes.push(fix);
+  const claim = sarifFix(
+    finding,
+    finding.claimFix,
+    'a claim change: the manifest would say the server does this; make the server do it',
+    artifact,
+  );
+  if (claim !== undefined) fixes.push(claim);
   const suggestion = sarifFix(finding, finding.suggestion, 'a suggestion: check the value before you apply it', artifact);
   if (suggestion !== undefined) fixes.push(suggestion);
   return fixes;

@@ -1,6 +1,6 @@
 import type { Finding } from '../findings/finding.js';
 import { fragmentId, html } from '../html/escape.js';
-import { htmlPage } from '../html/page.js';
+import { htmlPageChunks } from '../html/page.js';
 import { sequenceSvg } from '../html/sequence-svg.js';
 import { SECTION_TITLES } from './build-review.js';
 import type { ChecklistLine, FixtureOutcome, Mark, OperationReview, Refusal, Review, Section } from './review-types.js';
@@ -55,40 +55,51 @@ interface Spent {
  * rule pages and the fixtures with pass or fail (and their transcripts, collapsed, when the page has them).
  */
 export function renderReviewHtml(review: Review, options: ReviewPageOptions): string {
+  let text = '';
+  for (const chunk of renderReviewHtmlChunks(review, options)) text += chunk;
+  return text;
+}
+
+/** The same page in pieces: the operations' sections are made one at a time, as they are written. */
+export function* renderReviewHtmlChunks(review: Review, options: ReviewPageOptions): Generator<string> {
   const spent: Spent = { diagrams: 0, transcriptCharacters: 0 };
-  const operationSections = review.operations.map((operation) => ({
-    id: fragmentId('op', operation.name),
-    label: operation.name,
-    html: operationHtml(operation, options, spent),
-  }));
-  const sections: PageSection[] = [
-    { id: 'verdict', label: 'Verdict', html: verdictHtml(review, options) },
-    ...(options.leading ?? []),
+  type LazySection = { readonly id: string; readonly label: string; readonly html: () => string };
+  const eager = (section: PageSection): LazySection => ({ id: section.id, label: section.label, html: () => section.html });
+  const operationSections = review.operations.map(
+    (operation): LazySection => ({
+      id: fragmentId('op', operation.name),
+      label: operation.name,
+      html: () => operationHtml(operation, options, spent),
+    }),
+  );
+  const sections: LazySection[] = [
+    eager({ id: 'verdict', label: 'Verdict', html: verdictHtml(review, options) }),
+    ...(options.leading ?? []).map(eager),
     ...(review.otherFindings.length === 0
       ? []
       : [
-          {
+          eager({
             id: 'manifest-findings',
             label: 'Server and manifest findings',
             html: `<h2>Server and manifest findings</h2>\n${findingsHtml(review.otherFindings, options)}`,
-          },
+          }),
         ]),
     ...operationSections,
-    ...(options.trailing ?? []),
+    ...(options.trailing ?? []).map(eager),
   ];
   const fixtures = review.fixtures;
-  return htmlPage({
+  function* main(): Generator<string> {
+    for (const [index, section] of sections.entries())
+      yield `${index === 0 ? '' : '\n'}<section id="${section.id}"${section.id.startsWith('op-') ? ' class="operation"' : ''}>\n${section.html()}\n</section>`;
+  }
+  yield* htmlPageChunks({
     title: options.title,
     header:
       `<h1>${html(options.title)}</h1>\n<p class="meta">Manifest <code>${html(review.file)}</code> · MCP ${html(review.specVersion)} · ` +
       `${plural(review.replicas, 'replica')} · ${plural(review.operations.length, 'operation')} · fixtures: ` +
       `${fixtures.passed} of ${fixtures.total} passed on the reference implementation</p>`,
     contents: sections.map(({ id, label }) => ({ id, label })),
-    main: sections
-      .map(
-        (section) => `<section id="${section.id}"${section.id.startsWith('op-') ? ' class="operation"' : ''}>\n${section.html}\n</section>`,
-      )
-      .join('\n'),
+    main: main(),
     footer: options.footer,
   });
 }

@@ -10,6 +10,13 @@ const NO = MARK.fail;
 
 /** The review as GitHub-flavoured markdown: one section per checklist item, race rows as mermaid diagrams. */
 export function renderReviewMarkdown(review: Review): string {
+  let text = '';
+  for (const chunk of renderReviewMarkdownChunks(review)) text += chunk;
+  return text;
+}
+
+/** The same text in pieces (the head, then one per operation), for writing a review of 10 000 operations without holding it. */
+export function* renderReviewMarkdownChunks(review: Review): Generator<string> {
   const { fixtures } = review;
   const lines: string[] = [
     `# Reliability review: ${markdownText(review.server)}`,
@@ -29,9 +36,10 @@ export function renderReviewMarkdown(review: Review): string {
   ];
   for (const refusal of review.refusals) lines.push('', `${NO} **${refusal.condition}**: ${refusal.detail}`);
   if (review.otherFindings.length > 0) lines.push('', '## Server and manifest findings', '', ...findingLines(review.otherFindings));
-  for (const operation of review.operations) lines.push('', ...operationSection(operation));
   // Each element is one line: whatever the manifest put in it (a newline, an escape sequence, a bidi override) stays on it, visibly.
-  return `${lines.map(displayText).join('\n')}\n`;
+  yield lines.map(displayText).join('\n');
+  for (const operation of review.operations) yield `\n\n${operationSection(operation).map(displayText).join('\n')}`;
+  yield '\n';
 }
 
 function operationSection(operation: OperationReview): string[] {

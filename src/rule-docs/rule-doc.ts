@@ -67,9 +67,9 @@ function verificationLines(verification: { readonly lintOnly: string } | undefin
   ];
 }
 
-/** What `lint --fix` does, and the values it suggests, for the failing example's findings. */
+/** What `lint --fix` does, the claims it changes only when asked, and the values it suggests, for the failing example's findings. */
 function fixLines(examples: ExampleResults): string[] {
-  const distinct = (kind: 'autofix' | 'suggestion') => [
+  const distinct = (kind: 'autofix' | 'claimFix' | 'suggestion') => [
     ...new Set(
       examples.failing.flatMap((finding) => {
         const fix = finding[kind];
@@ -78,9 +78,18 @@ function fixLines(examples: ExampleResults): string[] {
     ),
   ];
   const fixes = distinct('autofix');
+  const claims = distinct('claimFix');
   const suggestions = distinct('suggestion');
   return [
     ...(fixes.length === 0 ? [] : [`\`mcprely lint --fix\` does it for the failing example: ${fixes.join('; ')}.`, '']),
+    ...(claims.length === 0
+      ? []
+      : [
+          `A claim change for the failing example: ${claims.join('; ')}. It changes what the manifest says the server or its clients do, ` +
+            'not what they do: make the code do it, then write it (`mcprely lint --fix --fix-type claim` writes it and lists the to-do; ' +
+            '`mcprely drift` checks it against the running server). Plain `lint --fix` leaves it.',
+          '',
+        ]),
     ...(suggestions.length === 0
       ? []
       : [`Suggested for the failing example (a value for you to check; \`lint --fix\` leaves it to you): ${suggestions.join('; ')}.`, '']),

@@ -17,14 +17,22 @@ export interface RuleDefinition {
   readonly function?: string;
   readonly message: string;
   readonly fix: string;
-  /** A safe fix for lint --fix. */
+  /** A fix mcprely can make, of the kind `fixKind` says. */
   readonly autofix?: FixChange;
+  /**
+   * What the rule's autofixes change: `claim` (the default) a value that says what the server or its clients
+   * do (applied only with --fix-type claim); `layout` the text alone, every claim's meaning kept (--fix).
+   */
+  readonly fixKind?: FixKind;
   /** A fix whose value a person chooses: proposed in the reports, never applied by lint --fix. */
   readonly suggestion?: FixChange;
   readonly examples: { readonly failing: string; readonly passing: string };
   /** Why no fixture can show what the rule reports (review and evidence say so instead of a pass). */
   readonly verification?: { readonly lintOnly: string };
 }
+
+export const FIX_KINDS = ['layout', 'claim'] as const;
+export type FixKind = (typeof FIX_KINDS)[number];
 
 export const RULE_AREAS = [
   'manifest',

@@ -34,7 +34,8 @@ export function runRules(manifest: LoadedManifest, ruleSet: RuleSet, severities:
           path: violation.place.path,
           range: { start: lines.position(span.start), end: lines.position(span.end) },
           fix: violation.fix,
-          autofix: violation.autofix,
+          // A rule's fix changes a claim unless the rule says it is layout alone.
+          ...(rule.definition.fixKind === 'layout' ? { autofix: violation.autofix } : { claimFix: violation.autofix }),
           suggestion: violation.suggestion,
         });
         findings.push({ finding, offset: span.start });

@@ -10,7 +10,7 @@ export interface Violation {
   readonly place: FieldPlace;
   readonly at: 'key' | 'value';
   readonly data: Readonly<Record<string, string | number>>;
-  /** What lint --fix changes at the reported field, when the rule has a safe fix. */
+  /** What mcprely can change at the reported field (a layout fix or a claim change, as the rule's fixKind says). */
   readonly autofix?: FixChange;
   /** A change proposed for a person to confirm (its value is theirs to choose). */
   readonly suggestion?: FixChange;

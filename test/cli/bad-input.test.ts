@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { stylishFindings } from '../helpers/stylish.js';
 import { runCli, showsStackTrace } from '../helpers/run-cli.js';
 
 const GOOD = 'fixtures/examples/billing.yaml';
@@ -180,12 +181,13 @@ describe('bad input: a clear one-line error, exit code 2, and the other files st
     const stylish = runCli(['lint', path, GOOD]);
     expect(stylish.status).toBe(2);
     expect(showsStackTrace(stylish.stdout + stylish.stderr)).toBe(false);
-    const line = stylish.stdout.split('\n').find((text) => text.startsWith(path))!;
-    expect(line, stylish.stdout).toBeDefined();
-    const place = badCase.at === undefined ? `${path}: ` : `${path}:${badCase.at[0]}:${badCase.at[1]}: `;
-    expect(line.startsWith(`${place}error: `), line).toBe(true);
-    expect(line).toMatch(badCase.says);
-    expect(line.endsWith(`[${badCase.ruleId}]`)).toBe(true);
+    const found = stylishFindings(stylish.stdout).filter((finding) => finding.file === path);
+    expect(found, stylish.stdout).toHaveLength(1);
+    const finding = found[0]!;
+    expect([finding.line, finding.column], finding.text).toEqual(badCase.at ?? [0, 0]);
+    expect(finding.severity).toBe('error');
+    expect(finding.message).toMatch(badCase.says);
+    expect(finding.ruleId).toBe(badCase.ruleId);
 
     const json = JSON.parse(runCli(['lint', path, GOOD, '--format', 'json']).stdout) as {
       files: { file: string; inputError: boolean; findings: unknown[] }[];

@@ -14,7 +14,7 @@ describe('the mcprely binary', () => {
     const run = runCli(['--help']);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/Usage: mcprely/);
-    expect(run.stdout).toMatch(/lint \[options\] <paths\.\.\.>/);
+    expect(run.stdout).toMatch(/lint \[options\] \[paths\.\.\.\]/);
   });
 
   it.each([

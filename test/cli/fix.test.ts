@@ -40,7 +40,10 @@ const data = (text: string, file = 'm.yaml') => {
   if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
   return parsed.document;
 };
-const fixable = (findings: readonly Finding[]) => findings.filter((finding) => finding.autofix !== undefined);
+/** A finding's fix of either kind: these tests exercise the fixing machinery, so a claim change counts (--fix-type layout,claim). */
+const fixOf = (finding: Finding) => finding.autofix ?? finding.claimFix;
+const fixable = (findings: readonly Finding[]) => findings.filter((finding) => fixOf(finding) !== undefined);
+const ALL_KINDS = ['--fix-type', 'layout,claim'];
 
 /**
  * One --fix pass in process: the fixable findings' edits applied to the text, at the place --fix chooses (an
@@ -54,7 +57,7 @@ function fixOnce(
   const source = data(text, file).source;
   const edits = fixable(lintText(text, undefined, file)).map((finding) => {
     const path = parsePointer(finding.path);
-    const change = changeOf(finding.autofix!);
+    const change = changeOf(fixOf(finding)!);
     // A removal always goes where the value is written (an inherited one in the defaults).
     return { path: ownField && !('remove' in change) ? path : [...placeOfFix(source, path)], change };
   });
@@ -91,7 +94,7 @@ function setIn(value: unknown, path: readonly (string | number)[], to: unknown):
   return { ...object, [head as string]: setIn(object[head as string], rest, to) };
 }
 
-describe('lint --fix: safe fixes that keep every other byte', () => {
+describe('lint --fix --fix-type layout,claim: fixes that keep every other byte', () => {
   it('fixes a commented manifest in place: comments, blank lines and order kept, a second --fix changes nothing', () => {
     const dir = tmp();
     const file = join(dir, 'billing.yaml');
@@ -102,16 +105,22 @@ describe('lint --fix: safe fixes that keep every other byte', () => {
     const before = runCli(['lint', file, '-f', 'json']);
     const findingsBefore = (JSON.parse(before.stdout) as { files: { findings: Finding[] }[] }).files[0]!.findings;
     expect(fixable(findingsBefore).length).toBeGreaterThanOrEqual(3);
-    const fixed = runCli(['lint', file, '--fix']);
+    const fixed = runCli(['lint', file, '--fix', ...ALL_KINDS]);
     expect(fixed.status, fixed.stdout + fixed.stderr).toBe(0);
     expect(fixed.stderr).toMatch(/^fixed \d+ values? in 1 file$/m);
     const after = readFileSync(file, 'utf8');
     expect(after).toContain('suppressResponseAfterCancel: true # was true');
+    // Each claim change is a to-do for the code, and the comment kept beside a changed value may now be wrong.
+    expect(fixed.stderr).toContain(
+      ': now claims cancellation.suppressResponseAfterCancel: true — change the code; `mcprely drift` checks it; ' +
+        'the comment kept on its line (# was true) may need rewording\n',
+    );
+    expect(fixed.stderr).toMatch(/: now claims idempotency\.whileInFlight: "wait" — change the code/);
     expect(after).toContain('whileInFlight: wait');
     expect(after.split('\n').filter((line) => line.trimStart().startsWith('#'))).toEqual(
       broken.split('\n').filter((line) => line.trimStart().startsWith('#')),
     );
-    const again = runCli(['lint', file, '--fix']);
+    const again = runCli(['lint', file, '--fix', ...ALL_KINDS]);
     expect(again.stderr).toMatch(/^fixed 0 values in 0 files$/m);
     expect(readFileSync(file, 'utf8')).toBe(after);
   });
@@ -121,7 +130,7 @@ describe('lint --fix: safe fixes that keep every other byte', () => {
     const file = join(dir, 'billing.yaml');
     const broken = BILLING.replace('invalidOrLate: ignore', 'invalidOrLate: error-response');
     writeFileSync(file, broken);
-    const run = runCli(['lint', file, '--fix-dry-run']);
+    const run = runCli(['lint', file, '--fix-dry-run', ...ALL_KINDS]);
     expect(run.stdout).toMatch(/^--- a\/.*billing\.yaml\n\+\+\+ b\/.*billing\.yaml\n@@ -\d+,\d+ \+\d+,\d+ @@$/m);
     expect(run.stdout).toMatch(/^- {4}invalidOrLate: error-response$/m);
     expect(run.stdout).toMatch(/^\+ {4}invalidOrLate: ignore$/m);
@@ -197,7 +206,7 @@ describe('lint --fix: safe fixes that keep every other byte', () => {
       writeFileSync(file, text);
       const before = fixable(lintText(text)).length;
       fixableBefore += before;
-      runCli(['lint', file, '--fix']);
+      runCli(['lint', file, '--fix', ...ALL_KINDS]);
       // A file with something to fix was changed; one without was left byte for byte.
       if (before > 0) expect(readFileSync(file, 'utf8'), name).not.toBe(text);
       else expect(readFileSync(file, 'utf8'), name).toBe(text);
@@ -283,12 +292,12 @@ describe('the fixes the rules declare', () => {
     }),
   ];
 
-  it('each safe fix and each suggestion, applied alone, clears its finding and leaves a valid manifest', () => {
+  it('each fix (layout or claim) and each suggestion, applied alone, clears its finding and leaves a valid manifest', () => {
     const exercised = new Set<string>();
     for (const text of cases()) {
       for (const finding of lintText(text)) {
         for (const [kind, fix] of [
-          ['autofix', finding.autofix],
+          ['autofix', fixOf(finding)],
           ['suggestion', finding.suggestion],
         ] as const) {
           if (fix === undefined) continue;
@@ -324,7 +333,7 @@ describe('the fixes the rules declare', () => {
     const text = cases().at(-1)!;
     writeFileSync(file, text);
     const stylish = runCli(['lint', file]).stdout;
-    expect(stylish).toMatch(/\(suggested: set retry\.backoff\.capMs to 8000\) \[retry-backoff\]$/m);
+    expect(stylish).toMatch(/\(suggested: set retry\.backoff\.capMs to 8000\) +retry-backoff$/m);
     expect(stylish).toMatch(/^\d+ findings have a suggested value: check it fits, then write it in/m);
     expect(runCli(['lint', file, '-f', 'markdown']).stdout).toContain('*Suggested:* set flowControl.progressBuffer.capacity to 64');
     const sarif = JSON.parse(runCli(['lint', file, '-f', 'sarif']).stdout) as {
@@ -334,7 +343,7 @@ describe('the fixes the rules declare', () => {
     expect(capacity.fixes?.[0]?.description.text).toBe(
       'Set flowControl.progressBuffer.capacity to 64 (a suggestion: check the value before you apply it)',
     );
-    runCli(['lint', file, '--fix']);
+    runCli(['lint', file, '--fix', ...ALL_KINDS]);
     const after = readFileSync(file, 'utf8');
     expect(after).toContain('progressBuffer: { overflow: drop-oldest }');
     expect(after).not.toContain('capMs');

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { scaffoldManifest } from '../../src/init/scaffold-manifest.js';
@@ -17,23 +20,67 @@ describe('init --template: a commented manifest without a server', () => {
     expect(text).toContain(`specVersion: "${revision}"`);
     expect(text.split('\n').filter((line) => /#/.test(line)).length).toBeGreaterThan(10);
     const findings = lintText(text, undefined, 'template.yaml');
-    expect(findings.map((finding) => finding.ruleId)).toEqual(['retry-side-effect-declared']);
+    // One finding per placeholder (server name, tool name, description) and per decision marked DECIDE.
+    expect(findings.map((finding) => `${finding.ruleId} ${finding.path}`).sort()).toEqual([
+      'manifest-placeholders /operations/0/description',
+      'manifest-placeholders /operations/0/name',
+      'manifest-placeholders /server/name',
+      'retry-side-effect-declared /operations/0/sideEffect',
+    ]);
     const lines = text.split('\n');
+    const markers = lines.filter((line) => line.includes('# DECIDE')).length;
+    expect(findings).toHaveLength(markers);
     for (const finding of findings) {
       const line = finding.range!.start.line;
       // The decision is marked on the finding's line or the comment just above it.
-      expect(`${lines[line - 2]}\n${lines[line - 1]}`, finding.message).toMatch(/DECIDE: its side effect/);
+      expect(`${lines[line - 2]}\n${lines[line - 1]}`, finding.message).toMatch(/# DECIDE: /);
     }
     if (transport === 'stdio') expect(text).not.toContain('http:');
     else expect(text).toContain('X-Accel-Buffering: "no"');
   });
 
-  it('once the marked decision is made, the template lints clean', () => {
-    const text = runCli(['init', '--template']).stdout.replace(
-      '    method: tools/call\n',
-      '    method: tools/call\n    sideEffect: none\n',
-    );
+  it('once every marked decision is made and every placeholder replaced, the template lints clean', () => {
+    const text = runCli(['init', '--template'])
+      .stdout.replace('    method: tools/call\n', '    method: tools/call\n    sideEffect: none\n')
+      .replace('name: my-server', 'name: catalog')
+      .replace('name: my_tool', 'name: search_catalog')
+      .replace('What the tool does, in one sentence.', 'Searches the catalog.');
     expect(lintText(text, undefined, 'template.yaml')).toEqual([]);
+  });
+
+  it('writes the $schema path relative to the file written, and never over an existing file without --force', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mcprely-init-'));
+    try {
+      mkdirSync(join(folder, 'manifests'));
+      const first = runCli(['init', '--template', '-o', 'manifests/mcp.yaml'], { cwd: folder });
+      expect(first.status, first.stderr).toBe(0);
+      const written = readFileSync(join(folder, 'manifests/mcp.yaml'), 'utf8');
+      expect(written.split('\n')[0]).toBe('# yaml-language-server: $schema=../node_modules/mcprely/schemas/manifest.schema.json');
+      const top = runCli(['init', '--template', '-o', 'mcp.yaml'], { cwd: folder });
+      expect(top.status, top.stderr).toBe(0);
+      expect(readFileSync(join(folder, 'mcp.yaml'), 'utf8').split('\n')[0]).toContain('$schema=./node_modules/mcprely/schemas/');
+      writeFileSync(join(folder, 'manifests/mcp.yaml'), 'mine\n');
+      const refused = runCli(['init', '--template', '-o', 'manifests/mcp.yaml'], { cwd: folder });
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain('manifests/mcp.yaml already exists; give --force to overwrite it');
+      expect(readFileSync(join(folder, 'manifests/mcp.yaml'), 'utf8')).toBe('mine\n');
+      // Refused before any server is asked.
+      const fromServer = runCli(['init', '--from-stdio', 'node -e 0', '-o', 'manifests/mcp.yaml'], { cwd: folder });
+      expect(fromServer.status).toBe(2);
+      expect(fromServer.stderr).toContain('already exists');
+      const forced = runCli(['init', '--template', '-o', 'manifests/mcp.yaml', '--force'], { cwd: folder });
+      expect(forced.status, forced.stderr).toBe(0);
+      expect(readFileSync(join(folder, 'manifests/mcp.yaml'), 'utf8')).toBe(written);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('plain init, with no server and no --template, names both in its usage error', () => {
+    const run = runCli(['init']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--from-stdio');
+    expect(run.stderr).toContain('--template');
   });
 
   it('refuses --template together with a server', () => {

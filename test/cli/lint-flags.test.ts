@@ -63,7 +63,7 @@ describe('lint flags', () => {
     const file = warningsOnly(tmp());
     const plain = runCli(['lint', file]);
     expect(plain.status, plain.stdout).toBe(0);
-    expect(plain.stdout).toMatch(/2 findings \(0 errors, 1 warning, 1 info\) in 1 file\./);
+    expect(plain.stdout).toMatch(/^✖ 2 problems \(0 errors, 1 warning, 1 info\)$/m);
     expect(runCli(['lint', file, '--fail-severity', 'warn']).status).toBe(1);
     expect(runCli(['lint', file, '--fail-severity', 'info']).status).toBe(1);
     expect(runCli(['lint', file, '--max-warnings', '0']).status).toBe(1);
@@ -115,6 +115,30 @@ describe('baseline', () => {
     expect(new Set(live.map((finding: { data: { operation: string } }) => finding.data.operation))).toEqual(new Set(['payout']));
   });
 
+  it('says where it wrote the baseline; reports stale entries, and --prune-baseline removes them', () => {
+    const dir = tmp();
+    const file = join(dir, 'service.yaml');
+    const op = (name: string) =>
+      `  - name: ${name}\n    method: tools/call\n    sideEffect: mutation\n    retry: { automatic: on-timeout }`;
+    writeFileSync(file, manifest({ operations: [op('charge'), op('refund')].join('\n') }));
+    const written = runCli(['lint', 'service.yaml', '--write-baseline', 'baseline.json'], { cwd: dir });
+    expect(written.stderr).toMatch(/wrote the baseline baseline\.json: \d+ findings accepted in \d+ entries/);
+    const before = (JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')).findings as unknown[]).length;
+    // refund is gone: its accepted findings are stale.
+    writeFileSync(file, manifest({ operations: op('charge') }));
+    const stale = runCli(['lint', 'service.yaml', '--baseline', 'baseline.json'], { cwd: dir });
+    expect(stale.status, stale.stdout).toBe(0);
+    expect(stale.stderr).toMatch(
+      /the baseline baseline\.json has \d+ stale entr(y|ies) \(accepted findings no longer found\), e\.g\. service\.yaml .*refund.*--prune-baseline/,
+    );
+    const pruned = runCli(['lint', 'service.yaml', '--baseline', 'baseline.json', '--prune-baseline'], { cwd: dir });
+    expect(pruned.stderr).toMatch(/pruned the baseline baseline\.json: \d+ stale entr(y|ies) removed/);
+    const after = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')).findings as { path: string }[];
+    expect(after.length).toBeLessThan(before);
+    expect(after.some((entry) => entry.path.includes('refund'))).toBe(false);
+    expect(runCli(['lint', 'service.yaml', '--baseline', 'baseline.json'], { cwd: dir }).stderr).not.toMatch(/stale/);
+  });
+
   it('refuses a file that is not a baseline, with exit 2', () => {
     const dir = tmp();
     writeFileSync(join(dir, 'bad.json'), '{"version": 2}');
@@ -128,7 +152,7 @@ describe('mcprely rules', () => {
   it('lists the rules by area', () => {
     const run = runCli(['rules']);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^manifest\n {2}operation-names-unique/);
+    expect(run.stdout).toMatch(/^manifest\n {2}manifest-placeholders .*\n {2}operation-names-unique/);
     for (const area of ['cancellation', 'deadlines', 'progress', 'retry', 'idempotency', 'flow-control', 'recovery', 'tasks'])
       expect(run.stdout).toMatch(new RegExp(`^${area}$`, 'm'));
   });

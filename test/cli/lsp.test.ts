@@ -72,7 +72,7 @@ describe('mcprely lsp, driven over stdio as an editor drives it', () => {
     }
   });
 
-  it('a quick fix, applied, takes its diagnostic away; a suggestion is offered beside it, never preferred', async () => {
+  it('a claim change, applied, takes its diagnostic away, offered as a quick fix never preferred; so is a suggestion', async () => {
     for (const file of ['fixtures/examples/flawed/last-event-id.yaml', 'fixtures/examples/flawed/progress-resets-max.yaml']) {
       const before = client.diagnosticsOf(uri, client.version(uri) + 1);
       await client.change(uri, readFileSync(file, 'utf8'));
@@ -82,10 +82,18 @@ describe('mcprely lsp, driven over stdio as an editor drives it', () => {
         textDocument: { uri },
         range: target.range,
         context: { diagnostics: [target] },
-      })) as { title: string; isPreferred: boolean; edit: { documentChanges: { textDocument: { version: number }; edits: [] }[] } }[];
-      const fix = actions.find((action) => action.isPreferred);
+      })) as {
+        title: string;
+        kind: string;
+        isPreferred: boolean;
+        edit: { documentChanges: { textDocument: { version: number }; edits: [] }[] };
+      }[];
+      // Every bundled rule's fix changes a claim: offered, never preferred, and titled so the server is changed too.
+      expect(actions.some((action) => action.isPreferred)).toBe(false);
+      const fix = actions.find((action) => action.title.endsWith('; make the server do it'));
       expect(fix, JSON.stringify(actions)).toBeDefined();
-      expect(fix!.title).toMatch(/^Fix: /);
+      expect(fix!.title).toMatch(/^(claims|no longer claims) /);
+      expect(fix!.kind).toBe('quickfix');
       expect(fix!.edit.documentChanges[0]!.textDocument.version).toBe(client.version(uri));
       const document = TextDocument.create(uri, 'yaml', client.version(uri), readFileSync(file, 'utf8'));
       const fixed = TextDocument.applyEdits(document, fix!.edit.documentChanges[0]!.edits);

@@ -106,6 +106,19 @@ describe('configuration on the command line', () => {
     expect(runCli(['lint', 'invoicing.yaml', '--no-config', '--format', 'json'], { cwd: dir }).status).toBe(1);
   });
 
+  it('refuses an override glob that cannot match as written, at its line and column, as config-file', () => {
+    const dir = project();
+    writeFileSync(join(dir, 'custom.yaml'), 'overrides:\n  - files: ["legacy/*.yaml", "["]\n    rules: {}\n');
+    const run = runCli(['lint', 'invoicing.yaml', '--config', 'custom.yaml'], { cwd: dir });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(
+      /^custom\.yaml\n {2}2:30 {2}error {2}The glob cannot be used: the set opened by "\[" at character 1 is never closed; /m,
+    );
+    expect(run.stderr).toMatch(/write \\\[ for a literal \[\. Fix: .* {2}config-file$/m);
+    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(run.stdout).toBe('');
+  });
+
   it('stops with exit 2 and the place on a bad configuration, without a stack trace', () => {
     const dir = project();
     writeFileSync(join(dir, 'custom.yaml'), 'rules:\n  retry-mutation-needs-kee: off\n');
@@ -113,14 +126,14 @@ describe('configuration on the command line', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(
       new RegExp(
-        '^custom\\.yaml:2:3: error: Unknown rule "retry-mutation-needs-kee" \\(did you mean "retry-mutation-needs-key"\\?\\)\\. ' +
-          'Fix: Use retry-mutation-needs-key \\[manifest-schema\\]',
+        '^custom\\.yaml\n {2}2:3 {2}error {2}Unknown rule "retry-mutation-needs-kee" \\(did you mean "retry-mutation-needs-key"\\?\\)\\. ' +
+          'Fix: Use retry-mutation-needs-key {2}config-file$',
         'm',
       ),
     );
     expect(run.stdout).toBe('');
     const missing = runCli(['lint', 'invoicing.yaml', '--config', 'nope.yaml'], { cwd: dir });
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toMatch(/^nope\.yaml: error: No file exists at this path/);
+    expect(missing.stderr).toMatch(/^nope\.yaml\n {2}0:0 {2}error {2}No file exists at this path/);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expandBraces, GlobError, globMatcher } from '../../src/config/glob.js';
+import { checkGlob, expandBraces, GlobError, globMatcher } from '../../src/config/glob.js';
 
 /** A plain regular expression for the same glob: the reference the matcher must agree with (fine on short inputs). */
 function reference(pattern: string): RegExp {
@@ -74,5 +74,22 @@ describe('glob matching for configuration overrides', () => {
     expect(() => expandBraces('{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}')).toThrow(GlobError);
     expect(() => expandBraces('x'.repeat(2000))).toThrow(GlobError);
     expect(expandBraces('{a,b}{c,d}').sort()).toEqual(['ac', 'ad', 'bc', 'bd']);
+  });
+
+  it.each([
+    ['[', /the set opened by "\[" at character 1 is never closed; write \\\[ for a literal \[/],
+    ['src/[ab/*.yaml', /the set opened by "\[" at character 5 is never closed/],
+    ['[]', /at character 1 is never closed/],
+    ['*.{yaml,yml', /the "\{" at character 3 is never closed/],
+    ['file[z-a].yaml', /the range z-a at character 6 is backwards; write a-z/],
+    ['trailing\\', /ends in a lone \\/],
+  ])('refuses %s, saying where and what to write', (pattern, message) => {
+    expect(() => checkGlob(pattern)).toThrow(GlobError);
+    expect(() => checkGlob(pattern)).toThrow(message);
+    expect(() => globMatcher([pattern])).toThrow(GlobError);
+  });
+
+  it.each(['\\[', 'a[]]b', '[{]x', 'a}b', '**/*.{yaml,yml}', 'file[!0-9].yaml', '[a-a]'])('takes %s', (pattern) => {
+    expect(() => checkGlob(pattern)).not.toThrow();
   });
 });

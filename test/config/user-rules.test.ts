@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stylishFindings } from '../helpers/stylish.js';
 import { runCli, showsStackTrace } from '../helpers/run-cli.js';
 
 /** A team rule: every tool call states a description (a field the bundled rules leave alone). */
@@ -76,17 +77,20 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
     const run = runCli(['lint', 'manifest.yaml'], { cwd: root });
     expect(run.status).toBe(2);
     expect(showsStackTrace(run.stdout + run.stderr)).toBe(false);
-    expect(run.stderr).toMatch(
-      /^team-rules\/broken\.yaml:11:39: error: then\.function is "definedd", .*\(did you mean "defined"\?\).*\[rule-file\]$/m,
+    const found = stylishFindings(run.stderr).map(
+      (finding) => `${finding.file}:${finding.line}:${finding.column} ${finding.message} ${finding.ruleId}`,
     );
-    expect(run.stderr).toMatch(
-      /^team-rules\/clash\.yaml:1:5: error: The rule id "deadline-max-required" is already taken by a bundled rule\. .*\[rule-file\]$/m,
+    expect(found.join('\n')).toMatch(
+      /^team-rules\/broken\.yaml:11:39 then\.function is "definedd", .*\(did you mean "defined"\?\).* rule-file$/m,
     );
-    expect(run.stderr).toMatch(/^team-rules\/malformed\.yaml:1:\d+: error: .*\[rule-file\]$/m);
+    expect(found.join('\n')).toMatch(
+      /^team-rules\/clash\.yaml:1:5 The rule id "deadline-max-required" is already taken by a bundled rule\. .* rule-file$/m,
+    );
+    expect(found.join('\n')).toMatch(/^team-rules\/malformed\.yaml:1:\d+ .* rule-file$/m);
     expect(run.stdout).toBe('');
   });
 
-  it("a user rule's safe fixes run with lint --fix: add a list item, remove a key", () => {
+  it("a user rule's fixes: a layout one with lint --fix, a claim change (the default kind) only with --fix-type claim", () => {
     const tagged = GOOD_RULE.replace('id: acme-description-required', 'id: acme-audit-tag')
       .replace(
         'then: { field: description, function: defined }',
@@ -97,7 +101,7 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
     const noDraft = GOOD_RULE.replace('id: acme-description-required', 'id: acme-no-draft')
       .replace('when: [{ field: method, equals: tools/call }]', 'when: [{ field: x-draft, defined: true }]')
       .replace('then: { field: description, function: defined }', 'then: { field: x-draft, function: falsy }')
-      .replace('fix: Describe what the operation does (description).', 'fix: Remove x-draft.\nautofix: { remove: true }')
+      .replace('fix: Describe what the operation does (description).', 'fix: Remove x-draft.\nautofix: { remove: true }\nfixKind: layout')
       .replace('{ name: a, method: tools/call }', '{ name: a, method: tools/call, x-draft: true }');
     const root = project({ 'tagged.yaml': tagged, 'draft.yaml': noDraft });
     const HEAD =
@@ -113,7 +117,11 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
       (finding) => finding.ruleId,
     );
     expect(ids).toEqual(expect.arrayContaining(['acme-audit-tag', 'acme-no-draft']));
+    // Plain --fix: the layout fix alone (x-draft is a marker for the linter, no claim about the server).
     runCli(['lint', 'manifest.yaml', '--fix'], { cwd: root });
+    expect(readFileSync(join(root, 'manifest.yaml'), 'utf8')).toBe([HEAD, '    x-tags:', '      - billing', ''].join('\n'));
+    const claims = runCli(['lint', 'manifest.yaml', '--fix', '--fix-type', 'claim'], { cwd: root });
+    expect(claims.stderr).toContain('manifest.yaml: a: now claims x-tags includes "audited" — change the code');
     expect(readFileSync(join(root, 'manifest.yaml'), 'utf8')).toBe(
       [
         HEAD,
@@ -124,6 +132,33 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('mcprely rules lists and shows your own rules beside the bundled ones (the configuration names their folder)', () => {
+    const root = project({ 'description.yaml': GOOD_RULE });
+    const list = runCli(['rules'], { cwd: root });
+    expect(list.status).toBe(0);
+    expect(list.stdout).toMatch(/^ {2}acme-description-required .*\(your rule\)$/m);
+    const page = runCli(['rules', 'acme-description-required'], { cwd: root });
+    expect(page.status, page.stderr).toBe(0);
+    expect(page.stdout).toContain('acme-description-required');
+    // Without the configuration, it is not known.
+    expect(runCli(['rules', 'acme-description-required', '--no-config'], { cwd: root }).status).toBe(2);
+  });
+
+  it("configuration problems carry their own rule id and advice, never a manifest's", () => {
+    const root = project({ 'description.yaml': GOOD_RULE }, 'rules: { nosuch-rule: error }\n');
+    const unknown = runCli(['lint', 'manifest.yaml'], { cwd: root });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stdout + unknown.stderr).toMatch(
+      /mcprely\.config\.yaml\n {2}1:\d+ {2}error {2}Unknown rule "nosuch-rule".* {2}config-file$/m,
+    );
+    const missing = runCli(['lint', 'manifest.yaml', '-c', 'nope.yaml'], { cwd: root });
+    expect(missing.status).toBe(2);
+    expect(missing.stdout + missing.stderr).toMatch(
+      /nope\.yaml\n {2}0:0 {2}error {2}No file exists at this path\. Fix: Check the path given with -c.* {2}config-file$/m,
+    );
+    expect(missing.stdout + missing.stderr).not.toMatch(/create a manifest/);
   });
 
   it('a rule folder that does not exist is a clear error; only the folders named are read', () => {

@@ -280,6 +280,6 @@ describe('fixture files a user wrote: limits on the work they ask for, refused a
     });
     expect(run.status).toBe(2);
     expect(run.ms).toBeLessThan(10_000);
-    expect(run.stdout).toMatch(/\/dev\/zero: error: The path is not a regular file/);
+    expect(run.stdout).toMatch(/^\/dev\/zero\n {2}0:0 {2}error {2}The path is not a regular file/m);
   });
 });

@@ -158,7 +158,12 @@ describe('schema errors', () => {
       ['duplicate-item', 3, 'server.transports lists "stdio" twice (items 0 and 1)'],
       ['too-small', 3, 'server.replicas must be at least 1, not 0'],
       ['missing-field', 5, 'operations[0] is missing the required field "method"'],
-      ['bad-format', 5, 'operations[0].name is "bad name", which does not match ^[A-Za-z0-9_.:/-]+$'],
+      [
+        'bad-format',
+        5,
+        'operations[0].name is "bad name", which is not a safe name: parts of letters, digits, "_", ".", ":" and "-", ' +
+          'joined by single "/", none of them "." or ".."',
+      ],
       [
         'not-allowed',
         6,

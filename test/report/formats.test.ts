@@ -15,6 +15,7 @@ import { sampleResult } from '../helpers/sample-result.js';
 import { fileReport } from '../../src/lint/file-report.js';
 import { lintFile } from '../../src/lint/lint-file.js';
 import { lintResult } from '../../src/lint/lint-result.js';
+import { makeFinding } from '../../src/findings/finding.js';
 import { FINGERPRINT_KEY } from '../../src/report/sarif.js';
 import type { Finding, Severity } from '../../src/findings/finding.js';
 import fc from 'fast-check';
@@ -102,6 +103,7 @@ describe('sarif', () => {
         range: fc.record({ start: place, end: place }),
         fix: text,
         autofix: fix,
+        claimFix: fix,
         suggestion: fix,
         suppression: fc.record({ kind: fc.constantFrom('in-source' as const, 'baseline' as const), justification: text }),
       },
@@ -125,7 +127,8 @@ describe('sarif', () => {
             ),
           );
           expect(entry.suppressions?.[0].justification).toBe(source.suppression?.justification);
-          expect(entry.fixes?.length ?? 0).toBe((source.autofix === undefined ? 0 : 1) + (source.suggestion === undefined ? 0 : 1));
+          const fixes = [source.autofix, source.claimFix, source.suggestion].filter((fix) => fix !== undefined).length;
+          expect(entry.fixes?.length ?? 0).toBe(fixes);
           if (source.range !== undefined) expect(entry.locations[0].physicalLocation.region.startLine).toBe(source.range.start.line);
         }
         expect(() => JSON.parse(log)).not.toThrow();
@@ -289,6 +292,60 @@ describe('markdown', () => {
 });
 
 describe('stylish', () => {
+  it('is grouped by file as ESLint stylish is: the path, aligned rows, a blank line, the summary (golden)', () => {
+    const at = (line: number, column: number) => ({ start: { line, column }, end: { line, column: column + 1 } });
+    const finding = (file: string, ruleId: string, severity: Severity, message: string, range?: ReturnType<typeof at>, fix?: string) =>
+      makeFinding({
+        ruleId,
+        severity,
+        messageId: 'm',
+        message,
+        file,
+        ...(range === undefined ? {} : { range }),
+        ...(fix === undefined ? {} : { fix }),
+      });
+    const golden = lintResult([
+      fileReport('services/billing.yaml', [
+        finding(
+          'services/billing.yaml',
+          'deadline-max-required',
+          'error',
+          'charge has no maximum timeout',
+          at(12, 7),
+          'set timeouts.maxMs.',
+        ),
+        finding('services/billing.yaml', 'retry-backoff', 'warn', 'search retries without backoff', at(101, 5)),
+        {
+          ...finding('services/billing.yaml', 'retry-reconcile-first', 'error', 'hidden', at(3, 3)),
+          suppression: { kind: 'baseline', justification: 'x' },
+        },
+      ]),
+      fileReport('services/clean.yaml', []),
+      fileReport('missing.yaml', [
+        finding('missing.yaml', 'manifest-file', 'error', 'No file exists at this path', undefined, 'check the path'),
+      ]),
+      fileReport('evil\u001b[31m.yaml', [finding('evil\u001b[31m.yaml', 'deadline-long-suggests-task', 'info', 'a\nb', at(1, 1))]),
+    ]);
+    expect(formatStylish(golden, { color: false })).toBe(
+      [
+        'services/billing.yaml',
+        '  12:7   error    charge has no maximum timeout. Fix: Set timeouts.maxMs  deadline-max-required',
+        '  101:5  warning  search retries without backoff                          retry-backoff',
+        '',
+        'missing.yaml',
+        '  0:0  error  No file exists at this path. Fix: Check the path  manifest-file',
+        '',
+        'evil\\u001b[31m.yaml',
+        '  1:1  info  a\\nb  deadline-long-suggests-task',
+        '',
+        '✖ 4 problems (2 errors, 1 warning, 1 info)',
+        '1 suppressed finding not shown.',
+        '',
+      ].join('\n'),
+    );
+    expect(formatStylish(lintResult([fileReport('a.yaml', [])]), { color: false })).toBe('No findings in 1 file.\n');
+  });
+
   it('colours only when asked', () => {
     expect(formatStylish(result, { color: false })).not.toContain('\u001b[');
     expect(formatStylish(result, { color: true })).toContain('\u001b[31merror\u001b[0m');

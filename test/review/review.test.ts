@@ -258,6 +258,6 @@ describe('mcprely review', () => {
   it('exits 2 with the place for a manifest that is not valid', () => {
     const run = runCli(['review', 'fixtures/examples/no-such.yaml']);
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/no-such\.yaml: error: No file exists at this path/);
+    expect(run.stderr).toMatch(/^fixtures\/examples\/no-such\.yaml\n {2}0:0 {2}error {2}No file exists at this path/m);
   });
 });

@@ -394,3 +394,46 @@ ruleTester('operation-names-unique', {
     },
   ],
 });
+
+ruleTester('manifest-placeholders', {
+  valid: [
+    {
+      name: 'real names and description',
+      manifest: manifest({ operations: '  - { name: search, method: tools/call, description: Searches the catalog., sideEffect: none }' }),
+    },
+    {
+      name: 'a placeholder name elsewhere than where the template writes it, and DECIDE inside a sentence',
+      manifest: manifest({
+        operations: '  - { name: search, method: tools/call, description: "my_tool is how we DECIDE", sideEffect: none }',
+      }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'each placeholder at its value',
+      manifest: manifest({
+        server: '{ name: my-server, transports: [stdio] }',
+        operations:
+          '  - name: my_tool\n    method: tools/call\n    description: What the tool does, in one sentence.\n    sideEffect: none',
+      }),
+      findings: [
+        { path: '/server/name', line: 3 },
+        { path: '/operations/0/name', line: 5 },
+        { path: '/operations/0/description', line: 7 },
+      ],
+    },
+    {
+      name: 'a DECIDE value anywhere a string may be',
+      manifest: manifest({
+        server: '{ name: DECIDE, transports: [stdio] }',
+        operations:
+          '  - name: search\n    method: tools/call\n    description: "DECIDE: say what it does"\n    sideEffect: none\n    x-owner: DECIDE',
+      }),
+      findings: [
+        { path: '/server/name', line: 3 },
+        { path: '/operations/0/description', line: 7 },
+        { path: '/operations/0/x-owner', line: 9 },
+      ],
+    },
+  ],
+});

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stylishFindings } from '../helpers/stylish.js';
 import { runCli, showsStackTrace } from '../helpers/run-cli.js';
 
 /** The transcript block of one fixture in verify's output. */
@@ -155,9 +156,12 @@ describe('mcprely verify on fixture files', () => {
     const run = runCli(['verify', ...cases.map(([file]) => file), good]);
     expect(run.status).toBe(2);
     expect(showsStackTrace(run.stderr)).toBe(false);
-    for (const [, message] of cases) expect(run.stderr).toMatch(message);
+    // The grouped stylish report, one `file:line:column: severity: message [rule]` line per finding.
+    const reported = stylishFindings(run.stderr).map(
+      (finding) => `${finding.file}:${finding.line}:${finding.column}: ${finding.severity}: ${finding.message} [${finding.ruleId}]`,
+    );
+    for (const [, message] of cases) expect(reported.join('\n')).toMatch(message);
     // Every problem with a fixture file is reported under the fixture's own rule id, never as a manifest's.
-    const reported = run.stderr.split('\n').filter((line) => /: error: /.test(line));
     expect(reported.length).toBe(cases.length);
     for (const line of reported) expect(line).toMatch(/\[fixture-file\]$/);
     expect(run.stdout).toMatch(/Summary: 1 fixture run, 1 passed, 0 failed; 6 files could not be used/);

@@ -1,0 +1,48 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BundleWriter } from '../../src/cli/bundle-writer.js';
+import { jsonFile, jsonFileChunks } from '../../src/evidence/bundle.js';
+import { buildEvidence, writeEvidenceFiles, writeRunFiles } from '../../src/evidence/build-evidence.js';
+import { generateFixtures } from '../../src/fixtures/generate-fixtures.js';
+import { loadManifest } from '../../src/manifest/load.js';
+import { runFixture } from '../../src/simulator/run-fixture.js';
+import { BASE } from './hostile-inputs.js';
+
+describe('evidence written a file at a time: the same bytes as the bundle held whole', () => {
+  it.each([
+    ['nested values', { a: [1, { b: [], c: {} }, [[]]], d: 'x\ny', e: undefined, f: null }],
+    ['undefined and functions in arrays', [undefined, () => 1, 2, { g: undefined }]],
+    ['toJSON', { when: new Date(0), nested: { toJSON: () => 'shown' } }],
+    ['scalars', 'text'],
+    ['empty', {}],
+  ])('jsonFileChunks is jsonFile in pieces: %s', (_name, value) => {
+    for (const levels of [0, 1, 2, 3, 5]) expect([...jsonFileChunks(value, levels)].join('')).toBe(jsonFile(value));
+  });
+
+  it('a bundle streamed to disk as the runs end equals the bundle built in memory', async () => {
+    const loaded = loadManifest('billing.yaml', new TextEncoder().encode(BASE));
+    if (!loaded.ok) throw new Error('the example does not load');
+    const runs = [];
+    for (const fixture of generateFixtures(loaded)) runs.push(await runFixture(fixture));
+    const whole = buildEvidence(loaded, [], runs, '../../billing.yaml');
+    const directory = join(mkdtempSync(join(tmpdir(), 'mcprely-streamed-')), 'bundle');
+    const writer = BundleWriter.open(directory);
+    try {
+      for (const run of runs) writeRunFiles(writer, run, '../../billing.yaml');
+      writeEvidenceFiles(
+        writer,
+        loaded,
+        [],
+        runs.map((run) => ({ ...run, transcript: [] })),
+        '../../billing.yaml',
+      );
+      writer.commit();
+    } finally {
+      writer.close();
+    }
+    expect([...writer.keys()].sort()).toEqual([...whole.keys()].sort());
+    for (const [file, content] of whole) expect(readFileSync(join(directory, file), 'utf8'), file).toBe(content);
+  });
+});
