@@ -24,3 +24,16 @@ export const STATUS_LABELS: Readonly<Record<CheckStatus, string>> = {
 
 /** Facts a check exercised, for what is judged from it later (live fixtures, claims): what fired, how many, by what means. */
 export type Observed = Readonly<Record<string, string | number | boolean>>;
+
+/**
+ * The probe checks that put a tool call in flight (progress, cancellation, timeouts, tasks, replay): a run in
+ * which none of them passed or failed exercised nothing the probe exists for, and a claim seen only by another
+ * check (revision, headers) does not make it a pass.
+ */
+export const REQUEST_CHECK_IDS: ReadonlySet<string> = new Set([
+  'progress',
+  'cancel-before-completion',
+  'client-timeouts',
+  'tasks',
+  'idempotent-replay',
+]);

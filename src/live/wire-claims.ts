@@ -2,7 +2,7 @@ import type { Finding } from '../findings/finding.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { ResolvedOperation } from '../manifest/resolved-operation.js';
 import { isKeyedMutation } from '../policy/predicates.js';
-import type { CheckStatus, Observed } from './outcome.js';
+import { type CheckStatus, type Observed, REQUEST_CHECK_IDS } from './outcome.js';
 import { taskClaims } from './task-claims.js';
 
 /** A probe check as the claims read it. */
@@ -44,9 +44,6 @@ export interface WireClaim {
   /** What was seen, or why it was not. */
   readonly why: string;
 }
-
-/** The claims that a request in flight is needed to see (not what tools/list shows). */
-const REQUEST_CHECKS = new Set(['progress', 'cancel-before-completion', 'client-timeouts', 'idempotent-replay', 'tasks']);
 
 /** Each claim of the manifest that the probe can see on the wire, and how it fared in this run. Pure. */
 export function wireClaims(manifest: LoadedManifest, report: ProbeReport, drift: readonly Finding[]): WireClaim[] {
@@ -202,7 +199,7 @@ function stopsWorkOf(cancels: readonly CheckResult[]): { status: ClaimStatus; wh
 
 /** A claim seen by a check that put a request in flight: the run compared something with real work. */
 export function exercised(claims: readonly WireClaim[]): boolean {
-  return claims.some((claim) => claim.status !== 'inconclusive' && claim.status !== 'not-observable' && REQUEST_CHECKS.has(claim.check));
+  return claims.some((claim) => claim.status !== 'inconclusive' && claim.status !== 'not-observable' && REQUEST_CHECK_IDS.has(claim.check));
 }
 
 /** The claims not seen, each named with its outcome (the claims list says why): what stands as declared. */

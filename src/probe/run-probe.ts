@@ -25,6 +25,7 @@ import { type Negotiation, ProbeSession } from './session.js';
 import { StdioConnection } from './stdio-connection.js';
 import { summariseTools, type ToolSummary } from './tool-summary.js';
 import { WireLog } from './wire-log.js';
+import { REQUEST_CHECK_IDS } from '../live/outcome.js';
 import { plural } from '../text/plural.js';
 
 /** The checks the probe runs, in order; `revision` first and `wire` last are decided from what the run saw. */
@@ -39,21 +40,9 @@ export const PROBE_CHECKS: readonly ProbeCheck[] = [
   idempotentReplay,
 ];
 
-/**
- * The checks that put a tool call in flight. A run in which none of them could pass or fail checked nothing
- * the probe exists for (progress, cancellation, timeouts, replay), whatever the framing checks say: it is not
- * a pass (exit 1, with the reason the first of them gave).
- */
-const REQUEST_CHECKS = new Set([
-  progressToCompletion.id,
-  cancelBeforeCompletion.id,
-  clientTimeouts.id,
-  tasksOnTheWire.id,
-  idempotentReplay.id,
-]);
-
+/** Why a run judged no request in flight (REQUEST_CHECK_IDS): the first such check's own reason (exit 3, inconclusive). */
 function whyInconclusive(results: readonly CheckResult[]): string {
-  const unplayed = results.find((result) => REQUEST_CHECKS.has(result.id) && result.status !== 'pass' && result.status !== 'fail');
+  const unplayed = results.find((result) => REQUEST_CHECK_IDS.has(result.id) && result.status !== 'pass' && result.status !== 'fail');
   return unplayed?.summary ?? 'no check could pass or fail';
 }
 
@@ -169,7 +158,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
     // A session the server opened is ended, as a client that is done with it does.
     const ended = connection instanceof HttpConnection ? await connection.endSession() : undefined;
     const failed = judged.some((result) => result.status === 'fail');
-    const ranRequests = judged.some((result) => REQUEST_CHECKS.has(result.id) && result.status === 'pass');
+    const ranRequests = judged.some((result) => REQUEST_CHECK_IDS.has(result.id) && result.status === 'pass');
     return {
       ...base,
       revision: opened.negotiation.negotiated,

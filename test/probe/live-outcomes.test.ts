@@ -8,6 +8,8 @@ import { probePlan } from '../../src/probe/probe-plan.js';
 import type { CheckResult, ProbeReport } from '../../src/probe/probe-types.js';
 import { probeExitCode, probeSummary, renderProbeJunit, renderProbeText } from '../../src/probe/render-probe.js';
 import { SDK_BEHAVIOURS } from '../../src/probe/sdk-behaviours.js';
+import { PROBE_CHECKS } from '../../src/probe/run-probe.js';
+import { REQUEST_CHECK_IDS } from '../../src/live/outcome.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /** A report of the checks given (each with the fields the judges read), as a live run would leave it. */
@@ -184,5 +186,12 @@ describe('the status tool is called only when it is listed and read-only', () =>
     );
     expect(mutating.ok && mutating.plan.workStatus).toBeUndefined();
     expect(mutating.ok && mutating.notes.join('\n')).toMatch(/it may change state \(the manifest declares sideEffect: mutation\)/);
+  });
+});
+
+describe('the checks that put a request in flight are probe checks', () => {
+  it('each id in REQUEST_CHECK_IDS names a check the probe runs', () => {
+    const ids = new Set(PROBE_CHECKS.map((entry) => entry.id));
+    for (const id of REQUEST_CHECK_IDS) expect(ids.has(id), id).toBe(true);
   });
 });
