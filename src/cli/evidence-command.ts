@@ -1,11 +1,12 @@
 import { join, relative, resolve } from 'node:path';
-import { generateFixtures } from '../fixtures/generate-fixtures.js';
+import { operationFixtures } from '../fixtures/generate-fixtures.js';
 import { writeEvidenceFiles, writeRunFiles } from '../evidence/build-evidence.js';
 import { BundleWriter, checkBundleFolder } from './bundle-writer.js';
 import { toSlashes } from './load-settings.js';
 import { readLintedManifest } from './manifest-input.js';
-import { runFixturesWithProgress } from './run-fixtures-with-progress.js';
-import type { FixtureRun } from '../simulator/fixture-run.js';
+import { Progress } from './progress.js';
+import { runFixture } from '../simulator/run-fixture.js';
+import { outcomeOf, type RunOutcome } from '../simulator/run-outcome.js';
 import { displayText } from '../text/display-text.js';
 import { countOutcomes, type LiveEvidence } from '../evidence/live-evidence.js';
 import type { WireClaim } from '../live/wire-claims.js';
@@ -51,18 +52,27 @@ export async function writeEvidence(
   // Fixtures sit two folders down (fixtures/<operation>/<kind>.json); each names the manifest relative to itself.
   const manifestFromFixture = (depth: number) => toSlashes(relative(resolve(directory, ...Array(depth).fill('x')), resolve(path)));
   // Each file goes to disk as it is made: a run's fixture and transcript as the run ends (then only its outcome
-  // is kept), the rest one after another; memory holds no more than one file and the runs' outcomes.
+  // is kept), the rest one after another; the fixtures are made an operation at a time. Memory holds the lint
+  // findings, the runs' outcomes and one operation's fixtures or review, whatever the number of operations.
   const bundle = BundleWriter.open(directory);
-  let runs: FixtureRun[];
+  const runs: RunOutcome[] = [];
   let index: { productionReady: boolean; verdict: string };
   try {
-    runs = await runFixturesWithProgress(generateFixtures(input.manifest), (run) => writeRunFiles(bundle, run, manifestFromFixture(2)));
+    const progress = new Progress(process.stderr, input.manifest.operations.length);
+    for (const [position, operation] of input.manifest.operations.entries()) {
+      progress.update(position, operation.spec.name);
+      for (const fixture of operationFixtures(input.manifest, operation)) {
+        const run = await runFixture(fixture);
+        writeRunFiles(bundle, run, manifestFromFixture(2));
+        runs.push(outcomeOf(run));
+      }
+    }
+    progress.done();
     writeEvidenceFiles(
       bundle,
       input.manifest,
       input.findings,
       runs,
-      manifestFromFixture(2),
       live,
       ruleDocLinks(join(directory, 'index.html'), process.cwd()),
       input.lintOnly,

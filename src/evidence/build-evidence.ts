@@ -1,9 +1,11 @@
 import type { Finding } from '../findings/finding.js';
 import type { LoadedManifest } from '../manifest/load.js';
-import { buildReview } from '../review/build-review.js';
+import { reviewView } from '../review/build-review.js';
+import type { ReviewView } from '../review/review-types.js';
 import { renderReviewMarkdownChunks } from '../review/render-review-markdown.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { renderRun } from '../simulator/render-transcript.js';
+import { outcomeOf, type RunOutcome } from '../simulator/run-outcome.js';
 import { type Bundle, type BundleSink, fixturePath, jsonFile, jsonFileChunks, setChunks, transcriptPath } from './bundle.js';
 import { evidenceIndex, renderIndex } from './evidence-index.js';
 import { renderEvidencePageChunks } from './evidence-page.js';
@@ -32,7 +34,8 @@ export function buildEvidence(
   lintOnly: ReadonlyMap<string, string> = new Map(),
 ): Bundle {
   const bundle: Bundle = new Map();
-  writeEvidenceFiles(bundle, manifest, findings, runs, manifestFromFixtures, live, ruleLink, lintOnly);
+  for (const run of runs) writeRunFiles(bundle, run, manifestFromFixtures);
+  writeEvidenceFiles(bundle, manifest, findings, runs.map(outcomeOf), live, ruleLink, lintOnly);
   return bundle;
 }
 
@@ -44,23 +47,22 @@ export function writeRunFiles(bundle: BundleSink, run: FixtureRun, manifestFromF
 }
 
 /**
- * The bundle's files into `bundle`, one after another, none kept here once written. A run whose files are
- * already there (written by `writeRunFiles` as it ended, its transcript then dropped) is not written again.
+ * The rest of the bundle into `bundle`, once every run's files are there (`writeRunFiles`, as each run ended): one
+ * file after another, none kept here once written. The review is made from the runs' outcomes an operation at a
+ * time, once for each file that shows it, so memory holds the outcomes and one operation's review, never all.
  */
 export function writeEvidenceFiles(
   bundle: BundleSink,
   manifest: LoadedManifest,
   findings: readonly Finding[],
-  runs: readonly FixtureRun[],
-  manifestFromFixtures: string,
+  outcomes: readonly RunOutcome[],
   live?: LiveEvidence,
   ruleLink: (ruleId: string) => string | undefined = () => undefined,
   lintOnly: ReadonlyMap<string, string> = new Map(),
 ): void {
-  const review = buildReview(manifest, findings, runs, lintOnly);
+  const review = reviewView(manifest, findings, outcomes, lintOnly);
   setChunks(bundle, 'review.md', renderReviewMarkdownChunks(review));
-  setChunks(bundle, 'review.json', jsonFileChunks(review, 3));
-  for (const run of runs) if (!bundle.has(transcriptPath(run.fixture))) writeRunFiles(bundle, run, manifestFromFixtures);
+  setChunks(bundle, 'review.json', jsonFileChunks(reviewJson(review), 3));
   bundle.set('retry-table.md', retryTable(manifest));
   bundle.set('idempotency-key-records.json', jsonFile(keyRecords(manifest)));
   bundle.set('sse-headers-and-idle-policy.md', sseAndIdle(manifest));
@@ -68,12 +70,18 @@ export function writeEvidenceFiles(
   for (const [path, text] of live?.files ?? []) bundle.set(path, text);
   // The index lists every file of the bundle: the next run into the same folder replaces exactly these, and no other.
   const files = [...bundle.keys(), 'index.html', 'index.json', 'index.md'].sort();
-  const index = { ...evidenceIndex(manifest, review, runs, live), files };
+  const index = { ...evidenceIndex(manifest, review, outcomes, live), files };
   bundle.set('index.json', jsonFile(index));
   bundle.set('index.md', renderIndex(index));
   setChunks(
     bundle,
     'index.html',
-    renderEvidencePageChunks(index, review, runs, (run) => bundle.get(transcriptPath(run.fixture))!, live, ruleLink),
+    renderEvidencePageChunks(index, review, outcomes, (outcome) => bundle.get(transcriptPath(outcome.fixture))!, live, ruleLink),
   );
+}
+
+/** A review view as review.json has it: the review's members in its order, the operations written as they are made. */
+function reviewJson(view: ReviewView): Omit<ReviewView, 'summaries'> {
+  const { version, file, server, specVersion, replicas, operations, otherFindings, fixtures, refusals, productionReady } = view;
+  return { version, file, server, specVersion, replicas, operations, otherFindings, fixtures, refusals, productionReady };
 }

@@ -28,14 +28,14 @@ export function setChunks(bundle: BundleSink, path: string, chunks: Iterable<str
  * Where a fixture's files go under a folder: <operation>/<kind>, each name encoded as one path segment, so
  * an operation named `../../x` or `a/b` stays inside the folder and never meets another's files.
  */
-export function fixtureSegments(fixture: Fixture): [string, string] {
+export function fixtureSegments(fixture: Pick<Fixture, 'id' | 'operation'>): [string, string] {
   const prefix = `${fixture.operation}/`;
   const rest = fixture.id.startsWith(prefix) ? fixture.id.slice(prefix.length) : fixture.id;
   return [pathSegment(fixture.operation), pathSegment(rest)];
 }
 
-export const transcriptPath = (fixture: Fixture) => `transcripts/${fixtureSegments(fixture).join('/')}.txt`;
-export const fixturePath = (fixture: Fixture) => `fixtures/${fixtureSegments(fixture).join('/')}.json`;
+export const transcriptPath = (fixture: Pick<Fixture, 'id' | 'operation'>) => `transcripts/${fixtureSegments(fixture).join('/')}.txt`;
+export const fixturePath = (fixture: Pick<Fixture, 'id' | 'operation'>) => `fixtures/${fixtureSegments(fixture).join('/')}.json`;
 
 export function jsonFile(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
@@ -53,23 +53,20 @@ export function* jsonFileChunks(value: unknown, levels = 2): Generator<string> {
 function* jsonChunks(value: unknown, indent: string, levels: number): Generator<string> {
   const plain = value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
   if (!plain || levels === 0) {
-    const text = JSON.stringify(value, null, 2);
+    const text = JSON.stringify(materialised(value), null, 2);
     yield indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
     return;
   }
   const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      yield '[]';
-      return;
-    }
-    yield '[';
-    for (const [index, item] of value.entries()) {
-      yield `${index === 0 ? '' : ','}\n${inner}`;
+  if (isList(value)) {
+    let index = 0;
+    for (const item of value) {
+      yield `${index === 0 ? '[' : ','}\n${inner}`;
       const shown = item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item;
       yield* jsonChunks(shown, inner, levels - 1);
+      index++;
     }
-    yield `\n${indent}]`;
+    yield index === 0 ? '[]' : `\n${indent}]`;
     return;
   }
   let first = true;
@@ -80,4 +77,17 @@ function* jsonChunks(value: unknown, indent: string, levels: number): Generator<
     yield* jsonChunks(member, inner, levels - 1);
   }
   yield first ? '{}' : `\n${indent}}`;
+}
+
+/**
+ * An array, or a sequence made as it is read (a review's operations): written as the array it yields. A Map or a
+ * Set is not one (JSON.stringify writes it as an object, and so does this).
+ */
+function isList(value: object): value is Iterable<unknown> {
+  return Array.isArray(value) || (Symbol.iterator in value && !(value instanceof Map) && !(value instanceof Set));
+}
+
+/** A value JSON.stringify can write whole: a sequence below the streamed levels becomes its array. */
+function materialised(value: unknown): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && isList(value) ? [...value] : value;
 }

@@ -1,8 +1,8 @@
 import type { FixtureKind } from '../fixtures/fixture-types.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import { isKeyedMutation, isMutation } from '../policy/predicates.js';
-import type { Review } from '../review/review-types.js';
-import type { FixtureRun } from '../simulator/fixture-run.js';
+import type { ReviewView } from '../review/review-types.js';
+import type { RunOutcome } from '../simulator/run-outcome.js';
 import { transcriptPath } from './bundle.js';
 import { basisOf, countOutcomes, countsInWords, type LiveEvidence, type VerdictBasis, verdictSentence } from './live-evidence.js';
 import { displayText, markdownText } from '../text/display-text.js';
@@ -29,7 +29,12 @@ export interface Artifact {
 }
 
 /** The artifacts the lesson's capstone asks for, each with its status and the files that show it. */
-export function evidenceIndex(manifest: LoadedManifest, review: Review, runs: readonly FixtureRun[], live?: LiveEvidence): EvidenceIndex {
+export function evidenceIndex(
+  manifest: LoadedManifest,
+  review: ReviewView,
+  runs: readonly RunOutcome[],
+  live?: LiveEvidence,
+): EvidenceIndex {
   const of = (...kinds: FixtureKind[]) => runs.filter((run) => kinds.includes(run.fixture.kind));
   const revision = manifest.manifest.specVersion;
   const mutations = manifest.operations.filter((operation) => isMutation(operation.spec));
@@ -128,7 +133,7 @@ export function evidenceIndex(manifest: LoadedManifest, review: Review, runs: re
 }
 
 /** An artifact that fixtures show: it passes when they all pass. */
-function fromRuns(name: string, selected: readonly FixtureRun[], note: string, extra: string[] = []): Artifact {
+function fromRuns(name: string, selected: readonly RunOutcome[], note: string, extra: string[] = []): Artifact {
   return {
     name,
     status: selected.length === 0 ? 'not applicable' : selected.every((run) => run.passed) ? 'pass' : 'fail',
@@ -138,7 +143,7 @@ function fromRuns(name: string, selected: readonly FixtureRun[], note: string, e
 }
 
 /** A document artifact that fixtures also prove: it fails when one of them fails. */
-function withRuns(artifact: Artifact, selected: readonly FixtureRun[]): Artifact {
+function withRuns(artifact: Artifact, selected: readonly RunOutcome[]): Artifact {
   if (selected.length === 0) return artifact;
   const passed = selected.every((run) => run.passed);
   const status = !passed ? 'fail' : artifact.status === 'not applicable' ? 'pass' : artifact.status;

@@ -2,8 +2,8 @@ import type { Finding } from '../findings/finding.js';
 import { html } from '../html/escape.js';
 import { relativeUri } from '../text/relative-uri.js';
 import { DECLARED_BASIS, findingsHtml, mark, renderReviewHtmlChunks, table, type PageSection } from '../review/render-review-html.js';
-import type { Review } from '../review/review-types.js';
-import type { FixtureRun } from '../simulator/fixture-run.js';
+import type { Review, ReviewView } from '../review/review-types.js';
+import type { RunOutcome } from '../simulator/run-outcome.js';
 import { transcriptPath } from './bundle.js';
 import type { EvidenceIndex } from './evidence-index.js';
 import { countsInWords, type LiveEvidence } from './live-evidence.js';
@@ -14,10 +14,10 @@ import { plural } from '../text/plural.js';
 /** The evidence bundle's index.html: the review page with the verdict of the index, the live run, every transcript and every file. */
 export function renderEvidencePage(
   index: EvidenceIndex & { readonly files: readonly string[] },
-  review: Review,
-  runs: readonly FixtureRun[],
+  review: Review | ReviewView,
+  runs: readonly RunOutcome[],
   /** A run's transcript as the bundle has it. */
-  transcriptOf: (run: FixtureRun) => string,
+  transcriptOf: (run: RunOutcome) => string,
   live: LiveEvidence | undefined,
   ruleLink: (ruleId: string) => string | undefined,
 ): string {
@@ -29,9 +29,9 @@ export function renderEvidencePage(
 /** The same page in pieces, each operation's section made as it is written. */
 export function renderEvidencePageChunks(
   index: EvidenceIndex & { readonly files: readonly string[] },
-  review: Review,
-  runs: readonly FixtureRun[],
-  transcriptOf: (run: FixtureRun) => string,
+  review: Review | ReviewView,
+  runs: readonly RunOutcome[],
+  transcriptOf: (run: RunOutcome) => string,
   live: LiveEvidence | undefined,
   ruleLink: (ruleId: string) => string | undefined,
 ): Generator<string> {

@@ -3,12 +3,12 @@ import { fixtureParameters } from '../fixtures/fixture-parameters.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import { assumedSideEffect, transportsOf } from '../policy/predicates.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
-import { describeExpectation } from '../simulator/render-transcript.js';
+import { outcomeOf, type RunOutcome } from '../simulator/run-outcome.js';
 import { factsOf } from '../spec/revision-facts.js';
 import { Checklist } from './checklist.js';
 import { raceTables } from './race-table.js';
 import type { ReviewContext } from './review-context.js';
-import type { FixtureOutcome, OperationReview, Refusal, Review } from './review-types.js';
+import type { FixtureOutcome, OperationReview, OperationReviews, OperationSummary, Refusal, Review, ReviewView } from './review-types.js';
 import { cancellationWire } from './sections/cancellation-wire.js';
 import { deadlines } from './sections/deadlines.js';
 import { flowControl } from './sections/flow-control.js';
@@ -27,17 +27,34 @@ import { verdict } from './verdict.js';
 export function buildReview(
   manifest: LoadedManifest,
   findings: readonly Finding[],
-  runs: readonly FixtureRun[],
+  runs: readonly (FixtureRun | RunOutcome)[],
   /** Why no fixture can show what each lint-only rule reports (rule id → reason): shown instead of a pass. */
   lintOnlyRules: ReadonlyMap<string, string> = new Map(),
 ): Review {
+  const outcomes = runs.map((run) => ('results' in run ? outcomeOf(run) : run));
+  const { summaries: _, operations, ...head } = reviewView(manifest, findings, outcomes, lintOnlyRules);
+  const { version, file, server, specVersion, replicas, ...rest } = head;
+  return { version, file, server, specVersion, replicas, operations: [...operations], ...rest };
+}
+
+/**
+ * The same review with its operations made one at a time as they are read (each read makes them again), and a
+ * summary of each held for the head: what `evidence` writes a manifest of 10 000 operations from without holding
+ * their reviews. Its JSON (`reviewJsonChunks`) is the review's, byte for byte.
+ */
+export function reviewView(
+  manifest: LoadedManifest,
+  findings: readonly Finding[],
+  outcomes: readonly RunOutcome[],
+  lintOnlyRules: ReadonlyMap<string, string> = new Map(),
+): ReviewView {
   const { specVersion, server } = manifest.manifest;
   const replicas = server.replicas ?? 1;
   const facts = factsOf(specVersion);
-  // Findings and runs grouped once by operation: linear in their number, whatever the number of operations.
+  // Findings and outcomes grouped once by operation: linear in their number, whatever the number of operations.
   const findingsOf = groupBy(findings, (finding) => /^\/operations\/(\d+)(?:\/|$)/.exec(finding.path)?.[1]);
-  const runsOf = groupBy(runs, (run) => run.fixture.operation);
-  const operations = manifest.operations.map((resolved): OperationReview => {
+  const outcomesOf = groupBy(outcomes, (outcome) => outcome.fixture.operation);
+  const reviewOf = (resolved: LoadedManifest['operations'][number]): OperationReview => {
     const spec = resolved.spec;
     const own = findingsOf.get(String(resolved.index)) ?? [];
     const context: ReviewContext = {
@@ -60,7 +77,7 @@ export function buildReview(
       tasks: tasks(context),
     };
     const tables = raceTables(context, parameters);
-    const fixtures = (runsOf.get(spec.name) ?? []).map(fixtureOutcome);
+    const fixtures = (outcomesOf.get(spec.name) ?? []).map(fixtureOutcome);
     const lines = [
       ...wire.map((row) => ({ section: 'cancellation wire', line: row })),
       ...Object.entries(SECTION_TITLES).flatMap(([key, title]) =>
@@ -81,7 +98,16 @@ export function buildReview(
       lintOnly: lintOnlyOf(own, lintOnlyRules),
       verdict: verdict({ operation: spec, replicas, lines, raceTables: tables, fixtures, findings: own }),
     };
-  });
+  };
+  const operations: OperationReviews = {
+    length: manifest.operations.length,
+    *[Symbol.iterator]() {
+      for (const resolved of manifest.operations) yield reviewOf(resolved);
+    },
+  };
+  const summaries: OperationSummary[] = [];
+  for (const { name, method, retry, verdict } of operations)
+    summaries.push({ name, method, retry: { classification: retry.classification }, verdict });
   const otherFindings = findings.filter((finding) => !finding.path.startsWith('/operations/'));
   const errors = [
     ...new Set(
@@ -89,7 +115,7 @@ export function buildReview(
     ),
   ];
   const refusals: Refusal[] = errors.length === 0 ? [] : [{ condition: 'server or manifest lint errors', detail: errors.join(', ') }];
-  const failed = runs.filter((run) => !run.passed).length;
+  const failed = outcomes.filter((outcome) => !outcome.passed).length;
   return {
     version: 2,
     file: manifest.file,
@@ -98,10 +124,23 @@ export function buildReview(
     replicas,
     operations,
     otherFindings,
-    fixtures: { total: runs.length, passed: runs.length - failed, failed },
+    fixtures: { total: outcomes.length, passed: outcomes.length - failed, failed },
     refusals,
-    productionReady: refusals.length === 0 && operations.every((operation) => operation.verdict.productionReady),
+    productionReady: refusals.length === 0 && summaries.every((summary) => summary.verdict.productionReady),
+    summaries,
   };
+}
+
+/** A review as its renderers read it: a built review's summaries taken from its operations. */
+export function viewOf(review: Review | ReviewView): ReviewView {
+  if ('summaries' in review) return review;
+  const summaries = review.operations.map(({ name, method, retry, verdict }) => ({
+    name,
+    method,
+    retry: { classification: retry.classification },
+    verdict,
+  }));
+  return { ...review, summaries };
 }
 
 /** The checklist sections in the order the review shows them. */
@@ -115,15 +154,8 @@ export const SECTION_TITLES = {
   tasks: 'durable tasks',
 } as const;
 
-function fixtureOutcome(run: FixtureRun): FixtureOutcome {
-  return {
-    id: run.fixture.id,
-    transport: run.fixture.transport,
-    passed: run.passed,
-    failures: run.results
-      .filter((result) => !result.passed)
-      .map((result) => `${describeExpectation(result.expectation)}: ${result.detail}`),
-  };
+function fixtureOutcome(outcome: RunOutcome): FixtureOutcome {
+  return { id: outcome.fixture.id, transport: outcome.fixture.transport, passed: outcome.passed, failures: outcome.failures };
 }
 
 /** The errors of lint-only rules among an operation's findings: no fixture run can pass or fail them, and the review says why. */

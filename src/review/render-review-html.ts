@@ -2,8 +2,8 @@ import type { Finding } from '../findings/finding.js';
 import { fragmentId, html } from '../html/escape.js';
 import { htmlPageChunks } from '../html/page.js';
 import { sequenceSvg } from '../html/sequence-svg.js';
-import { SECTION_TITLES } from './build-review.js';
-import type { ChecklistLine, FixtureOutcome, Mark, OperationReview, Refusal, Review, Section } from './review-types.js';
+import { SECTION_TITLES, viewOf } from './build-review.js';
+import type { ChecklistLine, FixtureOutcome, Mark, OperationReview, Refusal, Review, ReviewView, Section } from './review-types.js';
 import { plural } from '../text/plural.js';
 
 /** What a page around a review adds to it: the verdict it states, its own sections, the links and transcripts it has. */
@@ -54,65 +54,72 @@ interface Spent {
  * wire, race tables and their diagrams (drawn as SVG), the checklist sections, lint findings linked to their
  * rule pages and the fixtures with pass or fail (and their transcripts, collapsed, when the page has them).
  */
-export function renderReviewHtml(review: Review, options: ReviewPageOptions): string {
+export function renderReviewHtml(review: Review | ReviewView, options: ReviewPageOptions): string {
   let text = '';
   for (const chunk of renderReviewHtmlChunks(review, options)) text += chunk;
   return text;
 }
 
 /** The same page in pieces: the operations' sections are made one at a time, as they are written. */
-export function* renderReviewHtmlChunks(review: Review, options: ReviewPageOptions): Generator<string> {
+export function* renderReviewHtmlChunks(shown: Review | ReviewView, options: ReviewPageOptions): Generator<string> {
+  const review = viewOf(shown);
   const spent: Spent = { diagrams: 0, transcriptCharacters: 0 };
-  type LazySection = { readonly id: string; readonly label: string; readonly html: () => string };
-  const eager = (section: PageSection): LazySection => ({ id: section.id, label: section.label, html: () => section.html });
-  const operationSections = review.operations.map(
-    (operation): LazySection => ({
-      id: fragmentId('op', operation.name),
-      label: operation.name,
-      html: () => operationHtml(operation, options, spent),
-    }),
-  );
-  const sections: LazySection[] = [
-    eager({ id: 'verdict', label: 'Verdict', html: verdictHtml(review, options) }),
-    ...(options.leading ?? []).map(eager),
-    ...(review.otherFindings.length === 0
+  const findingsSection: PageSection[] =
+    review.otherFindings.length === 0
       ? []
       : [
-          eager({
+          {
             id: 'manifest-findings',
             label: 'Server and manifest findings',
             html: `<h2>Server and manifest findings</h2>\n${findingsHtml(review.otherFindings, options)}`,
-          }),
-        ]),
-    ...operationSections,
-    ...(options.trailing ?? []).map(eager),
+          },
+        ];
+  const before: PageSection[] = [
+    { id: 'verdict', label: 'Verdict', html: verdictHtml(review, options) },
+    ...(options.leading ?? []),
+    ...findingsSection,
   ];
-  const fixtures = review.fixtures;
+  const after = options.trailing ?? [];
+  const section = (id: string, body: string) =>
+    `<section id="${id}"${id.startsWith('op-') ? ' class="operation"' : ''}>\n${body}\n</section>`;
+  // The operations' sections are made one at a time as the page is written; their labels come from the summaries.
   function* main(): Generator<string> {
-    for (const [index, section] of sections.entries())
-      yield `${index === 0 ? '' : '\n'}<section id="${section.id}"${section.id.startsWith('op-') ? ' class="operation"' : ''}>\n${section.html()}\n</section>`;
+    let first = true;
+    const next = (id: string, body: string) => {
+      const text = `${first ? '' : '\n'}${section(id, body)}`;
+      first = false;
+      return text;
+    };
+    for (const { id, html } of before) yield next(id, html);
+    for (const operation of review.operations) yield next(fragmentId('op', operation.name), operationHtml(operation, options, spent));
+    for (const { id, html } of after) yield next(id, html);
   }
+  const fixtures = review.fixtures;
   yield* htmlPageChunks({
     title: options.title,
     header:
       `<h1>${html(options.title)}</h1>\n<p class="meta">Manifest <code>${html(review.file)}</code> · MCP ${html(review.specVersion)} · ` +
       `${plural(review.replicas, 'replica')} · ${plural(review.operations.length, 'operation')} · fixtures: ` +
       `${fixtures.passed} of ${fixtures.total} passed on the reference implementation</p>`,
-    contents: sections.map(({ id, label }) => ({ id, label })),
+    contents: [
+      ...before.map(({ id, label }) => ({ id, label })),
+      ...review.summaries.map(({ name }) => ({ id: fragmentId('op', name), label: name })),
+      ...after.map(({ id, label }) => ({ id, label })),
+    ],
     main: main(),
     footer: options.footer,
   });
 }
 
-function verdictHtml(review: Review, options: ReviewPageOptions): string {
+function verdictHtml(review: ReviewView, options: ReviewPageOptions): string {
   const ready = options.verdict.productionReady;
   const refusals = [
     ...review.refusals,
-    ...review.operations.flatMap((operation) =>
+    ...review.summaries.flatMap((operation) =>
       operation.verdict.refusals.map((refusal) => ({ ...refusal, condition: `${operation.name}: ${refusal.condition}` })),
     ),
   ];
-  const rows = review.operations
+  const rows = review.summaries
     .map((operation) => {
       const count = operation.verdict.refusals.length;
       const cell = operation.verdict.productionReady ? `${mark('ok', 'ready')}` : `${mark('fail', 'refused')} ${plural(count, 'refusal')}`;

@@ -1,7 +1,7 @@
 import type { Finding } from '../findings/finding.js';
 import { displayText, markdownText } from '../text/display-text.js';
-import { SECTION_TITLES } from './build-review.js';
-import type { ChecklistLine, Mark, OperationReview, Review, Section } from './review-types.js';
+import { SECTION_TITLES, viewOf } from './build-review.js';
+import type { ChecklistLine, Mark, OperationReview, OperationSummary, Review, ReviewView, Section } from './review-types.js';
 import { plural } from '../text/plural.js';
 
 const MARK: Record<Mark, string> = { ok: '✅', note: 'ℹ️', warn: '⚠️', fail: '❌' };
@@ -9,14 +9,15 @@ const YES = MARK.ok;
 const NO = MARK.fail;
 
 /** The review as GitHub-flavoured markdown: one section per checklist item, race rows as mermaid diagrams. */
-export function renderReviewMarkdown(review: Review): string {
+export function renderReviewMarkdown(review: Review | ReviewView): string {
   let text = '';
   for (const chunk of renderReviewMarkdownChunks(review)) text += chunk;
   return text;
 }
 
 /** The same text in pieces (the head, then one per operation), for writing a review of 10 000 operations without holding it. */
-export function* renderReviewMarkdownChunks(review: Review): Generator<string> {
+export function* renderReviewMarkdownChunks(shown: Review | ReviewView): Generator<string> {
+  const review = viewOf(shown);
   const { fixtures } = review;
   const lines: string[] = [
     `# Reliability review: ${markdownText(review.server)}`,
@@ -29,7 +30,7 @@ export function* renderReviewMarkdownChunks(review: Review): Generator<string> {
     '',
     '| operation | method | retry | verdict |',
     '|---|---|---|---|',
-    ...review.operations.map(
+    ...review.summaries.map(
       (operation) =>
         `| [${operation.name}](#${anchor(operation.name)}) | \`${operation.method}\` | ${operation.retry.classification} | ${verdictCell(operation)} |`,
     ),
@@ -110,7 +111,7 @@ function operationSection(operation: OperationReview): string[] {
   return lines;
 }
 
-function verdictCell(operation: OperationReview): string {
+function verdictCell(operation: OperationSummary): string {
   const count = operation.verdict.refusals.length;
   return operation.verdict.productionReady ? `${YES} ready` : `${NO} ${plural(count, 'refusal')}`;
 }

@@ -107,6 +107,28 @@ export interface IdempotencySection extends Section {
   readonly outside: readonly string[];
 }
 
+/**
+ * The operations of a review in order, each made as it is read: a review of 10 000 operations never holds them
+ * all (a \`Review\`'s array is one too).
+ */
+export interface OperationReviews extends Iterable<OperationReview> {
+  readonly length: number;
+}
+
+/** What the head of a review shows of each operation: its row in the verdict table and its refusals. */
+export interface OperationSummary {
+  readonly name: string;
+  readonly method: string;
+  readonly retry: { readonly classification: RetryClass };
+  readonly verdict: Verdict;
+}
+
+/** A review as its renderers read it: the operations made one at a time, their summaries held for the head. */
+export interface ReviewView extends Omit<Review, 'operations'> {
+  readonly operations: OperationReviews;
+  readonly summaries: readonly OperationSummary[];
+}
+
 export interface FixtureOutcome {
   readonly id: string;
   readonly transport: Transport;

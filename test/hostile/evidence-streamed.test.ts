@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,18 @@ import { buildEvidence, writeEvidenceFiles, writeRunFiles } from '../../src/evid
 import { generateFixtures } from '../../src/fixtures/generate-fixtures.js';
 import { loadManifest } from '../../src/manifest/load.js';
 import { runFixture } from '../../src/simulator/run-fixture.js';
+import { outcomeOf } from '../../src/simulator/run-outcome.js';
+import { renderEvidencePage } from '../../src/evidence/evidence-page.js';
+import type { Severity } from '../../src/findings/finding.js';
+import { lintLoadedManifest } from '../../src/lint/lint-file.js';
+import { buildReview, reviewView } from '../../src/review/build-review.js';
+import { renderReviewMarkdown } from '../../src/review/render-review-markdown.js';
+import { bundledRules } from '../../src/rules/load-rules.js';
 import { BASE } from './hostile-inputs.js';
+
+const EXAMPLES = join(import.meta.dirname, '../../fixtures/examples');
+const ruleSet = bundledRules();
+const severities = new Map<string, Severity>(ruleSet.rules.map((rule) => [rule.definition.id, rule.definition.severity]));
 
 describe('evidence written a file at a time: the same bytes as the bundle held whole', () => {
   it.each([
@@ -31,13 +42,7 @@ describe('evidence written a file at a time: the same bytes as the bundle held w
     const writer = BundleWriter.open(directory);
     try {
       for (const run of runs) writeRunFiles(writer, run, '../../billing.yaml');
-      writeEvidenceFiles(
-        writer,
-        loaded,
-        [],
-        runs.map((run) => ({ ...run, transcript: [] })),
-        '../../billing.yaml',
-      );
+      writeEvidenceFiles(writer, loaded, [], runs.map(outcomeOf));
       writer.commit();
     } finally {
       writer.close();
@@ -45,4 +50,46 @@ describe('evidence written a file at a time: the same bytes as the bundle held w
     expect([...writer.keys()].sort()).toEqual([...whole.keys()].sort());
     for (const [file, content] of whole) expect(readFileSync(join(directory, file), 'utf8'), file).toBe(content);
   });
+
+  it.each(['inventory.yaml', 'flawed/'])(
+    'the review made an operation at a time is the review built whole, byte for byte: %s',
+    async (name) => {
+      const files = name.endsWith('/')
+        ? readdirSync(join(EXAMPLES, name))
+            .filter((file) => file.endsWith('.yaml'))
+            .map((file) => join(EXAMPLES, name, file))
+        : [join(EXAMPLES, name)];
+      for (const file of files) {
+        const loaded = loadManifest(file, readFileSync(file));
+        if (!loaded.ok) continue;
+        const findings = lintLoadedManifest(loaded, { ruleSet, severities });
+        const runs = [];
+        for (const fixture of generateFixtures(loaded)) runs.push(await runFixture(fixture));
+        const review = buildReview(loaded, findings, runs);
+        const bundle = new Map<string, string>();
+        writeEvidenceFiles(bundle, loaded, findings, runs.map(outcomeOf));
+        expect(bundle.get('review.json'), file).toBe(jsonFile(review));
+        expect(bundle.get('review.md'), file).toBe(renderReviewMarkdown(review));
+        const index = JSON.parse(bundle.get('index.json')!);
+        const page = renderEvidencePage(
+          index,
+          review,
+          runs.map(outcomeOf),
+          () => 'transcript',
+          undefined,
+          () => undefined,
+        );
+        const lazyPage = renderEvidencePage(
+          index,
+          reviewView(loaded, findings, runs.map(outcomeOf)),
+          runs.map(outcomeOf),
+          () => 'transcript',
+          undefined,
+          () => undefined,
+        );
+        expect(lazyPage, file).toBe(page);
+        expect(review.operations.length, file).toBeGreaterThan(0);
+      }
+    },
+  );
 });
