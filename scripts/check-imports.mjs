@@ -35,6 +35,11 @@ export const ALLOWED = {
   verify: ['simulator', 'fixtures', 'document', 'manifest', 'generated', 'json', 'text', 'findings', 'report'],
   probe: ['manifest', 'policy', 'reference', 'spec', 'findings', 'lint', 'report', 'document', 'json', 'text', 'fixtures', 'live'],
   init: ['probe', 'manifest', 'policy', 'spec'],
+  workspace: ['config', 'document', 'findings', 'generated', 'lint', 'report', 'rules', 'text'],
+  'lint-cache': ['json', 'lint', 'rules', 'text'],
+  'fix-writer': ['document', 'findings', 'lint', 'rules', 'text'],
+  'bundle-writer': ['text', 'workspace'],
+  'language-server': ['document', 'findings', 'lint', 'rules', 'workspace'],
   cli: ['*'],
   action: ['*'],
 };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { lintPaths } from '../cli/lint-command.js';
 import { writeEvidence } from '../cli/evidence-command.js';
-import { toSlashes } from '../cli/load-settings.js';
+import { toSlashes } from '../workspace/load-settings.js';
 import { exitCodeOf, type LintResult } from '../lint/lint-result.js';
 import { escapeData, formatGithub } from '../report/github.js';
 import { formatSarif } from '../report/sarif.js';

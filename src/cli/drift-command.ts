@@ -9,7 +9,7 @@ import { FORMATTERS } from '../report/formats.js';
 import { displayText } from '../text/display-text.js';
 import { useColor } from './color.js';
 import { readManifestInput } from './manifest-input.js';
-import { writeOutputFile } from './output-files.js';
+import { writeOutputFile } from '../workspace/output-files.js';
 import type { OutputSpec } from './output-spec.js';
 import { probeTarget } from './probe-target.js';
 import { probeWithProgress } from './probe-command.js';

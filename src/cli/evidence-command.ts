@@ -1,8 +1,8 @@
 import { join, relative, resolve } from 'node:path';
 import { operationFixtures } from '../fixtures/generate-fixtures.js';
 import { writeEvidenceFiles, writeRunFiles } from '../evidence/build-evidence.js';
-import { BundleWriter, checkBundleFolder } from './bundle-writer.js';
-import { toSlashes } from './load-settings.js';
+import { BundleWriter, checkBundleFolder } from '../bundle-writer/bundle-writer.js';
+import { toSlashes } from '../workspace/load-settings.js';
 import { readLintedManifest } from './manifest-input.js';
 import { Progress } from './progress.js';
 import { runFixture } from '../simulator/run-fixture.js';
@@ -17,7 +17,7 @@ import { type LiveFixtureResult, renderLiveFixture } from '../probe/live-fixture
 import type { ProbeReport } from '../probe/probe-types.js';
 import { renderProbeText } from '../probe/render-probe.js';
 import { liveFixturesOf } from './live-verify.js';
-import { ruleDocLinks } from './rule-docs-base.js';
+import { ruleDocLinks } from '../workspace/rule-docs-base.js';
 import { plural } from '../text/plural.js';
 
 /** What writing one manifest's evidence bundle came to. */

@@ -2,10 +2,10 @@ import { dirname, join, relative } from 'node:path';
 import { fixtureSegments } from '../evidence/bundle.js';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import type { Fixture } from '../fixtures/fixture-types.js';
-import { toSlashes } from './load-settings.js';
+import { toSlashes } from '../workspace/load-settings.js';
 import { readManifestInput } from './manifest-input.js';
 import { displayText } from '../text/display-text.js';
-import { ensureFolder, requirePath, writeOutputFile } from './output-files.js';
+import { ensureFolder, requirePath, writeOutputFile } from '../workspace/output-files.js';
 import { plural } from '../text/plural.js';
 
 /** The file a fixture is written to, under the output folder: <operation>/<kind>.json, each name one encoded segment. */

@@ -11,7 +11,7 @@ import { StdioConnection } from '../probe/stdio-connection.js';
 import { WireLog } from '../probe/wire-log.js';
 import { probeTarget } from './probe-target.js';
 import { displayText } from '../text/display-text.js';
-import { writeOutputFile } from './output-files.js';
+import { writeOutputFile } from '../workspace/output-files.js';
 import { plural } from '../text/plural.js';
 
 /** `mcprely init --from-stdio cmd | --from-url url`: a starting manifest from the server's tools/list. */

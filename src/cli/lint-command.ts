@@ -2,7 +2,7 @@ import { relative, resolve } from 'node:path';
 import { MAX_MANIFEST_BYTES } from '../document/limits.js';
 import { GlobError } from '../config/glob.js';
 import { displayText } from '../text/display-text.js';
-import { expandLintPaths, type LintTargets } from './expand-paths.js';
+import { expandLintPaths, type LintTargets } from '../workspace/expand-paths.js';
 import type { Severity } from '../findings/finding.js';
 import { applyBaseline, type Baseline, type BaselineEntry, createBaseline, prunedBaseline, staleEntries } from '../lint/baseline.js';
 import { fileReport, type FileReport } from '../lint/file-report.js';
@@ -17,13 +17,13 @@ import type { RuleSet } from '../rules/load-rules.js';
 import type { FixKind } from '../rules/rule-types.js';
 import { reportableRules } from '../rules/rule-descriptors.js';
 import { useColor } from './color.js';
-import { loadBaseline, loadSettings, type Settings, SettingsError, toSlashes } from './load-settings.js';
+import { loadBaseline, loadSettings, type Settings, SettingsError, toSlashes } from '../workspace/load-settings.js';
 import type { OutputSpec } from './output-spec.js';
-import { type FileRead, readManifestFile, tooLargeFinding } from './read-manifest-file.js';
-import { ruleDocsBase } from './rule-docs-base.js';
-import type { FixedFile } from './fix-files.js';
-import { LintCache } from './lint-cache.js';
-import { openOutputFile, writeOutputFile, writeOutputFileInPieces } from './output-files.js';
+import { type FileRead, readManifestFile, tooLargeFinding } from '../workspace/read-manifest-file.js';
+import { ruleDocsBase } from '../workspace/rule-docs-base.js';
+import type { FixedFile } from '../fix-writer/fix-files.js';
+import { LintCache } from '../lint-cache/lint-cache.js';
+import { openOutputFile, writeOutputFile, writeOutputFileInPieces } from '../workspace/output-files.js';
 
 export interface LintOptions {
   readonly outputs: readonly OutputSpec[];
@@ -175,7 +175,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   }
   let fixed: readonly FixedFile[] = [];
   if (options.fix !== undefined) {
-    const { fixReports } = await import('./fix-files.js');
+    const { fixReports } = await import('../fix-writer/fix-files.js');
     const outcome = fixReports(reports, (file) => bytes.get(file), cwd, options.fix, lint, new Set(options.fixTypes ?? ['layout']));
     reports = outcome.reports;
     fixed = outcome.fixed;
@@ -292,7 +292,7 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
   }
   for (const note of run.notes) process.stderr.write(`${note}\n`);
   const { result, rules } = run;
-  const fixing = options.fix !== undefined ? await import('./fix-files.js') : undefined;
+  const fixing = options.fix !== undefined ? await import('../fix-writer/fix-files.js') : undefined;
   if (options.fix === 'dry-run')
     for (const file of run.fixed) process.stdout.write(fixing!.unifiedDiff(file.file, file.before, file.after));
   if (options.fix !== undefined) {

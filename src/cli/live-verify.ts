@@ -11,7 +11,7 @@ import { STATUS_WORDS } from '../probe/probe-types.js';
 import type { WireClaim } from '../live/wire-claims.js';
 import type { LiveCallOptions } from './live-options.js';
 import { liveCallOptions } from './probe-command.js';
-import { writeOutputFile } from './output-files.js';
+import { writeOutputFile } from '../workspace/output-files.js';
 
 export interface LiveVerifyOptions extends LiveCallOptions {
   readonly stdio?: string;

@@ -1,10 +1,11 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
-import { DEFAULT_CACHE_LOCATION } from './cache-location.js';
+import { DEFAULT_CACHE_LOCATION } from '../lint-cache/cache-location.js';
 import { reportInternalError } from './internal-error.js';
 import { addLiveOptions, liveOptionsFrom, parseCount } from './live-options.js';
-import { OutputSpecs, UsageError } from './output-spec.js';
-import { parseDocsUrl } from './rule-docs-base.js';
+import { OutputSpecs } from './output-spec.js';
+import { UsageError } from '../workspace/usage-error.js';
+import { parseDocsUrl } from '../workspace/rule-docs-base.js';
 import { displayText } from '../text/display-text.js';
 import { FIX_KINDS, type FixKind } from '../rules/rule-types.js';
 
@@ -203,7 +204,7 @@ export function buildProgram(): Command {
     .description('a language server for editors: diagnostics as you type, quick fixes, rule pages on hover')
     .option('--stdio', 'speak the Language Server Protocol over standard input and output (the only transport)')
     .action(async () => {
-      const { startLanguageServer } = await import('./lsp-server.js');
+      const { startLanguageServer } = await import('../language-server/lsp-server.js');
       startLanguageServer(process.stdin, process.stdout);
     });
 

@@ -2,9 +2,9 @@ import type { Finding } from '../findings/finding.js';
 import { lintLoadedManifest } from '../lint/lint-file.js';
 import { problemFindings } from '../lint/problem-findings.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
-import { errorReport } from './error-report.js';
-import { loadSettings, SettingsError } from './load-settings.js';
-import { readManifestFile } from './read-manifest-file.js';
+import { errorReport } from '../workspace/error-report.js';
+import { loadSettings, SettingsError } from '../workspace/load-settings.js';
+import { readManifestFile } from '../workspace/read-manifest-file.js';
 
 /** A manifest named on the command line, or the report of why it cannot be used (print it, exit 2). */
 export type ManifestInput = { readonly ok: true; readonly manifest: LoadedManifest } | { readonly ok: false; readonly report: string };

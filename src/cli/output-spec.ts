@@ -1,9 +1,5 @@
 import { FORMAT_NAMES, type FormatName } from '../report/formats.js';
-
-/** A command-line mistake found after commander parsed the flags; exit code 2 like any usage error. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+import { UsageError } from '../workspace/usage-error.js';
 
 export interface OutputSpec {
   readonly format: FormatName;

@@ -10,7 +10,7 @@ import type { OutputSpec } from './output-spec.js';
 import { probeTarget } from './probe-target.js';
 import { Progress } from './progress.js';
 import { displayText } from '../text/display-text.js';
-import { writeOutputFile } from './output-files.js';
+import { writeOutputFile } from '../workspace/output-files.js';
 import type { LiveCallOptions } from './live-options.js';
 
 /** The live options alone, without the undefined ones (for the probe's exact optional properties). */

@@ -6,10 +6,10 @@ import type { Review } from '../review/review-types.js';
 import { verdictSentence } from '../evidence/live-evidence.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { renderRun } from '../simulator/render-transcript.js';
-import { ruleDocLinks } from './rule-docs-base.js';
+import { ruleDocLinks } from '../workspace/rule-docs-base.js';
 import { readLintedManifest } from './manifest-input.js';
 import { runFixturesWithProgress } from './run-fixtures-with-progress.js';
-import { writeOutputFile } from './output-files.js';
+import { writeOutputFile } from '../workspace/output-files.js';
 
 export interface ReviewOptions {
   readonly format: 'markdown' | 'json' | 'html';

@@ -2,7 +2,7 @@ import { closestMatch } from '../document/did-you-mean.js';
 import { INPUT_RULES, renderDescriptorPage, renderInputRuleDoc } from '../findings/input-rules.js';
 import { DRIFT_RULE_IDS, DRIFT_RULES } from '../probe/drift.js';
 import { bundledRules, type RuleSet } from '../rules/load-rules.js';
-import { loadSettings, SettingsError } from './load-settings.js';
+import { loadSettings, SettingsError } from '../workspace/load-settings.js';
 import { renderRuleDoc } from '../rule-docs/rule-doc.js';
 import { runRuleExamples } from '../rule-docs/rule-examples.js';
 import { RULE_AREAS } from '../rules/rule-types.js';

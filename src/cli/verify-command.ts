@@ -13,8 +13,8 @@ import { FixtureError } from '../simulator/fixture-error.js';
 import { contradictions, loadFixture } from '../verify/load-fixture.js';
 import { renderRun } from '../simulator/render-transcript.js';
 import { runFixture } from '../simulator/run-fixture.js';
-import { errorReport } from './error-report.js';
-import { readManifestFile } from './read-manifest-file.js';
+import { errorReport } from '../workspace/error-report.js';
+import { readManifestFile } from '../workspace/read-manifest-file.js';
 import { Progress } from './progress.js';
 import { displayText } from '../text/display-text.js';
 import {
@@ -26,7 +26,7 @@ import {
   type VerifyOutcome,
   verifySummary,
 } from '../verify/verify-report.js';
-import { writeOutputFile } from './output-files.js';
+import { writeOutputFile } from '../workspace/output-files.js';
 import { plural } from '../text/plural.js';
 
 /** A fixture ready to run, with what is needed to place an error found while running it. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeActionsOf, diagnosticOf } from '../../src/cli/lsp-findings.js';
+import { codeActionsOf, diagnosticOf } from '../../src/language-server/lsp-findings.js';
 import { parseDocumentBytes } from '../../src/document/parse-document.js';
 import { type Finding, makeFinding } from '../../src/findings/finding.js';
 import { bundledRules } from '../../src/rules/load-rules.js';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import AjvDraft04Module from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import { applyFixes, placeOfFix } from '../../src/document/apply-fixes.js';
-import { unifiedDiff } from '../../src/cli/fix-files.js';
+import { unifiedDiff } from '../../src/fix-writer/fix-files.js';
 import { parseDocumentBytes } from '../../src/document/parse-document.js';
 import { changeOf, type Finding, type FixChange } from '../../src/findings/finding.js';
 import { parsePointer } from '../../src/document/describe-schema-error.js';

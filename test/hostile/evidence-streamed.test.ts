@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BundleWriter } from '../../src/cli/bundle-writer.js';
+import { BundleWriter } from '../../src/bundle-writer/bundle-writer.js';
 import { jsonFile, jsonFileChunks } from '../../src/evidence/bundle.js';
 import { buildEvidence, writeEvidenceFiles, writeRunFiles } from '../../src/evidence/build-evidence.js';
 import { generateFixtures } from '../../src/fixtures/generate-fixtures.js';

@@ -1,6 +1,6 @@
 import { closeSync, constants, lstatSync, mkdirSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { displayText } from '../text/display-text.js';
-import { UsageError } from './output-spec.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * Writing what the user asked for, where they asked: every failure a user can cause (a missing folder, a

@@ -17,11 +17,11 @@ import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { withFixReplacements } from '../lint/fix-replacements.js';
 import { lintFile } from '../lint/lint-file.js';
 import { reportableRules } from '../rules/rule-descriptors.js';
-import { MANIFEST_HEAD_BYTES, textLooksLikeManifest } from './expand-paths.js';
-import { loadSettings, type Settings, SettingsError } from './load-settings.js';
+import { MANIFEST_HEAD_BYTES, textLooksLikeManifest } from '../workspace/expand-paths.js';
+import { loadSettings, type Settings, SettingsError } from '../workspace/load-settings.js';
 import { codeActionsOf, contains, diagnosticOf, hoverOf, rangeOf } from './lsp-findings.js';
-import { tooLargeFinding } from './read-manifest-file.js';
-import { rulePageFile } from './rule-docs-base.js';
+import { tooLargeFinding } from '../workspace/read-manifest-file.js';
+import { rulePageFile } from '../workspace/rule-docs-base.js';
 
 /** How long after the last change a document is linted: typing stays fluid, and a pause shows the findings. */
 export const DEBOUNCE_MS = 150;

@@ -16,8 +16,8 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { displayText } from '../text/display-text.js';
-import { ensureFolder, ioError, isSymbolicLink, requirePath } from './output-files.js';
-import { UsageError } from './output-spec.js';
+import { ensureFolder, ioError, isSymbolicLink, requirePath } from '../workspace/output-files.js';
+import { UsageError } from '../workspace/usage-error.js';
 
 /** An index.json larger than this is not one mcprely wrote: it is not read. */
 const MAX_INDEX_BYTES = 1024 * 1024;
