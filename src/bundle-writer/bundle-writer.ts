@@ -51,6 +51,8 @@ export function writeBundle(directory: string, bundle: ReadonlyMap<string, strin
  */
 export class BundleWriter {
   readonly #files = new Set<string>();
+  /** The folders made so far: 80 000 files in 10 000 folders make each folder once. */
+  readonly #folders = new Set<string>();
   #temporary: string | undefined;
   #release: (() => void) | undefined;
 
@@ -83,7 +85,7 @@ export class BundleWriter {
   /** Writes one file of the bundle (a later write of the same path replaces it). */
   set(file: string, content: string): this {
     const path = join(this.#folder(), file);
-    mkdirSync(dirname(path), { recursive: true });
+    this.#makeFolder(dirname(path));
     try {
       writeFileSync(path, content);
     } catch (error) {
@@ -96,7 +98,7 @@ export class BundleWriter {
   /** Writes one file from its pieces, each written as it comes: the file is never held whole. */
   setChunks(file: string, chunks: Iterable<string>): this {
     const path = join(this.#folder(), file);
-    mkdirSync(dirname(path), { recursive: true });
+    this.#makeFolder(dirname(path));
     let fd: number | undefined;
     try {
       fd = openSync(path, 'w');
@@ -176,6 +178,12 @@ export class BundleWriter {
     this.#temporary = undefined;
     this.#release?.();
     this.#release = undefined;
+  }
+
+  #makeFolder(folder: string): void {
+    if (this.#folders.has(folder)) return;
+    mkdirSync(folder, { recursive: true });
+    this.#folders.add(folder);
   }
 
   #folder(): string {

@@ -122,8 +122,9 @@ describe.concurrent('probe: nothing exercised is not a pass', () => {
       'cancel-before-completion': 'inconclusive',
       'client-timeouts': 'inconclusive',
     });
+    // Answered before the cancellation went out, or (on a loaded machine) just after it: either way nothing was cancelled.
     expect(check(report, 'cancel-before-completion').summary).toMatch(
-      /before a cancellation could be sent: give it longer work with --arguments$/,
+      /(before a cancellation could be sent:|crossing the cancellation: .*nothing was cancelled;) give it longer work with --arguments$/,
     );
     expect(report.inconclusive).toMatch(/^no request in flight was judged: /);
     expect(status).toBe(3);
