@@ -4,7 +4,7 @@ import type { Severity } from '../findings/finding.js';
 
 /** The action's inputs, as action.yml hands them to the entry point (MCPRELY_* environment variables). */
 export interface ActionInputs {
-  /** Files, folders and globs, one per line (or separated by spaces). */
+  /** Files, folders and globs, one per line, each exactly as written (spaces and quotes are part of it). */
   readonly manifests: readonly string[];
   readonly ignorePatterns: readonly string[];
   /** The manifest set's name: one PR comment and one code scanning category per name. */
@@ -23,12 +23,7 @@ export class InputError extends Error {
 }
 
 export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
-  const list = (name: string) =>
-    (env[name] ?? '')
-      .split(/\r?\n/)
-      .flatMap((line) => (line.includes(' ') && !/["']/.test(line) ? line.split(' ') : [line]))
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '' && !entry.startsWith('#'));
+  const list = (name: string) => linesOf(env[name] ?? '');
   const flag = (name: string, fallback: boolean) => {
     const value = (env[name] ?? '').trim().toLowerCase();
     if (value === '') return fallback;
@@ -54,6 +49,31 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     comment: flag('MCPRELY_COMMENT', true),
     evidence: flag('MCPRELY_EVIDENCE', true),
   };
+}
+
+/**
+ * A list input as `actions/upload-artifact` reads `path`: one entry per line, the line's leading and trailing
+ * whitespace trimmed, empty lines and `#` comments left out. Nothing else is done to it: no splitting at spaces,
+ * no quotes removed (`my manifests/` is one folder; `"a.yaml"` names a file whose name has quotes).
+ */
+export function linesOf(value: string): string[] {
+  return value
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+/**
+ * The entries of a list input that look like several paths on one line (as an older mcprely read them): the
+ * entry does not exist, holds no glob character, and every word of it does. Each is a mistake to name, not a
+ * path to look for.
+ */
+export function severalOnOneLine(entries: readonly string[], exists: (path: string) => boolean): string[] {
+  return entries.filter((entry) => {
+    if (!/\s/.test(entry) || /[*?[\]{}!]/.test(entry) || exists(entry)) return false;
+    const words = entry.split(/\s+/);
+    return words.length > 1 && words.every(exists);
+  });
 }
 
 function inputName(variable: string): string {

@@ -3,6 +3,8 @@ export interface Comment {
   readonly id: number;
   readonly body: string;
   readonly html_url: string;
+  /** Who wrote it (REST names a bot `name[bot]`). */
+  readonly user?: { readonly login?: string } | null;
 }
 
 export class GitHubApiError extends Error {
@@ -19,7 +21,28 @@ export class GitHubApi {
   constructor(
     private readonly baseUrl: string,
     private readonly token: string,
+    /** The GraphQL endpoint (GITHUB_GRAPHQL_URL); by default the one beside the REST API. */
+    private readonly graphqlUrl = defaultGraphqlUrl(baseUrl),
   ) {}
+
+  /**
+   * The login the token writes as: `GET /user` for a person's token; for the workflow's GITHUB_TOKEN or an app's
+   * installation token, which `GET /user` refuses, GraphQL's `viewer` (the bot's login without `[bot]`).
+   */
+  async login(): Promise<string> {
+    try {
+      const user = (await this.call('GET', '/user')) as { login?: unknown };
+      if (typeof user?.login === 'string' && user.login !== '') return user.login;
+    } catch (error) {
+      if (!(error instanceof GitHubApiError) || (error.status !== 401 && error.status !== 403)) throw error;
+    }
+    const answer = (await this.call('POST', this.graphqlUrl, { query: 'query { viewer { login } }' })) as {
+      data?: { viewer?: { login?: unknown } };
+    };
+    const login = answer?.data?.viewer?.login;
+    if (typeof login !== 'string' || login === '') throw new GitHubApiError(200, 'POST graphql: the answer names no viewer login');
+    return login;
+  }
 
   /** The issue's comments, a page of 100 at a time, at most `pages` pages. */
   async *comments(repository: string, issue: number, pages = 50): AsyncGenerator<Comment> {
@@ -39,7 +62,8 @@ export class GitHubApi {
   }
 
   private async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
+    const url = /^https?:/.test(path) ? path : `${this.baseUrl.replace(/\/+$/, '')}${path}`;
+    const response = await fetch(url, {
       method,
       headers: {
         accept: 'application/vnd.github+json',
@@ -62,4 +86,16 @@ export class GitHubApi {
     }
     return text === '' ? undefined : JSON.parse(text);
   }
+}
+
+/** Whether a comment was written by `login` (REST adds `[bot]` to a bot's login; GraphQL's viewer does not). */
+export function writtenBy(comment: Comment, login: string): boolean {
+  const author = comment.user?.login;
+  return author === login || author === `${login}[bot]`;
+}
+
+/** GraphQL beside REST: https://api.github.com/graphql, or https://host/api/graphql beside a server's /api/v3. */
+function defaultGraphqlUrl(baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  return base.endsWith('/api/v3') ? `${base.slice(0, -'/v3'.length)}/graphql` : `${base}/graphql`;
 }

@@ -1,8 +1,7 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { lintPaths } from '../cli/lint-command.js';
-import { writeEvidence } from '../cli/evidence-command.js';
 import { toSlashes } from '../workspace/load-settings.js';
 import { exitCodeOf, type LintResult } from '../lint/lint-result.js';
 import { escapeData, formatGithub } from '../report/github.js';
@@ -10,8 +9,8 @@ import { formatSarif } from '../report/sarif.js';
 import type { RuleDocsBase } from '../report/report-context.js';
 import { displayText } from '../text/display-text.js';
 import { pathSegment } from '../text/path-segment.js';
-import { appendSummary, InputError, MAX_SUMMARY_CHARACTERS, readInputs, setOutputs, slugOf } from './action-env.js';
-import { GitHubApi, GitHubApiError } from './github-api.js';
+import { appendSummary, InputError, MAX_SUMMARY_CHARACTERS, readInputs, setOutputs, severalOnOneLine, slugOf } from './action-env.js';
+import { GitHubApi, GitHubApiError, writtenBy } from './github-api.js';
 import { commentMarker, type EvidenceLine, MAX_COMMENT_CHARACTERS, renderReport, withArtifactLine } from './pr-comment.js';
 
 declare const MCPRELY_VERSION: string;
@@ -46,6 +45,13 @@ async function check(env: NodeJS.ProcessEnv): Promise<number> {
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
 
+  const exists = (path: string) => existsSync(resolve(cwd, path));
+  for (const [input, entries] of [
+    ['manifests', inputs.manifests],
+    ['ignore', inputs.ignorePatterns],
+  ] as const)
+    for (const entry of severalOnOneLine(entries, exists))
+      throw new InputError(`input ${input}: "${entry}" is not a path, but each word of it is; write one path or glob per line`);
   const run = await lintPaths(
     inputs.manifests,
     { ...(inputs.config === undefined ? {} : { config: inputs.config }), ignorePatterns: inputs.ignorePatterns, quiet: false },
@@ -84,6 +90,9 @@ async function check(env: NodeJS.ProcessEnv): Promise<number> {
 
   const evidence: EvidenceLine[] = [];
   if (inputs.evidence) {
+    // Loaded only here: the evidence runs fixtures on the reference ledger (better-sqlite3, the one native
+    // dependency); a check without evidence runs from dist/ alone.
+    const { writeEvidence } = await import('../cli/evidence-command.js');
     const evidenceFolder = join(folder, 'evidence');
     for (const report of run.result.files) {
       if (report.inputError) continue;
@@ -127,14 +136,25 @@ async function comment(env: NodeJS.ProcessEnv): Promise<number> {
     process.stdout.write('::warning title=mcprely::no github-token: the pull-request comment is not posted\n');
     return 0;
   }
-  const api = new GitHubApi(env['GITHUB_API_URL'] || 'https://api.github.com', token);
+  const api = new GitHubApi(env['GITHUB_API_URL'] || 'https://api.github.com', token, env['GITHUB_GRAPHQL_URL'] || undefined);
   try {
+    // Only a comment this token wrote is ever edited: anyone can write the marker into a comment of their own.
+    let login: string | undefined;
+    try {
+      login = await api.login();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      process.stdout.write(
+        `::warning title=mcprely::who the token writes as is unknown (${escapeData(reason)}): a new comment is posted, none is edited\n`,
+      );
+    }
     let existing: number | undefined;
-    for await (const candidate of api.comments(pullRequest.repository, pullRequest.number))
-      if (candidate.body.startsWith(marker)) {
-        existing = candidate.id;
-        break;
-      }
+    if (login !== undefined)
+      for await (const candidate of api.comments(pullRequest.repository, pullRequest.number))
+        if (candidate.body.startsWith(marker) && writtenBy(candidate, login)) {
+          existing = candidate.id;
+          break;
+        }
     const posted =
       existing === undefined
         ? await api.createComment(pullRequest.repository, pullRequest.number, body)

@@ -12,11 +12,12 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', 
 export const FINGERPRINT_KEY = 'mcprelyFinding/v2';
 
 /**
- * SARIF 2.1.0 as GitHub code scanning reads it: every rule with its full help (a `helpUri` only where its page
- * is known to exist at an absolute address), results with ruleId, ruleIndex, level and region (1-based, UTF-16
- * columns) relative to `%SRCROOT%`, suppressed findings marked as suppressed, one `automationDetails.id` per
- * manifest set, and a partial fingerprint per result that names the operation rather than counting it, so
- * code scanning keeps an alert across edits that move lines or reorder operations.
+ * SARIF 2.1.0 as GitHub code scanning reads it: the rules the results name, each with its help (short with a
+ * `helpUri`, which is given only where its page is known to exist at an absolute address; else the whole page),
+ * results with ruleId, ruleIndex, level and region (1-based, UTF-16 columns) relative to `%SRCROOT%`, suppressed
+ * findings marked as suppressed, one `automationDetails.id` per manifest set, and a partial fingerprint per
+ * result that names the operation rather than counting it, so code scanning keeps an alert across edits that
+ * move lines or reorder operations.
  */
 export function formatSarif(result: LintResult, context: SarifContext): string {
   const chunks: string[] = [];
@@ -46,46 +47,31 @@ export function writeSarif(result: LintResult, context: SarifContext, write: (ch
  * writes in all is what `writeSarif` writes for the same files.
  */
 export function sarifWriter(context: SarifContext, write: (chunk: string) => void): { file(report: FileReport): void; end(): void } {
-  const rules = context.rules;
-  const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+  const known = new Map(context.rules.map((rule) => [rule.id, rule]));
+  // Only the rules results name are described (code scanning needs no more): each gets its index as it is first
+  // named, and the tool's rule list, written after the results, holds them in that order.
+  const used: ReportContext['rules'][number][] = [];
+  const ruleIndex = new Map<string, number>();
+  const indexOf = (ruleId: string): number | undefined => {
+    const index = ruleIndex.get(ruleId);
+    if (index !== undefined) return index;
+    const rule = known.get(ruleId);
+    if (rule === undefined) return undefined;
+    ruleIndex.set(ruleId, used.length);
+    used.push(rule);
+    return used.length - 1;
+  };
   const occurrences = new Map<string, number>();
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
       {
-        tool: {
-          driver: {
-            name: 'mcprely',
-            version: context.toolVersion,
-            semanticVersion: context.toolVersion,
-            rules: rules.map((rule) => {
-              const link = context.ruleDocs?.absolute === true ? ruleDocLink(context, rule) : undefined;
-              const help = rule.helpMarkdown ?? `${rule.rationale}\n\n**Fix.** ${rule.fix}`;
-              return {
-                id: rule.id,
-                name: pascalCase(rule.id),
-                shortDescription: { text: rule.description },
-                fullDescription: { text: rule.rationale },
-                help: {
-                  text: `${rule.description}\n\n${rule.rationale}\n\nFix: ${rule.fix}`,
-                  markdown: link === undefined ? help : `${help}\n\n[The rule's page](${link})`,
-                },
-                ...(link === undefined ? {} : { helpUri: link }),
-                defaultConfiguration: { level: LEVEL[rule.severity] },
-                properties: {
-                  tags: ['mcp', 'reliability', ...rule.tags],
-                  precision: 'very-high',
-                  'problem.severity': rule.severity === 'warn' ? 'warning' : rule.severity === 'info' ? 'recommendation' : 'error',
-                },
-              };
-            }),
-          },
-        },
         automationDetails: { id: `${context.category ?? DEFAULT_CATEGORY}/` },
         ...(context.sourceRoot === undefined ? {} : { originalUriBaseIds: { '%SRCROOT%': { uri: directoryUri(context.sourceRoot) } } }),
         columnKind: 'utf16CodeUnits',
         results: RESULTS_MARKER,
+        tool: TOOL_MARKER,
       },
     ],
   };
@@ -99,13 +85,55 @@ export function sarifWriter(context: SarifContext, write: (chunk: string) => voi
       const artifact = JSON.stringify(uri);
       for (const finding of report.findings) {
         // One result per line: a large log stays quick to write and to diff.
-        const text = sarifResultJson(finding, ruleIndex.get(finding.ruleId), fingerprint(finding, uri, occurrences), uri, artifact);
+        const text = sarifResultJson(finding, indexOf(finding.ruleId), fingerprint(finding, uri, occurrences), uri, artifact);
         write(`${first ? `${head}[\n` : ',\n'}${RESULT_INDENT}${text}`);
         first = false;
       }
     },
     end() {
-      write(first ? `${head}[]${tail}\n` : `\n${' '.repeat(6)}]${tail}\n`);
+      const tool = {
+        driver: {
+          name: 'mcprely',
+          version: context.toolVersion,
+          semanticVersion: context.toolVersion,
+          rules: used.map((rule) => sarifRule(rule, context)),
+        },
+      };
+      const shownTool = JSON.stringify(tool, null, 2).replace(/\n/g, `\n${' '.repeat(6)}`);
+      write(`${first ? `${head}[]` : `\n${' '.repeat(6)}]`}${tail.replace(JSON.stringify(TOOL_MARKER), () => shownTool)}\n`);
+    },
+  };
+}
+
+const TOOL_MARKER = '\u0000mcprely-tool\u0000';
+
+/**
+ * A rule as code scanning shows it. With the rule's page at an absolute address (`helpUri`), the help is short: what
+ * it checks and how to fix it, and the link. Without one, the help is the rule's whole page, the only copy the reader has.
+ */
+function sarifRule(rule: ReportContext['rules'][number], context: SarifContext) {
+  const link = context.ruleDocs?.absolute === true ? ruleDocLink(context, rule) : undefined;
+  const short = `${rule.description}\n\n**Fix.** ${rule.fix}`;
+  const markdown =
+    link === undefined ? (rule.helpMarkdown ?? `${rule.rationale}\n\n**Fix.** ${rule.fix}`) : `${short}\n\n[The rule's page](${link})`;
+  return {
+    id: rule.id,
+    name: pascalCase(rule.id),
+    shortDescription: { text: rule.description },
+    fullDescription: { text: rule.rationale },
+    help: {
+      text:
+        link === undefined
+          ? `${rule.description}\n\n${rule.rationale}\n\nFix: ${rule.fix}`
+          : `${rule.description}\n\nFix: ${rule.fix}\n\n${link}`,
+      markdown,
+    },
+    ...(link === undefined ? {} : { helpUri: link }),
+    defaultConfiguration: { level: LEVEL[rule.severity] },
+    properties: {
+      tags: ['mcp', 'reliability', ...rule.tags],
+      precision: 'very-high',
+      'problem.severity': rule.severity === 'warn' ? 'warning' : rule.severity === 'info' ? 'recommendation' : 'error',
     },
   };
 }

@@ -1,16 +1,11 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AjvDraft04Module from 'ajv-draft-04';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, showsStackTrace } from '../helpers/run-cli.js';
 import { FakeGitHub } from './fake-github.js';
+import { commentsOn, example, push, REPOSITORY, runAction, TOKEN, workspace } from './simulated-actions.js';
 
-const ACTION = join(REPO_ROOT, 'dist/action.js');
-const PAYLOAD = join(REPO_ROOT, 'test/action/pull_request.json');
-const TOKEN = 'ghs_test-token-0123456789';
-const REPOSITORY = 'acme/billing-mcp';
 const LIMIT = 65_536;
 
 type AjvClass = new (
@@ -20,99 +15,6 @@ const AjvDraft04 = (AjvDraft04Module as unknown as { default: AjvClass }).defaul
 const validateSarif = new AjvDraft04({ unicodeRegExp: false, validateFormats: false, allErrors: true, strict: false }).compile(
   JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')),
 );
-
-/** A checkout as the runner has it: the manifests under mcp/, plus GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and RUNNER_TEMP. */
-function workspace(manifests: Record<string, string>) {
-  const root = mkdtempSync(join(tmpdir(), 'mcprely-action-'));
-  const repo = join(root, 'repo');
-  mkdirSync(join(repo, 'mcp'), { recursive: true });
-  for (const [name, text] of Object.entries(manifests)) writeFileSync(join(repo, 'mcp', name), text);
-  mkdirSync(join(root, 'runner-temp'));
-  return { root, repo, output: join(root, 'output.txt'), summary: join(root, 'summary.md'), temp: join(root, 'runner-temp') };
-}
-
-type Workspace = ReturnType<typeof workspace>;
-const example = (path: string) => readFileSync(join(REPO_ROOT, 'fixtures/examples', path), 'utf8');
-
-/** Runs a phase of the action's entry point as the composite step does, with only the Actions environment. */
-function runAction(
-  phase: 'check' | 'comment',
-  ws: Workspace,
-  github: FakeGitHub,
-  inputs: Record<string, string>,
-  extra: Record<string, string> = {},
-) {
-  writeFileSync(ws.output, '');
-  const env: Record<string, string> = {
-    PATH: process.env['PATH'] ?? '',
-    HOME: process.env['HOME'] ?? '',
-    CI: 'true',
-    GITHUB_ACTIONS: 'true',
-    GITHUB_WORKSPACE: ws.repo,
-    GITHUB_OUTPUT: ws.output,
-    GITHUB_STEP_SUMMARY: ws.summary,
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_EVENT_PATH: PAYLOAD,
-    GITHUB_REPOSITORY: REPOSITORY,
-    GITHUB_SHA: 'c0d0b0a0e0f0a1b2c3d4e5f60718293a4b5c6d7e',
-    GITHUB_RUN_ID: '9876543210',
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_API_URL: github.url,
-    RUNNER_TEMP: ws.temp,
-    MCPRELY_ACTION_REPOSITORY: 'acme-tools/mcprely',
-    MCPRELY_ACTION_REF: 'v1',
-    MCPRELY_ACTION_PATH: REPO_ROOT,
-    ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`MCPRELY_${name.toUpperCase().replace(/-/g, '_')}`, value])),
-    ...extra,
-  };
-  return new Promise<{ status: number | null; stdout: string; stderr: string; outputs: Record<string, string> }>((resolve) => {
-    const child = spawn(process.execPath, [ACTION, phase], { cwd: ws.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (status) => resolve({ status, stdout, stderr, outputs: readOutputs(ws.output) }));
-  });
-}
-
-/** $GITHUB_OUTPUT as the runner reads it: `name<<DELIMITER`, the value's lines, the delimiter. */
-function readOutputs(file: string): Record<string, string> {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const outputs: Record<string, string> = {};
-  for (let index = 0; index < lines.length; index++) {
-    const match = /^([\w-]+)<<(.+)$/.exec(lines[index]!);
-    if (match === null) continue;
-    const value: string[] = [];
-    while (lines[++index] !== match[2]) value.push(lines[index]!);
-    outputs[match[1]!] = value.join('\n');
-  }
-  return outputs;
-}
-
-/** Both phases of one push: check, then (as action.yml does) comment with the check's comment file. */
-async function push(ws: Workspace, github: FakeGitHub, inputs: Record<string, string>) {
-  const check = await runAction('check', ws, github, inputs);
-  expect(check.status, check.stderr).toBe(0);
-  expect(showsStackTrace(check.stdout + check.stderr)).toBe(false);
-  const comment =
-    check.outputs['comment-file'] === undefined
-      ? undefined
-      : await runAction(
-          'comment',
-          ws,
-          github,
-          {},
-          {
-            MCPRELY_COMMENT_FILE: check.outputs['comment-file'],
-            MCPRELY_ARTIFACT_URL: 'https://github.com/acme/billing-mcp/actions/runs/9876543210/artifacts/111',
-            GITHUB_TOKEN: TOKEN,
-          },
-        );
-  if (comment !== undefined) expect(comment.status, comment.stderr).toBe(0);
-  return { check, comment };
-}
-
-const commentsOn = (github: FakeGitHub) => github.comments.get(`${REPOSITORY}#42`) ?? [];
 
 describe('the GitHub Action under a simulated Actions environment, against a loopback GitHub API', () => {
   const github = new FakeGitHub(TOKEN);
@@ -139,9 +41,15 @@ describe('the GitHub Action under a simulated Actions environment, against a loo
     expect(summary).toContain('### ✅ mcprely · `billing`: ✅ no findings in 2 files');
     expect(summary).toContain('| `mcp/billing.yaml` | ✅ production-ready | 40 of 40 passed |');
     expect(comment!.stdout).toMatch(/^Commented: https:\/\/github\.com\/acme\/billing-mcp\/pull\/42#issuecomment-\d+$/m);
-    expect(github.requests.map((request) => request.method)).toEqual(['GET', 'POST']);
+    // Who the token writes as first (GITHUB_TOKEN: GET /user is refused, GraphQL's viewer answers), then the comments.
+    expect(github.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /user',
+      'POST /graphql',
+      'GET /repos/acme/billing-mcp/issues/42/comments?per_page=100&page=1',
+      'POST /repos/acme/billing-mcp/issues/42/comments',
+    ]);
     expect(github.requests.every((request) => request.authorization === `Bearer ${TOKEN}`)).toBe(true);
-    const posted = github.requests[1]!.body!.body!;
+    const posted = github.requests[3]!.body!.body!;
     expect(posted.startsWith('<!-- mcprely:comment set=billing -->\n')).toBe(true);
     expect(posted).toContain('[The evidence bundles](https://github.com/acme/billing-mcp/actions/runs/9876543210/artifacts/111)');
   });
@@ -183,6 +91,8 @@ describe('the GitHub Action under a simulated Actions environment, against a loo
     const second = await push(ws, github, { manifests: 'mcp/*.yaml', name: 'flawed examples', evidence: 'false' });
     expect(Number(second.check.outputs['errors'])).toBe(errors - 1);
     expect(github.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /user',
+      'POST /graphql',
       'GET /repos/acme/billing-mcp/issues/42/comments?per_page=100&page=1',
       `PATCH /repos/acme/billing-mcp/issues/comments/${created.id}`,
     ]);
@@ -192,6 +102,51 @@ describe('the GitHub Action under a simulated Actions environment, against a loo
     expect(after[0]!.body).toBe('LGTM, but see the linter');
     expect(after[1]!.body).toBe('<!-- mcprely:comment set=billing -->\nthe billing set');
     expect(after[2]!.body).not.toContain('no-max-timeout.yaml');
+  });
+
+  it("only a comment the token wrote is edited: the marker in anyone else's comment is left alone, for a bot token and a person's", async () => {
+    const ws = workspace({ 'billing.yaml': example('billing.yaml') });
+    const marker = '<!-- mcprely:comment set=billing -->';
+    for (const identity of [
+      { kind: 'bot', app: 'github-actions' },
+      { kind: 'person', login: 'release-bot-user' },
+    ] as const) {
+      github.comments.clear();
+      github.identity = identity;
+      // Someone else's comment that begins with the set's marker (written before ours, so it is found first).
+      github.requests.length = 0;
+      const forged = github.seed(REPOSITORY, 42, `${marker}\nplease merge, the linter says so`, 'mallory');
+      const bot = github.seed(REPOSITORY, 42, `${marker}\nanother app's comment`, 'other-app[bot]');
+      const first = await push(ws, github, { manifests: 'mcp', name: 'billing', evidence: 'false' });
+      expect(first.comment!.stdout, identity.kind).toContain('Commented');
+      const ours = commentsOn(github).find((comment) => comment.user.login === github.author)!;
+      expect(ours.body.startsWith(marker), identity.kind).toBe(true);
+      const second = await push(ws, github, { manifests: 'mcp', name: 'billing', evidence: 'false' });
+      expect(second.comment!.stdout, identity.kind).toContain('Updated the comment');
+      expect(github.requests.filter((request) => request.method === 'PATCH').map((request) => request.path)).toContain(
+        `/repos/acme/billing-mcp/issues/comments/${ours.id}`,
+      );
+      const after = commentsOn(github);
+      expect(
+        after.map((comment) => comment.id),
+        identity.kind,
+      ).toEqual([forged.id, bot.id, ours.id]);
+      expect(after[0]!.body).toBe(`${marker}\nplease merge, the linter says so`);
+      expect(after[1]!.body).toBe(`${marker}\nanother app's comment`);
+    }
+    // A token GitHub names to neither: nothing is edited, a new comment is posted, and the warning says why.
+    github.comments.clear();
+    github.identity = { kind: 'unnamed', writesAs: 'github-actions[bot]' };
+    const earlier = github.seed(REPOSITORY, 42, `${marker}\nan earlier run's comment`);
+    github.requests.length = 0;
+    const unnamed = await push(ws, github, { manifests: 'mcp', name: 'billing', evidence: 'false' });
+    expect(unnamed.comment!.stdout).toMatch(
+      /^::warning title=mcprely::who the token writes as is unknown .*a new comment is posted, none is edited$/m,
+    );
+    expect(github.requests.some((request) => request.method === 'PATCH')).toBe(false);
+    expect(commentsOn(github).map((comment) => comment.id)[0]).toBe(earlier.id);
+    expect(commentsOn(github)).toHaveLength(2);
+    github.identity = { kind: 'bot', app: 'github-actions' };
   });
 
   it('a set whose comment would pass 65 536 characters: the comment is cut with a notice, the summary keeps every finding', async () => {
@@ -210,7 +165,7 @@ describe('the GitHub Action under a simulated Actions environment, against a loo
     const { check } = await push(ws, github, { manifests: 'mcp/huge.yaml', name: 'huge', evidence: 'false' });
     const total = Number(check.outputs['errors']) + Number(check.outputs['warnings']) + Number(check.outputs['infos']);
     expect(total, check.stdout.slice(0, 2000)).toBeGreaterThan(300);
-    const posted = github.requests.find((request) => request.method === 'POST')!.body!.body!;
+    const posted = github.requests.find((request) => request.method === 'POST' && request.path.endsWith('/comments'))!.body!.body!;
     expect(posted.length).toBeLessThanOrEqual(LIMIT);
     expect(posted.length).toBeGreaterThan(LIMIT - 3000);
     const rows = posted.split('\n').filter((line) => /^\| (🔴|🟡|🔵)/.test(line)).length;
@@ -267,6 +222,50 @@ describe('the GitHub Action under a simulated Actions environment, against a loo
     expect(showsStackTrace(bad.stdout + bad.stderr)).toBe(false);
   });
 
+  it('paths with spaces, quotes and unicode: one per line, as written; several on one line is named as the mistake', async () => {
+    const ws = workspace({});
+    const folder = join(ws.repo, 'my manifests');
+    mkdirSync(join(folder, 'drafts (old)'), { recursive: true });
+    writeFileSync(join(folder, 'billing "v2".yaml'), example('billing.yaml'));
+    writeFileSync(join(folder, 'facturación ✓.yaml'), example('flawed/no-max-timeout.yaml'));
+    writeFileSync(join(folder, 'drafts (old)', 'skip me.yaml'), 'not: [a manifest');
+    const { check } = await push(ws, github, {
+      manifests: '  my manifests/  \n# a comment line\n\n',
+      ignore: 'my manifests/drafts (old)/skip me.yaml',
+      evidence: 'false',
+      comment: 'false',
+    });
+    expect(check.outputs).toMatchObject({ files: '2', 'exit-code': '1' });
+    const annotated = new Set(
+      check.stdout
+        .split('\n')
+        .filter((line) => line.startsWith('::error file='))
+        .map((line) => /^::error file=([^,]*),/.exec(line)![1]),
+    );
+    expect([...annotated]).toEqual(['my manifests/facturación ✓.yaml']);
+    expect(readFileSync(check.outputs['sarif-file']!, 'utf8')).toContain('my%20manifests/facturaci%C3%B3n%20%E2%9C%93.yaml');
+
+    // A quoted path keeps its quotes: they are part of the name (as in actions/upload-artifact's path).
+    const quoted = await push(ws, github, { manifests: 'my manifests/billing "v2".yaml', evidence: 'false', comment: 'false' });
+    expect(quoted.check.outputs).toMatchObject({ files: '1', 'exit-code': '0' });
+    const stripped = await runAction('check', ws, github, {
+      manifests: '"my manifests/billing.yaml"',
+      evidence: 'false',
+      comment: 'false',
+    });
+    expect(stripped.outputs['exit-code']).toBe('2');
+
+    // Two paths on one line (what an older mcprely split at spaces) is an input error that says so, not a missing file.
+    writeFileSync(join(ws.repo, 'a.yaml'), example('billing.yaml'));
+    writeFileSync(join(ws.repo, 'b.yaml'), example('billing.yaml'));
+    const twoOnOne = await runAction('check', ws, github, { manifests: 'a.yaml b.yaml', evidence: 'false', comment: 'false' });
+    expect(twoOnOne.status).toBe(2);
+    expect(twoOnOne.stdout).toMatch(
+      /^::error title=mcprely action::input manifests: "a\.yaml b\.yaml" is not a path, but each word of it is; write one path or glob per line$/m,
+    );
+    expect(showsStackTrace(twoOnOne.stdout + twoOnOne.stderr)).toBe(false);
+  });
+
   it('outside a pull request it writes no comment file, and the comment phase does nothing', async () => {
     const ws = workspace({ 'billing.yaml': example('billing.yaml') });
     const pushEvent = join(ws.root, 'push.json');
@@ -295,6 +294,11 @@ describe('action.yml', () => {
     expect(validateWorkflow(workflow).errors).toEqual([]);
     expect(workflow).toMatch(/uses: \.\/\n/);
     expect(workflow).toContain('security-events: write');
+    // The release workflow: checked, then tagged by the script that makes the release tree.
+    const release = readFileSync(join(REPO_ROOT, '.github/workflows/release.yml'), 'utf8');
+    expect(validateWorkflow(release).errors).toEqual([]);
+    expect(release).toContain('run: node scripts/release-check.mjs');
+    expect(release).toContain('publish: node scripts/release-tag.mjs');
     // The schema is not asleep: a misspelt key is refused.
     expect(validateAction(text.replace('continue-on-error: true', 'continue-on-eror: true')).errors.length).toBeGreaterThan(0);
   });

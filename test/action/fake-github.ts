@@ -6,14 +6,22 @@ export interface ReceivedRequest {
   readonly method: string;
   readonly path: string;
   readonly authorization: string | undefined;
-  readonly body?: { body?: string };
+  readonly body?: { body?: string; query?: string };
 }
 
 interface StoredComment {
   id: number;
   body: string;
   html_url: string;
+  user: { login: string; type: string };
 }
+
+/** Who the token is, as GitHub answers: a person's token (`GET /user` names them) or the workflow's GITHUB_TOKEN (a bot). */
+export type Identity =
+  | { readonly kind: 'person'; readonly login: string }
+  | { readonly kind: 'bot'; readonly app: string }
+  /** A token GitHub names to neither GET /user nor GraphQL's viewer. */
+  | { readonly kind: 'unnamed'; readonly writesAs: string };
 
 /**
  * A small HTTP server on loopback standing in for the GitHub REST API's issue comments: list (paged, 100 at
@@ -24,14 +32,27 @@ export class FakeGitHub {
   readonly requests: ReceivedRequest[] = [];
   readonly comments = new Map<string, StoredComment[]>();
   refuse = false;
+  /** The token's identity: by default the workflow's GITHUB_TOKEN, which writes as github-actions[bot]. */
+  identity: Identity = { kind: 'bot', app: 'github-actions' };
   #nextId = 1000;
   #server: Server | undefined;
   url = '';
 
   constructor(private readonly token: string) {}
 
-  seed(repository: string, issue: number, body: string): StoredComment {
-    const comment = { id: this.#nextId++, body, html_url: `https://github.com/${repository}/pull/${issue}#issuecomment-${this.#nextId}` };
+  /** The login REST shows on what this token writes. */
+  get author(): string {
+    const identity = this.identity;
+    return identity.kind === 'person' ? identity.login : identity.kind === 'bot' ? `${identity.app}[bot]` : identity.writesAs;
+  }
+
+  seed(repository: string, issue: number, body: string, author = this.author): StoredComment {
+    const comment = {
+      id: this.#nextId++,
+      body,
+      html_url: `https://github.com/${repository}/pull/${issue}#issuecomment-${this.#nextId}`,
+      user: { login: author, type: author.endsWith('[bot]') ? 'Bot' : 'User' },
+    };
     this.#list(`${repository}#${issue}`).push(comment);
     return comment;
   }
@@ -61,7 +82,7 @@ export class FakeGitHub {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const body = text === '' ? undefined : (JSON.parse(text) as { body?: string });
+    const body = text === '' ? undefined : (JSON.parse(text) as { body?: string; query?: string });
     const url = new URL(request.url ?? '/', 'http://localhost');
     this.requests.push({
       method: request.method ?? '',
@@ -70,6 +91,19 @@ export class FakeGitHub {
       ...(body === undefined ? {} : { body }),
     });
     if (request.headers.authorization !== `Bearer ${this.token}`) return { status: 401, body: { message: 'Bad credentials' } };
+    if (url.pathname === '/user' && request.method === 'GET')
+      return this.identity.kind === 'person'
+        ? { status: 200, body: { login: this.identity.login, type: 'User' } }
+        : { status: 403, body: { message: 'Resource not accessible by integration' } };
+    if (url.pathname === '/graphql' && request.method === 'POST' && this.identity.kind === 'unnamed')
+      return { status: 403, body: { message: 'Resource not accessible by integration' } };
+    if (url.pathname === '/graphql' && request.method === 'POST')
+      return {
+        status: 200,
+        body: {
+          data: { viewer: { login: this.identity.kind === 'person' ? this.identity.login : (this.identity as { app: string }).app } },
+        },
+      };
     const list = /^\/repos\/([\w.-]+\/[\w.-]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
     const one = /^\/repos\/([\w.-]+\/[\w.-]+)\/issues\/comments\/(\d+)$/.exec(url.pathname);
     if (list !== null && request.method === 'GET') {

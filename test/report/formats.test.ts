@@ -49,10 +49,11 @@ describe('sarif', () => {
     expect(validate(sarif), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
   });
 
-  it('lists every rule with its full help, and no helpUri when no absolute address of its page is known', () => {
+  it('describes the rules the results name, each once in order of first use, with the full help when no page address is known', () => {
     const driverRules = sarif.runs[0].tool.driver.rules as { id: string; help: { text: string; markdown: string }; helpUri?: string }[];
-    expect(driverRules.map((rule) => rule.id)).toEqual(rules.map((rule) => rule.id));
-    expect(driverRules.slice(0, 4).map((rule) => rule.id)).toEqual(['manifest-file', 'manifest-syntax', 'manifest-schema', 'fixture-file']);
+    const named = [...new Set(result.files.flatMap((file) => file.findings.map((finding) => finding.ruleId)))];
+    expect(driverRules.map((rule) => rule.id)).toEqual(named);
+    expect(driverRules.length).toBeLessThan(rules.length);
     expect(sarif.runs[0].tool.driver.informationUri).toBeUndefined();
     for (const rule of driverRules) {
       expect(rule.helpUri, rule.id).toBeUndefined();
@@ -148,6 +149,21 @@ describe('sarif', () => {
     }
     const relative = JSON.parse(formatSarif(result, { ...context, ruleDocs: { base: '../docs/rules/', absolute: false } }));
     expect(relative.runs[0].tool.driver.rules.some((rule: { helpUri?: string }) => rule.helpUri !== undefined)).toBe(false);
+  });
+
+  it('with helpUri the help is short (what the rule checks, the fix, the link), not the whole page; a clean run describes no rule', () => {
+    const docs = { base: 'https://example.test/mcprely/blob/v1/docs/rules/', absolute: true } as const;
+    const linked = JSON.parse(formatSarif(result, { ...context, ruleDocs: docs }));
+    for (const rule of linked.runs[0].tool.driver.rules as { id: string; helpUri: string; help: { text: string; markdown: string } }[]) {
+      const full = rules.find((candidate) => candidate.id === rule.id)!;
+      expect(rule.help.markdown, rule.id).toBe(`${full.description}\n\n**Fix.** ${full.fix}\n\n[The rule's page](${rule.helpUri})`);
+      expect(rule.help.text, rule.id).toContain(rule.helpUri);
+      expect(rule.help.markdown.length, rule.id).toBeLessThan(2000);
+    }
+    expect(formatSarif(result, { ...context, ruleDocs: docs }).length).toBeLessThan(formatSarif(result, context).length);
+    const clean = JSON.parse(formatSarif(lintResult([fileReport('a.yaml', [])]), context));
+    expect(clean.runs[0].tool.driver.rules).toEqual([]);
+    expect(clean.runs[0].results).toEqual([]);
   });
 
   it('names the working directory as %SRCROOT%, the category per manifest set, and absolute paths as file URIs', () => {
