@@ -88,7 +88,7 @@ describe('a release tree: the action runs from it as it is, with production pack
     timeout: 600_000,
   }, async () => {
     const install = installStep();
-    const ws = workspace({ 'billing.yaml': example('billing.yaml'), 'no-max-timeout.yaml': example('flawed/no-max-timeout.yaml') });
+    const ws = workspace({ 'billing.yaml': example('billing.yaml'), 'no max timeout.yaml': example('flawed/no-max-timeout.yaml') });
     const action = join(tree, 'dist/action.js');
 
     // Evidence off: the install step installs nothing, and the check runs from dist/ alone.
@@ -97,11 +97,13 @@ describe('a release tree: the action runs from it as it is, with production pack
     github.comments.clear();
     const started = performance.now();
     let firstFinding: number | undefined;
-    const bare = await runAction('check', ws, github, { manifests: 'mcp', name: 'release', evidence: 'false' }, {}, action, (chunk) => {
+    const manifests = 'mcp/billing.yaml\nmcp/no max timeout.yaml';
+    const bare = await runAction('check', ws, github, { manifests, name: 'release', evidence: 'false' }, {}, action, (chunk) => {
       if (firstFinding === undefined && chunk.includes('::error file=')) firstFinding = performance.now() - started;
     });
     expect(bare.status, bare.stderr).toBe(0);
     expect(bare.outputs).toMatchObject({ 'exit-code': '1', files: '2' });
+    expect(bare.stdout).toMatch(/^::error file=mcp\/no max timeout\.yaml,line=\d+/m);
     expect(firstFinding).toBeDefined();
     console.log(`release tree, no evidence: the first finding ${Math.round(firstFinding!)} ms after the step started`);
     expect(firstFinding!).toBeLessThan(15_000);
@@ -117,10 +119,10 @@ describe('a release tree: the action runs from it as it is, with production pack
       expect(runInstall(install, 'true').status).toBe(0);
     }
     expect(readdirSync(join(tree, 'node_modules')).sort()).toContain('better-sqlite3');
-    const full = await push(ws, github, { manifests: 'mcp', name: 'release' }, action);
+    const full = await push(ws, github, { manifests, name: 'release' }, action);
     expect(full.check.outputs).toMatchObject({ 'exit-code': '1', files: '2', 'artifact-name': 'mcprely-evidence-release' });
     const bundles = readdirSync(full.check.outputs['evidence-dir']!).sort();
-    expect(bundles).toEqual(['mcp__billing.yaml', 'mcp__no-max-timeout.yaml']);
+    expect(bundles).toEqual(['mcp__billing.yaml', 'mcp__no%20max%20timeout.yaml']);
     for (const bundle of bundles) expect(existsSync(join(full.check.outputs['evidence-dir']!, bundle, 'index.html')), bundle).toBe(true);
     expect(full.comment!.stdout).toContain('Commented');
     const posted = commentsOn(github).at(-1)!;
