@@ -33,8 +33,19 @@ export class CallInbox {
   crossedCancellation = 0;
   /** How many progress notifications had arrived when the request was cancelled. */
   progressAtCancel = 0;
-  readonly afterSilence: Received[] = [];
-  afterSilenceCount = 0;
+  readonly #afterSilence: Received[] = [];
+  #afterSilenceCount = 0;
+  /**
+   * A fence after the cancellation (stdio: a ping written after notifications/cancelled). The server read the
+   * cancellation before the ping, and one pipe keeps order: what arrives before the ping's answer may have been
+   * written before the server read the cancellation, so it crossed it however late it is read. Until the answer
+   * comes such messages wait undecided; when the silence is read without it, they are judged by time alone.
+   */
+  #fence: 'none' | 'pending' | 'passed' | 'abandoned' = 'none';
+  /** Messages waiting for the fence, by what time alone would make of them (counts, and the first few late ones). */
+  readonly #undecided = { early: 0, late: 0, lateSamples: [] as Received[] };
+  /** Called as the response is taken in, before the next message is (the fence's own inbox). */
+  onResponse: (() => void) | undefined;
   /** Messages about this request that arrived on another request's response stream (Streamable HTTP). */
   readonly onOtherStreams: Received[] = [];
   /** Responses whose id matched this request's in value but not in type. */
@@ -70,6 +81,48 @@ export class CallInbox {
     this.#lagAtCancel = this.lag();
   }
 
+  /** A fence was written after the cancellation: messages from now until `fencePassed` wait undecided. */
+  awaitFence(): void {
+    if (this.#fence === 'none') this.#fence = 'pending';
+  }
+
+  /** The fence's answer came: every message that came before it crossed the cancellation on the wire. */
+  fencePassed(): void {
+    if (this.#fence !== 'pending') return;
+    this.#fence = 'passed';
+    this.crossedCancellation += this.#undecided.early + this.#undecided.late;
+  }
+
+  /** The fence's answer cannot be placed in order (it came before it was watched for): what waited is judged by time. */
+  abandonFence(): void {
+    this.#settle();
+  }
+
+  /** What broke the silence (the first few): messages for the request after the cancellation and its allowance. */
+  get afterSilence(): readonly Received[] {
+    this.#settle();
+    return this.#afterSilence;
+  }
+
+  get afterSilenceCount(): number {
+    this.#settle();
+    return this.#afterSilenceCount;
+  }
+
+  /** Read before the fence answered: the fence is given up, and what waited is judged by time as it arrived. */
+  #settle(): void {
+    if (this.#fence !== 'pending') return;
+    this.#fence = 'abandoned';
+    this.crossedCancellation += this.#undecided.early;
+    this.#afterSilenceCount += this.#undecided.late;
+    for (const received of this.#undecided.lateSamples) if (this.#afterSilence.length < SAMPLES) this.#afterSilence.push(received);
+  }
+
+  #breaksSilence(received: Received): void {
+    this.#afterSilenceCount++;
+    if (this.#afterSilence.length < SAMPLES) this.#afterSilence.push(received);
+  }
+
   push(received: Received): void {
     const message = received.message;
     if (this.response === undefined) {
@@ -80,10 +133,13 @@ export class CallInbox {
       const heldUp = this.lag() - this.#lagAtCancel;
       this.heldUpMs = Math.max(this.heldUpMs, Math.round(heldUp));
       // Judged by content first: an answer to the cancellation was written after it, whenever it arrives.
-      if (answersCancellation(message) || (this.silentFrom !== undefined && received.at >= this.silentFrom + heldUp)) {
-        this.afterSilenceCount++;
-        if (this.afterSilence.length < SAMPLES) this.afterSilence.push(received);
-      } else this.crossedCancellation++;
+      const answers = answersCancellation(message);
+      const late = this.silentFrom !== undefined && received.at >= this.silentFrom + heldUp;
+      if (!answers && this.#fence === 'pending') {
+        if (!late) this.#undecided.early++;
+        else if (this.#undecided.late++ < SAMPLES) this.#undecided.lateSamples.push(received);
+      } else if (answers || late) this.#breaksSilence(received);
+      else this.crossedCancellation++;
     }
     if (isResponse(message)) {
       // One response per request: a repeat is counted, never queued, so repeats cannot grow memory.
@@ -92,6 +148,7 @@ export class CallInbox {
         return;
       }
       this.response = received;
+      this.onResponse?.();
     } else if (isProgress(message)) this.#progress(received);
     this.#enqueue(received);
   }

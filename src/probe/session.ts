@@ -31,6 +31,7 @@ const DISCOVERING = SPEC_VERSIONS.filter((revision) => factsOf(revision).handsha
  */
 export class ProbeSession {
   #nextId = 1;
+  #fences = 0;
   readonly #roundTrips: number[] = [];
   /** The capabilities the server declared (initialize's result, or server/discover's): untrusted data, read with care. */
   serverCapabilities: Record<string, unknown> | undefined;
@@ -196,7 +197,20 @@ export class ProbeSession {
       return { signal: 'close-stream' };
     }
     const notification = await this.notify('notifications/cancelled', { requestId: call.id, reason }, owner);
+    if (this.connection.transport === 'stdio') await this.#fence(call, owner);
     return { signal: 'notification', notification };
+  }
+
+  /**
+   * A ping written right after the cancellation, on the same pipe: when its answer comes (any answer), everything
+   * for `call` that came before it may have been written before the server read the cancellation. Its ids are
+   * apart from the requests' (the reports' request numbers stay as they are).
+   */
+  async #fence(call: Call, owner: string): Promise<void> {
+    call.inbox.awaitFence();
+    const fence = await this.connection.send({ jsonrpc: '2.0', id: FENCE_IDS + this.#fences++, method: 'ping' }, owner);
+    if (fence.inbox.response !== undefined) call.inbox.abandonFence();
+    else fence.inbox.onResponse = () => call.inbox.fencePassed();
   }
 
   /** A handshake-phase request whose round trip is measured. */
@@ -219,6 +233,9 @@ export class ProbeSession {
     };
   }
 }
+
+/** Where the fences' ids start: far from the requests', which count from 1. */
+const FENCE_IDS = 1_000_000_001;
 
 function objectOr(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

@@ -100,3 +100,52 @@ describe('exact JSON-RPC ids', () => {
     );
   });
 });
+
+describe('the fence after a cancellation: what came before the ping answer crossed it, whenever it is read', () => {
+  const answer = (at: number): Received => ({
+    at,
+    message: { jsonrpc: '2.0', id: 1, error: { code: -32800, message: 'Request cancelled' } },
+  });
+
+  it('a backlog read long after the allowance, but before the fence answers, crossed the cancellation', () => {
+    const inbox = new CallInbox(256);
+    inbox.cancel(100, 200);
+    inbox.awaitFence();
+    for (let value = 1; value <= 400; value++) inbox.push(progress(value, 900 + value));
+    inbox.fencePassed();
+    expect(inbox.afterSilenceCount).toBe(0);
+    expect(inbox.crossedCancellation).toBe(400);
+    // After the fence, the time rule holds again: late progress breaks the silence.
+    inbox.push(progress(401, 1500));
+    expect(inbox.afterSilenceCount).toBe(1);
+  });
+
+  it('without the fence (the mutation: time alone) the same backlog breaks the silence', () => {
+    const inbox = new CallInbox(256);
+    inbox.cancel(100, 200);
+    for (let value = 1; value <= 400; value++) inbox.push(progress(value, 900 + value));
+    expect(inbox.afterSilenceCount).toBe(400);
+  });
+
+  it('a fence that never answers excuses nothing: read, the waiting messages are judged by time', () => {
+    const inbox = new CallInbox(256);
+    inbox.cancel(100, 200);
+    inbox.awaitFence();
+    inbox.push(progress(1, 150));
+    inbox.push(progress(2, 900));
+    expect(inbox.afterSilenceCount).toBe(1);
+    expect(inbox.crossedCancellation).toBe(1);
+    // An answer that comes after the silence was read changes nothing.
+    inbox.fencePassed();
+    expect(inbox.afterSilenceCount).toBe(1);
+  });
+
+  it('an answer to the cancellation is never excused, fence or not', () => {
+    const inbox = new CallInbox(256);
+    inbox.cancel(100, 200);
+    inbox.awaitFence();
+    inbox.push(answer(120));
+    inbox.fencePassed();
+    expect(inbox.afterSilenceCount).toBe(1);
+  });
+});

@@ -1,0 +1,23 @@
+import { readLintedManifest } from '../src/cli/manifest-input.js';
+import { operationFixtures } from '../src/fixtures/generate-fixtures.js';
+import { runFixture } from '../src/simulator/run-fixture.js';
+import { outcomeOf } from '../src/simulator/run-outcome.js';
+import { reviewView } from '../src/review/build-review.js';
+import { renderReviewMarkdownChunks } from '../src/review/render-review-markdown.js';
+import { renderReviewHtmlChunks } from '../src/review/render-review-html.js';
+import { renderRun } from '../src/simulator/render-transcript.js';
+import { writeSync, openSync } from 'node:fs';
+const mb = (l: string) => console.log(l, (process.resourceUsage().maxRSS / 1024).toFixed(0), 'MB max; heap', (process.memoryUsage().heapUsed/1048576).toFixed(0));
+const out = openSync('/dev/null', 'w');
+let input: any = await readLintedManifest(process.argv[2]!, undefined);
+mb('linted');
+const manifest = input.manifest; input = undefined;
+let n = 0;
+for (const op of manifest.operations) for (const f of operationFixtures(manifest, op)) { const r = await runFixture(f); writeSync(out, renderRun(r)); writeSync(out, JSON.stringify(f, null, 2)); outcomeOf(r); n++; }
+mb('ran ' + n);
+const view = reviewView(manifest, [], [], new Map());
+mb('view');
+for (const c of renderReviewMarkdownChunks(view)) writeSync(out, c);
+mb('md');
+for (const c of renderReviewHtmlChunks(view, { title: 'x', verdict: { text: 'x', productionReady: false }, basis: [], ruleLink: () => undefined, footer: '' })) writeSync(out, c);
+mb('html');
