@@ -31,6 +31,8 @@ export function releasePackage(pkg) {
     engines: pkg.engines,
     bin: pkg.bin,
     dependencies: Object.fromEntries(RUNTIME_DEPENDENCIES.map((name) => [name, pkg.dependencies[name]])),
+    // npm 11 runs an install script that allowScripts names without a warning (better-sqlite3 builds its addon).
+    allowScripts: { [`better-sqlite3@${pkg.dependencies['better-sqlite3']}`]: true },
   };
 }
 
