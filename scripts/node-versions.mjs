@@ -2,9 +2,9 @@
 // the examples check (scripts/check-examples.mjs and `mcprely lint` on the complete example) on Node 22.
 //
 // Each runtime comes from the npm registry (scripts/node-releases.mjs: the platform package with bin/node and the headers).
-// Each release gets its own copy of the repository in .node-versions/ (git-ignored) with its own `npm ci`, run by
-// that release's node with npm_config_nodedir at those headers: better-sqlite3 is built from source for that ABI
-// (137 for Node 24, 127 for Node 22), with no download but npm packages. The tests spawn process.execPath for their
+// Each release gets its own copy of the repository in .node-versions/ (git-ignored) with its own `npm ci` (Node 22's:
+// the runtime dependencies only), run by that release's node with npm_config_nodedir at those headers: better-sqlite3
+// is built from source for that ABI (137 for Node 24, 127 for Node 22), with no download but npm packages. The tests spawn process.execPath for their
 // children, so under that node every CLI child runs on it too (test/package/runtime.test.ts checks it).
 //
 //   node scripts/node-versions.mjs          both releases
@@ -13,7 +13,7 @@
 // Prints the time of each step. A copy whose package-lock.json and runtime did not change keeps its node_modules.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installRuntime, RELEASES, runLogged, seconds, tail, WORK as work } from './node-releases.mjs';
@@ -58,8 +58,14 @@ function repositoryFiles() {
   ];
 }
 
-/** .node-versions/node-<major>/: a fresh copy of the repository's files, its node_modules installed by the release's npm. */
+/**
+ * .node-versions/node-<major>/: a fresh copy of the repository's files, its node_modules installed by the release's
+ * npm. The suite's copy gets everything (`npm ci`, whose `prepare` builds dist/ on that release); the examples' copy
+ * only the dependencies a user installs (`--omit=dev`, better-sqlite3 then built by `npm rebuild`) and the dist/ of
+ * this checkout: the examples need the built CLI and its runtime dependencies, not the toolchain.
+ */
 async function prepareCopy(runtime) {
+  const full = RELEASES[runtime.major].job === 'suite';
   const copy = join(work, `node-${runtime.major}`);
   mkdirSync(copy, { recursive: true });
   for (const name of readdirSync(copy)) if (name !== 'node_modules') rmSync(join(copy, name), { recursive: true, force: true });
@@ -70,22 +76,32 @@ async function prepareCopy(runtime) {
   const stamp = createHash('sha256')
     .update(readFileSync(join(root, 'package-lock.json')))
     .update(runtime.version)
+    .update(full ? 'full' : 'production')
     .digest('hex');
   const stampFile = join(copy, 'node_modules', '.node-versions-stamp');
   const env = envFor(runtime);
   const log = join(work, `npm-ci-node-${runtime.major}.log`);
   const since = Date.now();
   if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
-    // npm ci runs `prepare` too: the build, on this release.
-    const status = await runLogged('npm', ['ci', '--prefer-offline', '--foreground-scripts'], { cwd: copy, env, log });
-    if (status !== 0) fail(`npm ci on Node ${runtime.version} failed (log: ${log}):\n${tail(log)}`);
+    const npm = async (args) => {
+      const status = await runLogged('npm', args, { cwd: copy, env, log });
+      if (status !== 0) fail(`npm ${args[0]} on Node ${runtime.version} failed (log: ${log}):\n${tail(log)}`);
+    };
+    if (full) await npm(['ci', '--prefer-offline', '--foreground-scripts']);
+    else {
+      await npm(['ci', '--prefer-offline', '--omit=dev', '--ignore-scripts']);
+      await npm(['rebuild', 'better-sqlite3', '--foreground-scripts']);
+    }
     writeFileSync(stampFile, stamp);
-    console.log(`  Node ${runtime.version}: npm ci (better-sqlite3 built from source) and the build in ${seconds(since)}`);
-  } else {
+    console.log(
+      `  Node ${runtime.version}: npm ci${full ? '' : ' --omit=dev'} (better-sqlite3 built from source)${full ? ' and the build' : ''} in ${seconds(since)}`,
+    );
+  } else if (full) {
     const status = await runLogged('node', ['scripts/build.mjs'], { cwd: copy, env, log });
     if (status !== 0) fail(`the build on Node ${runtime.version} failed:\n${tail(log)}`);
     console.log(`  Node ${runtime.version}: node_modules kept (same lock file and runtime), built in ${seconds(since)}`);
-  }
+  } else console.log(`  Node ${runtime.version}: node_modules kept (same lock file and runtime)`);
+  if (!full) cpSync(join(root, 'dist'), join(copy, 'dist'), { recursive: true });
   // The native addon must load on this release (an ABI mismatch throws here, not in the middle of a test).
   const probe = spawnSync(
     runtime.exe,
@@ -108,6 +124,11 @@ function step(title, command, args, { cwd, env }) {
 
 mkdirSync(work, { recursive: true });
 console.log(`Node releases under test: ${wanted.map((major) => RELEASES[major].version).join(', ')} (this machine: ${process.version})`);
+// The examples' copy takes this checkout's dist/: built here first, by this machine's node, from these sources.
+if (wanted.some((major) => RELEASES[major].job !== 'suite')) {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) fail('the build (node scripts/build.mjs) failed');
+}
 const runtimes = await Promise.all(wanted.map((major) => installRuntime(major))).catch((error) => fail(error.message));
 // Both copies install at once: each build of better-sqlite3 is mostly one compiler process, and there are two cores.
 const copies = await Promise.all(runtimes.map(prepareCopy));
