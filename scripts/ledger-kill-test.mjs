@@ -14,6 +14,10 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { chargeAccount, PostgresMutationLedger, sqliteLedger } from '../dist/reference.js';
 
+// better-sqlite3's objects are kept to the end (not left to the garbage collector, which aborts the process
+// under Node 24.19+ headers: src/reference/kept-sqlite.ts); pragma() would make a statement of its own.
+const keptSqlite = [];
+
 const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
   return at === -1 ? fallback : Number(process.argv[at + 1]);
@@ -117,12 +121,18 @@ process.exitCode = failures.length === 0 ? 0 : 1;
 
 function sqliteState() {
   const db = new Database(path, { readonly: true });
+  const query = (sql) => {
+    const statement = db.prepare(sql);
+    keptSqlite.push(statement);
+    return statement;
+  };
+  keptSqlite.push(db);
   const state = {
-    twice: db.prepare('SELECT idempotency_key AS key, COUNT(*) AS n FROM effects GROUP BY idempotency_key HAVING n > 1').all(),
-    receipts: db.prepare('SELECT COUNT(*) AS n FROM effects').get().n,
-    counter: db.prepare('SELECT executions AS n FROM execution_counter').get().n,
-    records: db.prepare('SELECT COUNT(*) AS n FROM idempotency_records').get().n,
-    integrity: db.pragma('integrity_check', { simple: true }),
+    twice: query('SELECT idempotency_key AS key, COUNT(*) AS n FROM effects GROUP BY idempotency_key HAVING n > 1').all(),
+    receipts: query('SELECT COUNT(*) AS n FROM effects').get().n,
+    counter: query('SELECT executions AS n FROM execution_counter').get().n,
+    records: query('SELECT COUNT(*) AS n FROM idempotency_records').get().n,
+    integrity: query('PRAGMA integrity_check').pluck().get(),
   };
   db.close();
   return state;

@@ -6,7 +6,6 @@ import { expandLintPaths, type LintTargets } from '../workspace/expand-paths.js'
 import type { Severity } from '../findings/finding.js';
 import { applyBaseline, type Baseline, type BaselineEntry, createBaseline, prunedBaseline, staleEntries } from '../lint/baseline.js';
 import { fileReport, type FileReport } from '../lint/file-report.js';
-import { lintFile } from '../lint/lint-file.js';
 import { exitCodeOf, lintResult, type LintResult } from '../lint/lint-result.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { FORMATTERS } from '../report/formats.js';
@@ -134,7 +133,8 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
     const settings = settingsFor(file);
     const cached = cache?.get(resolve(cwd, file), read, settings, file);
     if (cached !== undefined) return cached;
-    const report = lintFile(file, read, {
+    // Loaded above whenever a file is read (and so before any file can be linted).
+    const report = linter!.lintFile(file, read, {
       ruleSet,
       severities: settings.severities,
       ...(replacements === undefined ? {} : { fixReplacements: replacements }),
@@ -142,6 +142,15 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
     cache?.set(resolve(cwd, file), read, settings, report);
     return report;
   };
+  // An unchanged file (size and time as recorded) is not even read, unless --fix will work on its bytes.
+  const unchanged = targets.targets.map((target) =>
+    cache === undefined || keepBytes || 'unmatched' in target
+      ? undefined
+      : cache.byMetadata(resolve(cwd, target.file), settingsFor(target.file), target.file),
+  );
+  // The linter (reader, schema validation, the rules' run) is loaded only when a file is to be read: a --cache run
+  // on files that did not change needs none of it, and starts as fast as mcprely can.
+  const linter = unchanged.every((hit) => hit !== undefined) ? undefined : await import('../lint/lint-file.js');
   const normalise = (file: string) => toSlashes(relative(cwd, resolve(cwd, file)));
   // Streaming (one SARIF log to a file, no --fix, no new baseline): each report goes out as it is made, with the
   // baseline and --quiet applied, and only its counts are kept.
@@ -158,18 +167,13 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
     for (const key of Object.keys(counts) as (keyof typeof counts)[]) counts[key] += summary[key];
     return { file: final.file, inputError: final.inputError, findings: [] };
   };
-  let reports: FileReport[] = targets.targets.map((target) => {
-    const report = reportOf(target);
+  let reports: FileReport[] = targets.targets.map((target, index) => {
+    const report = unchanged[index] ?? reportOf(target);
     return sink === undefined ? report : streamed(report);
   });
   function reportOf(target: LintTargets['targets'][number]): FileReport {
     if ('unmatched' in target) return fileReport(target.unmatched.file, [target.unmatched]);
     const path = target.file;
-    // An unchanged file (size and time as recorded) is not even read, unless --fix will work on its bytes.
-    if (cache !== undefined && !keepBytes) {
-      const hit = cache.byMetadata(resolve(cwd, path), settingsFor(path), path);
-      if (hit !== undefined) return hit;
-    }
     const read = options.input?.file === path ? options.input.read : readManifestFile(resolve(cwd, path));
     return read.ok ? lint(path, read.bytes) : fileReport(path, [{ ...read.finding, file: path }]);
   }

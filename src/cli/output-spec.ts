@@ -1,4 +1,4 @@
-import { FORMAT_NAMES, type FormatName } from '../report/formats.js';
+import { FORMAT_NAMES, type FormatName } from '../report/format-names.js';
 import { UsageError } from '../workspace/usage-error.js';
 
 export interface OutputSpec {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { canonicalJson } from '../json/canonical-json.js';
@@ -6,6 +5,7 @@ import type { FileReport } from '../lint/file-report.js';
 import { bundledRules, type RuleSet } from '../rules/load-rules.js';
 import type { RuleSeverities } from '../rules/run-rules.js';
 import { displayText } from '../text/display-text.js';
+import { hexDigest } from '../text/sha.js';
 
 declare const MCPRELY_BUILD_ID: string | undefined;
 
@@ -253,5 +253,5 @@ function renamed(report: FileReport, file: string): FileReport {
 
 /** A content hash for telling versions of a file apart (not a security boundary: the cache is the user's own file). */
 function contentHash(data: string | Uint8Array): string {
-  return createHash('sha1').update(data).digest('hex');
+  return hexDigest('sha1', data);
 }

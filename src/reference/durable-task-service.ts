@@ -1,5 +1,6 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { LedgerError, ProtocolStateError, TaskError } from './errors.js';
+import { openDatabase, prepareKept } from './kept-sqlite.js';
 import { fact } from '../spec/revision-facts.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { requireNonEmptyString, requireOneOf } from './validate-arguments.js';
@@ -28,9 +29,12 @@ export type CancelAnswer = { readonly acknowledged: true } | { readonly task: Ta
 export class DurableTaskService {
   readonly specVersion: SpecVersion;
   readonly #db: Database.Database;
+  // Prepared once per service (src/reference/kept-sqlite.ts: no statement is left to the garbage collector).
+  readonly #statements: ReturnType<typeof prepare>;
 
   private constructor(db: Database.Database, specVersion: SpecVersion) {
     this.#db = db;
+    this.#statements = prepare(db);
     this.specVersion = specVersion;
   }
 
@@ -39,9 +43,9 @@ export class DurableTaskService {
     const path = options.path === undefined ? ':memory:' : requireNonEmptyString('path', options.path);
     try {
       return whileBusy(5000, () => {
-        const db = new Database(path, { timeout: 5000 });
+        const db = openDatabase(path, { timeout: 5000 });
         try {
-          if (path !== ':memory:') db.pragma('journal_mode = WAL');
+          if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
           db.exec(
             'CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, status TEXT NOT NULL, cancel_requested INTEGER NOT NULL DEFAULT 0)',
           );
@@ -60,7 +64,7 @@ export class DurableTaskService {
   create(id: string): TaskRecord {
     requireNonEmptyString('id', id);
     if (this.#row(id) !== undefined) throw new ProtocolStateError(`task ${JSON.stringify(id)} already exists`);
-    this.#db.prepare('INSERT INTO tasks (id, status) VALUES (?, ?)').run(id, 'working');
+    this.#statements.insert.run(id, 'working');
     return this.get(id)!;
   }
 
@@ -70,7 +74,7 @@ export class DurableTaskService {
     const row = this.#row(id);
     if (fact(this.specVersion, 'task-cancel').value === 'acknowledge') {
       // Eventually consistent: record the intent if the task can still be cancelled, always acknowledge.
-      if (row !== undefined && row.status === 'working') this.#db.prepare('UPDATE tasks SET cancel_requested = 1 WHERE id = ?').run(id);
+      if (row !== undefined && row.status === 'working') this.#statements.requestCancel.run(id);
       return { acknowledged: true };
     }
     if (row === undefined) throw new TaskError(`no task ${JSON.stringify(id)}`, -32602);
@@ -114,7 +118,7 @@ export class DurableTaskService {
   }
 
   #setStatus(id: string, status: TaskStatus): void {
-    this.#db.prepare('UPDATE tasks SET status = ? WHERE id = ?').run(status, id);
+    this.#statements.setStatus.run(status, id);
   }
 
   #existing(id: string): { status: TaskStatus; cancel_requested: number } {
@@ -124,8 +128,15 @@ export class DurableTaskService {
   }
 
   #row(id: string): { status: TaskStatus; cancel_requested: number } | undefined {
-    return this.#db.prepare('SELECT status, cancel_requested FROM tasks WHERE id = ?').get(id) as
-      | { status: TaskStatus; cancel_requested: number }
-      | undefined;
+    return this.#statements.row.get(id);
   }
+}
+
+function prepare(db: Database.Database) {
+  return {
+    insert: prepareKept(db, 'INSERT INTO tasks (id, status) VALUES (?, ?)'),
+    requestCancel: prepareKept(db, 'UPDATE tasks SET cancel_requested = 1 WHERE id = ?'),
+    setStatus: prepareKept(db, 'UPDATE tasks SET status = ? WHERE id = ?'),
+    row: prepareKept<{ status: TaskStatus; cancel_requested: number }>(db, 'SELECT status, cancel_requested FROM tasks WHERE id = ?'),
+  };
 }

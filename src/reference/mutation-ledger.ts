@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { InvalidArgumentError, IdempotencyKeyMismatchError, KeyInFlightError, LedgerError } from './errors.js';
+import { openDatabase, prepareKept } from './kept-sqlite.js';
 import { fingerprint } from './fingerprint.js';
 import type { LedgerOperation } from './ledger-operations.js';
 import { requireInteger, requireJson, requireNonEmptyString } from './validate-arguments.js';
@@ -119,19 +120,19 @@ export class MutationLedger {
     if (path !== ':memory:') requireOneName(path, create);
     try {
       return whileBusy(busyTimeoutMs, () => {
-        const db = new Database(path, { timeout: busyTimeoutMs, fileMustExist: !create && path !== ':memory:' });
+        const db = openDatabase(path, { timeout: busyTimeoutMs, fileMustExist: !create && path !== ':memory:' });
         try {
-          db.pragma('journal_mode = WAL');
-          db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+          db.exec('PRAGMA journal_mode = WAL');
+          db.exec(`PRAGMA synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
           if (create || path === ':memory:') db.exec(SCHEMA);
-          else if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_records'").get() === undefined)
+          else if (prepareKept(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_records'").get() === undefined)
             throw new LedgerError(
               `${path} is a SQLite database but not a ledger (no idempotency records); give the ledger its own file`,
               'NOT_A_LEDGER',
             );
           addCreatedAt(db);
           // In conflict mode a locked ledger is answered at once; opening above still waited for the WAL switch.
-          if (options.whileInFlight === 'conflict') db.pragma('busy_timeout = 0');
+          if (options.whileInFlight === 'conflict') db.exec('PRAGMA busy_timeout = 0');
           return new MutationLedger(path, db, options);
         } catch (error) {
           db.close();
@@ -225,12 +226,16 @@ export class MutationLedger {
 
 function prepare(db: Database.Database) {
   return {
-    findRecord: db.prepare('SELECT key, operation, fingerprint, result_json, execution, created_at FROM idempotency_records WHERE key = ?'),
-    countExecution: db.prepare('UPDATE execution_counter SET executions = executions + 1 WHERE id = 1'),
-    readCounter: db.prepare('SELECT executions FROM execution_counter WHERE id = 1'),
-    insertEffect: db.prepare('INSERT INTO effects (receipt, operation, idempotency_key, result_json) VALUES (?, ?, ?, ?)'),
+    findRecord: prepareKept(
+      db,
+      'SELECT key, operation, fingerprint, result_json, execution, created_at FROM idempotency_records WHERE key = ?',
+    ),
+    countExecution: prepareKept(db, 'UPDATE execution_counter SET executions = executions + 1 WHERE id = 1'),
+    readCounter: prepareKept(db, 'SELECT executions FROM execution_counter WHERE id = 1'),
+    insertEffect: prepareKept(db, 'INSERT INTO effects (receipt, operation, idempotency_key, result_json) VALUES (?, ?, ?, ?)'),
     // An expired record is replaced by the new execution's.
-    insertRecord: db.prepare(
+    insertRecord: prepareKept(
+      db,
       'INSERT OR REPLACE INTO idempotency_records (key, operation, fingerprint, result_json, execution, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
   };
@@ -244,7 +249,7 @@ function storedKey(key: string, scope: string | undefined): string {
 
 /** A ledger written before keys had a time gets the column; its old records have time 0 and never expire. */
 function addCreatedAt(db: Database.Database): void {
-  const columns = db.prepare('PRAGMA table_info(idempotency_records)').all() as { name: string }[];
+  const columns = prepareKept(db, 'PRAGMA table_info(idempotency_records)').all() as { name: string }[];
   if (columns.some((column) => column.name === 'created_at')) return;
   try {
     db.exec('ALTER TABLE idempotency_records ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { InvalidArgumentError } from './errors.js';
 import type { RetryClass } from './classify-retry.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
@@ -98,8 +98,16 @@ export function backoffDelay(
   const jitter = requireOneOf('jitter', options.jitter ?? 'equal', JITTERS);
   const ceilingMs = Math.min(capMs, baseMs * 2 ** Math.min(attempt, 60));
   const floorMs = jitter === 'full' ? 0 : jitter === 'none' ? ceilingMs : Math.max(1, Math.floor(ceilingMs / 2));
-  const digest = createHash('sha256').update(`${clientId}:${attempt}`).digest();
+  const digest = nodeCrypto().createHash('sha256').update(`${clientId}:${attempt}`).digest();
   const fraction = digest.readUInt32BE(0) / 0x1_0000_0000;
   const delayMs = Math.min(ceilingMs, floorMs + Math.floor(fraction * (ceilingMs - floorMs + 1)));
   return { ceilingMs, floorMs, delayMs };
+}
+
+let crypto: typeof import('node:crypto') | undefined;
+
+/** node:crypto when a jitter is first drawn, not at load: the lint rules import this module and never draw one (loading it costs ~8 ms). */
+function nodeCrypto(): typeof import('node:crypto') {
+  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  return crypto;
 }

@@ -7,9 +7,9 @@ import { formatMarkdown } from './markdown.js';
 import type { ReportContext } from './report-context.js';
 import { formatSarif } from './sarif.js';
 import { formatStylish } from './stylish.js';
+import type { FormatName } from './format-names.js';
 
-export const FORMAT_NAMES = ['stylish', 'json', 'sarif', 'github', 'junit', 'markdown', 'gitlab'] as const;
-export type FormatName = (typeof FORMAT_NAMES)[number];
+export { FORMAT_NAMES, type FormatName } from './format-names.js';
 
 export const FORMATTERS: Readonly<Record<FormatName, (result: LintResult, context: ReportContext) => string>> = {
   stylish: formatStylish,

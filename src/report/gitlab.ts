@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Finding, Severity } from '../findings/finding.js';
 import { activeFindings, type LintResult } from '../lint/lint-result.js';
+import { hexDigest } from '../text/sha.js';
 
 /**
  * GitLab's Code Quality severities for mcprely's: an error is `major` (it fails the lint run but is not a
@@ -44,5 +44,5 @@ export function formatGitlab(result: LintResult): string {
 
 function fingerprintOf(finding: Finding, occurrence = 0): string {
   const parts = [finding.ruleId, finding.file, finding.path, finding.message, ...(occurrence === 0 ? [] : [String(occurrence)])];
-  return createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  return hexDigest('sha256', parts.join('\u0000'));
 }

@@ -1,10 +1,10 @@
-import * as crypto from 'node:crypto';
 import { type Autofix, changeOf, describeChange, type Finding, type Severity } from '../findings/finding.js';
 import { stablePath } from '../findings/stable-path.js';
 import type { FileReport } from '../lint/file-report.js';
 import type { LintResult } from '../lint/lint-result.js';
 import { artifactUri, directoryUri } from './file-uri.js';
 import { DEFAULT_CATEGORY, ruleDocLink, type ReportContext } from './report-context.js';
+import { hexDigest } from '../text/sha.js';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warn: 'warning', info: 'note' };
 
@@ -158,9 +158,7 @@ function fingerprint(finding: Finding, artifact: ReturnType<typeof artifactUri>,
 }
 
 // One-shot hashing (Node 20.12 and later) costs a fraction of a Hash object per finding.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-const sha256Hex = (text: string): string =>
-  oneShot === undefined ? crypto.createHash('sha256').update(text).digest('hex') : oneShot('sha256', text, 'hex');
+const sha256Hex = (text: string): string => hexDigest('sha256', text);
 
 /**
  * One result as JSON text, written field by field (ruleId, ruleIndex, level, message, locations,

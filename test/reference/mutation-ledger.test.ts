@@ -3,11 +3,12 @@ import { Worker } from 'node:worker_threads';
 import { existsSync, linkSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { IdempotencyKeyMismatchError, InvalidArgumentError, KeyInFlightError, LedgerError } from '../../src/reference/errors.js';
 import { chargeAccount, reserveInventory } from '../../src/reference/ledger-operations.js';
 import { MutationLedger } from '../../src/reference/mutation-ledger.js';
+// Raw connections as the ledger makes them: kept from the garbage collector (better-sqlite3 on Node 24, see the module).
+import { openDatabase } from '../../src/reference/kept-sqlite.js';
 import { classifyRetry } from '../../src/reference/classify-retry.js';
 
 const ledgerPath = () => join(mkdtempSync(join(tmpdir(), 'mcprely-ledger-')), 'ledger.sqlite');
@@ -145,7 +146,7 @@ describe('MutationLedger', () => {
     const path = ledgerPath();
     const ledger = MutationLedger.open(path, { busyTimeoutMs: 100, create: true });
     const committed = ledger.execute(chargeAccount, { account: 'a', cents: 5 }, { idempotencyKey: 'kept' });
-    const other = new Database(path);
+    const other = openDatabase(path);
     other.exec('BEGIN EXCLUSIVE');
     expect(() => ledger.execute(chargeAccount, { account: 'b', cents: 6 }, { idempotencyKey: 'blocked' })).toThrow(
       /stayed locked by another connection past the busy timeout; nothing was committed/,
@@ -292,7 +293,7 @@ describe('the ledger knows which file it is', () => {
     writeFileSync(empty, '');
     expect(() => MutationLedger.open(empty)).toThrow(/is empty \(0 bytes\)/);
     const other = ledgerPath();
-    const db = new Database(other);
+    const db = openDatabase(other);
     db.exec('CREATE TABLE notes (text TEXT)');
     db.close();
     expect(() => MutationLedger.open(other)).toThrow(/not a ledger/);
@@ -347,7 +348,7 @@ describe('key lifetime, scope and in-flight behaviour', () => {
 
   it('a ledger written before keys had a time gains the column; its old records never expire', () => {
     const path = ledgerPath();
-    const old = new Database(path);
+    const old = openDatabase(path);
     old.exec(`
       CREATE TABLE execution_counter (id INTEGER PRIMARY KEY CHECK (id = 1), executions INTEGER NOT NULL);
       INSERT INTO execution_counter (id, executions) VALUES (1, 1);
@@ -360,8 +361,8 @@ describe('key lifetime, scope and in-flight behaviour', () => {
     const seed = MutationLedger.open(path);
     const print = seed.execute(chargeAccount, { account: 'x', cents: 1 }, { idempotencyKey: 'seed' });
     seed.close();
-    const raw = new Database(path);
-    raw.prepare("UPDATE idempotency_records SET created_at = 0 WHERE key = 'seed'").run();
+    const raw = openDatabase(path);
+    raw.exec("UPDATE idempotency_records SET created_at = 0 WHERE key = 'seed'");
     raw.close();
     const ledger = MutationLedger.open(path, { keyTtlMs: 1, now: () => 10 ** 12 });
     expect(ledger.execute(chargeAccount, { account: 'x', cents: 1 }, { idempotencyKey: 'seed' })).toEqual({ ...print, replayed: true });
