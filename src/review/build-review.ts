@@ -32,7 +32,7 @@ export function buildReview(
   lintOnlyRules: ReadonlyMap<string, string> = new Map(),
 ): Review {
   const outcomes = runs.map((run) => ('results' in run ? outcomeOf(run) : run));
-  const { summaries: _, operations, ...head } = reviewView(manifest, findings, outcomes, lintOnlyRules);
+  const { summaries: _, operations, ...head } = reviewView(manifest, findings, outcomes, lintOnlyRules, true);
   const { version, file, server, specVersion, replicas, ...rest } = head;
   return { version, file, server, specVersion, replicas, operations: [...operations], ...rest };
 }
@@ -47,6 +47,8 @@ export function reviewView(
   findings: readonly Finding[],
   outcomes: readonly RunOutcome[],
   lintOnlyRules: ReadonlyMap<string, string> = new Map(),
+  /** Make each operation's review once and hold them all (what `buildReview` returns), instead of on every read. */
+  hold = false,
 ): ReviewView {
   const { specVersion, server } = manifest.manifest;
   const replicas = server.replicas ?? 1;
@@ -99,15 +101,16 @@ export function reviewView(
       verdict: verdict({ operation: spec, replicas, lines, raceTables: tables, fixtures, findings: own }),
     };
   };
-  const operations: OperationReviews = {
-    length: manifest.operations.length,
-    *[Symbol.iterator]() {
-      for (const resolved of manifest.operations) yield reviewOf(resolved);
-    },
-  };
+  const operations: OperationReviews = hold
+    ? manifest.operations.map(reviewOf)
+    : {
+        length: manifest.operations.length,
+        *[Symbol.iterator]() {
+          for (const resolved of manifest.operations) yield reviewOf(resolved);
+        },
+      };
   const summaries: OperationSummary[] = [];
-  for (const { name, method, retry, verdict } of operations)
-    summaries.push({ name, method, retry: { classification: retry.classification }, verdict });
+  for (const operation of operations) summaries.push(summaryOf(operation));
   const otherFindings = findings.filter((finding) => !finding.path.startsWith('/operations/'));
   const errors = [
     ...new Set(
@@ -134,13 +137,11 @@ export function reviewView(
 /** A review as its renderers read it: a built review's summaries taken from its operations. */
 export function viewOf(review: Review | ReviewView): ReviewView {
   if ('summaries' in review) return review;
-  const summaries = review.operations.map(({ name, method, retry, verdict }) => ({
-    name,
-    method,
-    retry: { classification: retry.classification },
-    verdict,
-  }));
-  return { ...review, summaries };
+  return { ...review, summaries: review.operations.map(summaryOf) };
+}
+
+function summaryOf({ name, method, retry, verdict }: OperationReview): OperationSummary {
+  return { name, method, retry: { classification: retry.classification }, verdict };
 }
 
 /** The checklist sections in the order the review shows them. */
