@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { displayText } from '../text/display-text.js';
+import { ownCopy } from '../text/own-copy.js';
 import { ensureFolder, ioError, isSymbolicLink, requirePath } from '../workspace/output-files.js';
 import { UsageError } from '../workspace/usage-error.js';
 
@@ -50,9 +51,13 @@ export function writeBundle(directory: string, bundle: ReadonlyMap<string, strin
  * file. `commit` moves the bundle into place; `close` (always) removes what is left and releases the lock.
  */
 export class BundleWriter {
-  readonly #files = new Set<string>();
-  /** The folders made so far: 80 000 files in 10 000 folders make each folder once. */
-  readonly #folders = new Set<string>();
+  /**
+   * The files written so far, by folder (relative, '.' for the top): each folder is made once, and 80 000 files
+   * in 20 000 folders cost a few bytes each, their names (the same few in every folder) kept once.
+   */
+  readonly #folders = new Map<string, string[]>();
+  readonly #names = new Map<string, string>();
+  #count = 0;
   #temporary: string | undefined;
   #release: (() => void) | undefined;
 
@@ -85,20 +90,20 @@ export class BundleWriter {
   /** Writes one file of the bundle (a later write of the same path replaces it). */
   set(file: string, content: string): this {
     const path = join(this.#folder(), file);
-    this.#makeFolder(dirname(path));
+    const names = this.#makeFolder(file);
     try {
       writeFileSync(path, content);
     } catch (error) {
       throw ioError(error, path, 'write the bundle');
     }
-    this.#files.add(file);
+    this.#add(names, file);
     return this;
   }
 
   /** Writes one file from its pieces, each written as it comes: the file is never held whole. */
   setChunks(file: string, chunks: Iterable<string>): this {
     const path = join(this.#folder(), file);
-    this.#makeFolder(dirname(path));
+    const names = this.#makeFolder(file);
     let fd: number | undefined;
     try {
       fd = openSync(path, 'w');
@@ -116,25 +121,26 @@ export class BundleWriter {
     } finally {
       if (fd !== undefined) closeSync(fd);
     }
-    this.#files.add(file);
+    this.#add(names, file);
     return this;
   }
 
   has(file: string): boolean {
-    return this.#files.has(file);
+    return this.#folders.get(dirname(file))?.includes(basename(file)) ?? false;
   }
 
   /** A file already written, read back from the temporary folder. */
   get(file: string): string | undefined {
-    return this.#files.has(file) ? readFileSync(join(this.#folder(), file), 'utf8') : undefined;
+    return this.has(file) ? readFileSync(join(this.#folder(), file), 'utf8') : undefined;
   }
 
-  keys(): IterableIterator<string> {
-    return this.#files.values();
+  /** Every file written, folder by folder. */
+  *keys(): IterableIterator<string> {
+    for (const [folder, names] of this.#folders) for (const name of names) yield folder === '.' ? name : `${folder}/${name}`;
   }
 
   get size(): number {
-    return this.#files.size;
+    return this.#count;
   }
 
   /** Moves the bundle into place: the folder's state is read again, under the lock. */
@@ -149,7 +155,7 @@ export class BundleWriter {
       return;
     }
     const added = state.extra;
-    const clash = [...this.#files].filter((file) => added.includes(file));
+    const clash = [...this.keys()].filter((file) => added.includes(file));
     if (clash.length > 0)
       throw new UsageError(
         `${shown(this.directory)}: holds ${shown(clash[0]!)}, which the earlier bundle did not write and this one would overwrite; ` +
@@ -166,7 +172,7 @@ export class BundleWriter {
     }
     // The user added files: remove the earlier bundle's own files one by one, then move the new ones in.
     for (const file of state.earlier) removeOwnFile(target, file);
-    for (const file of this.#files) {
+    for (const file of this.keys()) {
       mkdirSync(dirname(join(target, file)), { recursive: true });
       renameSync(join(temporary, file), join(target, file));
     }
@@ -180,10 +186,33 @@ export class BundleWriter {
     this.#release = undefined;
   }
 
-  #makeFolder(folder: string): void {
-    if (this.#folders.has(folder)) return;
-    mkdirSync(folder, { recursive: true });
-    this.#folders.add(folder);
+  /** Makes the folder of a file of the bundle (once) and gives the names written in it so far. */
+  #makeFolder(file: string): string[] {
+    const folder = dirname(file);
+    let names = this.#folders.get(folder);
+    if (names === undefined) {
+      const path = join(this.#folder(), folder);
+      try {
+        mkdirSync(path, { recursive: true });
+      } catch (error) {
+        throw ioError(error, path, 'write the bundle');
+      }
+      names = [];
+      this.#folders.set(ownCopy(folder), names);
+    }
+    return names;
+  }
+
+  #add(names: string[], file: string): void {
+    const name = basename(file);
+    if (names.includes(name)) return;
+    let kept = this.#names.get(name);
+    if (kept === undefined) {
+      kept = ownCopy(name);
+      this.#names.set(kept, kept);
+    }
+    names.push(kept);
+    this.#count++;
   }
 
   #folder(): string {

@@ -2,6 +2,9 @@ import { join, relative, resolve } from 'node:path';
 import { operationFixtures } from '../fixtures/generate-fixtures.js';
 import { writeEvidenceFiles, writeRunFiles } from '../evidence/build-evidence.js';
 import { BundleWriter, checkBundleFolder } from '../bundle-writer/bundle-writer.js';
+import { RecordSpool } from '../bundle-writer/record-spool.js';
+import { findingsByPosition, type OperationRecord, otherFindingsOf } from '../review/operation-evidence.js';
+import type { OperationSummary } from '../review/review-types.js';
 import { toSlashes } from '../workspace/load-settings.js';
 import { readLintedManifest } from './manifest-input.js';
 import { Progress } from './progress.js';
@@ -13,6 +16,8 @@ import type { WireClaim } from '../live/wire-claims.js';
 import type { LiveCallOptions } from './live-options.js';
 import { liveCallOptions } from './probe-command.js';
 import type { Finding } from '../findings/finding.js';
+import type { LoadedManifest } from '../manifest/load.js';
+import { withoutSourceMap } from '../manifest/without-source-map.js';
 import { type LiveFixtureResult, renderLiveFixture } from '../probe/live-fixtures.js';
 import type { ProbeReport } from '../probe/probe-types.js';
 import { renderProbeText } from '../probe/render-probe.js';
@@ -40,7 +45,8 @@ export async function writeEvidence(
   config?: string | false,
   target?: LiveTarget,
 ): Promise<{ readonly ok: true; readonly written: EvidenceWritten } | { readonly ok: false; readonly report: string }> {
-  const input = await readLintedManifest(path, config);
+  // The lint findings are held by operation from here on (not as the one list), so each goes once spooled.
+  const input = byOperation(await readLintedManifest(path, config));
   if (!input.ok) return input;
   checkBundleFolder(directory);
   let live: LiveEvidence | undefined;
@@ -51,28 +57,43 @@ export async function writeEvidence(
   }
   // Fixtures sit two folders down (fixtures/<operation>/<kind>.json); each names the manifest relative to itself.
   const manifestFromFixture = (depth: number) => toSlashes(relative(resolve(directory, ...Array(depth).fill('x')), resolve(path)));
-  // Each file goes to disk as it is made: a run's fixture and transcript as the run ends (then only its outcome
-  // is kept), the rest one after another; the fixtures are made an operation at a time. Memory holds the lint
-  // findings, the runs' outcomes and one operation's fixtures or review, whatever the number of operations.
+  // Each file goes to disk as it is made: a run's fixture and transcript as the run ends, the rest one after
+  // another; the fixtures are made an operation at a time. Each operation's findings and outcomes go to a
+  // temporary file as its runs end (`RecordSpool`) and are read back an operation at a time by each file that
+  // shows them: memory holds one operation's record and the summaries, whatever the number of operations.
   const bundle = BundleWriter.open(directory);
-  const runs: RunOutcome[] = [];
+  const records = RecordSpool.open() as RecordSpool<OperationRecord>;
+  const summaryStores: RecordSpool<OperationSummary>[] = [];
+  const summaryStore = () => {
+    const store = RecordSpool.open() as RecordSpool<OperationSummary>;
+    summaryStores.push(store);
+    return store;
+  };
+  let fixtures = 0;
+  let failed = 0;
   let index: { productionReady: boolean; verdict: string };
   try {
-    const progress = new Progress(process.stderr, input.manifest.operations.length);
-    for (const [position, operation] of input.manifest.operations.entries()) {
+    const { findingsAt, otherFindings } = input;
+    const operations = input.manifest.operations;
+    const progress = new Progress(process.stderr, operations.length);
+    for (const [position, operation] of operations.entries()) {
       progress.update(position, operation.spec.name);
+      const outcomes: RunOutcome[] = [];
       for (const fixture of operationFixtures(input.manifest, operation)) {
         const run = await runFixture(fixture);
         writeRunFiles(bundle, run, manifestFromFixture(2));
-        runs.push(outcomeOf(run));
+        outcomes.push(outcomeOf(run));
+        fixtures++;
+        if (!run.passed) failed++;
       }
+      records.push({ findings: findingsAt.get(position) ?? [], outcomes });
+      findingsAt.delete(position);
     }
     progress.done();
     writeEvidenceFiles(
       bundle,
       input.manifest,
-      input.findings,
-      runs,
+      { records, otherFindings, summaryStore },
       live,
       ruleDocLinks(join(directory, 'index.html'), process.cwd()),
       input.lintOnly,
@@ -80,12 +101,37 @@ export async function writeEvidence(
     index = JSON.parse(bundle.get('index.json')!) as typeof index;
     bundle.commit();
   } finally {
+    records.close();
+    for (const store of summaryStores) store.close();
     bundle.close();
   }
-  const failed = runs.filter((run) => !run.passed).length;
   return {
     ok: true,
-    written: { files: bundle.size, fixtures: runs.length, failed, productionReady: index.productionReady, verdict: index.verdict },
+    written: { files: bundle.size, fixtures, failed, productionReady: index.productionReady, verdict: index.verdict },
+  };
+}
+
+interface ByOperation {
+  readonly ok: true;
+  readonly manifest: LoadedManifest;
+  readonly lintOnly: ReadonlyMap<string, string>;
+  readonly findingsAt: Map<number, Finding[]>;
+  readonly otherFindings: Finding[];
+}
+
+/**
+ * A linted manifest with its findings grouped by operation (and those about none), without its source map: the
+ * fixtures and the review read values only, and the findings carry their own positions.
+ */
+function byOperation(input: Awaited<ReturnType<typeof readLintedManifest>>): ByOperation | { readonly ok: false; readonly report: string } {
+  if (!input.ok) return input;
+  const { manifest, lintOnly, findings } = input;
+  return {
+    ok: true,
+    manifest: withoutSourceMap(manifest),
+    lintOnly,
+    findingsAt: findingsByPosition(findings),
+    otherFindings: otherFindingsOf(findings),
   };
 }
 

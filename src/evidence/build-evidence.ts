@@ -1,13 +1,14 @@
 import type { Finding } from '../findings/finding.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import { reviewView } from '../review/build-review.js';
+import { allOutcomes, evidenceInMemory, type ReviewEvidence } from '../review/operation-evidence.js';
 import type { ReviewView } from '../review/review-types.js';
 import { renderReviewMarkdownChunks } from '../review/render-review-markdown.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { renderRun } from '../simulator/render-transcript.js';
-import { outcomeOf, type RunOutcome } from '../simulator/run-outcome.js';
+import { outcomeOf } from '../simulator/run-outcome.js';
 import { type Bundle, type BundleSink, fixturePath, jsonFile, jsonFileChunks, setChunks, transcriptPath } from './bundle.js';
-import { evidenceIndex, renderIndex } from './evidence-index.js';
+import { type BundleFiles, evidenceIndex, renderIndex } from './evidence-index.js';
 import { renderEvidencePageChunks } from './evidence-page.js';
 import { keyRecords } from './key-records.js';
 import type { LiveEvidence } from './live-evidence.js';
@@ -35,7 +36,7 @@ export function buildEvidence(
 ): Bundle {
   const bundle: Bundle = new Map();
   for (const run of runs) writeRunFiles(bundle, run, manifestFromFixtures);
-  writeEvidenceFiles(bundle, manifest, findings, runs.map(outcomeOf), live, ruleLink, lintOnly);
+  writeEvidenceFiles(bundle, manifest, evidenceInMemory(manifest, findings, runs.map(outcomeOf)), live, ruleLink, lintOnly);
   return bundle;
 }
 
@@ -48,19 +49,19 @@ export function writeRunFiles(bundle: BundleSink, run: FixtureRun, manifestFromF
 
 /**
  * The rest of the bundle into `bundle`, once every run's files are there (`writeRunFiles`, as each run ended): one
- * file after another, none kept here once written. The review is made from the runs' outcomes an operation at a
- * time, once for each file that shows it, so memory holds the outcomes and one operation's review, never all.
+ * file after another, none kept here once written. The review is made from each operation's record (its findings
+ * and outcomes) an operation at a time, once for each file that shows it: with records read back from a file,
+ * memory holds one operation's record and review, and the summaries of the head.
  */
 export function writeEvidenceFiles(
   bundle: BundleSink,
   manifest: LoadedManifest,
-  findings: readonly Finding[],
-  outcomes: readonly RunOutcome[],
+  evidence: ReviewEvidence,
   live?: LiveEvidence,
   ruleLink: (ruleId: string) => string | undefined = () => undefined,
   lintOnly: ReadonlyMap<string, string> = new Map(),
 ): void {
-  const review = reviewView(manifest, findings, outcomes, lintOnly);
+  const review = reviewView(manifest, evidence, lintOnly);
   setChunks(bundle, 'review.md', renderReviewMarkdownChunks(review));
   setChunks(bundle, 'review.json', jsonFileChunks(reviewJson(review), 3));
   bundle.set('retry-table.md', retryTable(manifest));
@@ -69,15 +70,33 @@ export function writeEvidenceFiles(
   bundle.set('reconnect-plans.json', jsonFile(reconnectPlans(manifest)));
   for (const [path, text] of live?.files ?? []) bundle.set(path, text);
   // The index lists every file of the bundle: the next run into the same folder replaces exactly these, and no other.
-  const files = [...bundle.keys(), 'index.html', 'index.json', 'index.md'].sort();
-  const index = { ...evidenceIndex(manifest, review, outcomes, live), files };
-  bundle.set('index.json', jsonFile(index));
+  const files = bundleFiles(bundle);
+  const index = { ...evidenceIndex(manifest, review, allOutcomes(evidence.records), live), files };
+  setChunks(bundle, 'index.json', jsonFileChunks(index, 2));
   bundle.set('index.md', renderIndex(index));
   setChunks(
     bundle,
     'index.html',
-    renderEvidencePageChunks(index, review, outcomes, (outcome) => bundle.get(transcriptPath(outcome.fixture))!, live, ruleLink),
+    renderEvidencePageChunks(
+      index,
+      review,
+      (fixture, operation) => bundle.get(transcriptPath({ id: fixture.id, operation })),
+      live,
+      ruleLink,
+    ),
   );
+}
+
+const INDEX_FILES = ['index.html', 'index.json', 'index.md'];
+
+/**
+ * Every file of the bundle with its index, sorted: the list is made again each time it is read (a bundle of
+ * 10 000 operations has 80 000 files, not held for the page). It reads the same before and after the index is written.
+ */
+function bundleFiles(bundle: BundleSink): BundleFiles {
+  const sorted = () => [...[...bundle.keys()].filter((file) => !INDEX_FILES.includes(file)), ...INDEX_FILES].sort();
+  const length = sorted().length;
+  return { length, [Symbol.iterator]: () => sorted()[Symbol.iterator]() };
 }
 
 /** A review view as review.json has it: the review's members in its order, the operations written as they are made. */

@@ -21,6 +21,11 @@ export interface EvidenceIndex {
   readonly artifacts: readonly Artifact[];
 }
 
+/** The files of a bundle in order, as its index lists them: an array, or a list made each time it is read. */
+export interface BundleFiles extends Iterable<string> {
+  readonly length: number;
+}
+
 export interface Artifact {
   readonly name: string;
   readonly status: 'pass' | 'fail' | 'present' | 'not applicable';
@@ -32,15 +37,16 @@ export interface Artifact {
 export function evidenceIndex(
   manifest: LoadedManifest,
   review: ReviewView,
-  runs: readonly RunOutcome[],
+  /** Every fixture's outcome, read once. */
+  runs: Iterable<RunOutcome>,
   live?: LiveEvidence,
 ): EvidenceIndex {
-  const of = (...kinds: FixtureKind[]) => runs.filter((run) => kinds.includes(run.fixture.kind));
+  const { total, failed, selected } = selectRuns(runs);
+  const of = (group: keyof typeof RUN_GROUPS) => selected[group];
   const revision = manifest.manifest.specVersion;
   const mutations = manifest.operations.filter((operation) => isMutation(operation.spec));
   const keyed = mutations.filter((operation) => isKeyedMutation(operation.spec));
   const http = manifest.manifest.server.transports.includes('streamable-http');
-  const failed = runs.filter((run) => !run.passed).length;
   const basis = basisOf(live);
   const document = (name: string, applies: boolean, paths: string[], note: string, otherwise: string): Artifact =>
     applies ? { name, status: 'present', paths, note } : { name, status: 'not applicable', paths: [], note: otherwise };
@@ -51,7 +57,7 @@ export function evidenceIndex(
     specVersion: revision,
     ...verdictSentence(review.productionReady, basis),
     basis,
-    fixtures: { total: runs.length, passed: runs.length - failed, failed },
+    fixtures: { total, passed: total - failed, failed },
     artifacts: [
       {
         name: 'review',
@@ -75,14 +81,10 @@ export function evidenceIndex(
           ]),
       fromRuns(
         'cancellation race transcript, stdio',
-        of('stdio-cancel-before-completion', 'stdio-complete-before-late-cancel'),
+        of('stdioRace'),
         'cancel before completion and completion before a late cancellation',
       ),
-      fromRuns(
-        'cancellation race transcript, Streamable HTTP',
-        of('http-cancel-before-completion'),
-        `cancellation on ${revision} Streamable HTTP`,
-      ),
+      fromRuns('cancellation race transcript, Streamable HTTP', of('httpRace'), `cancellation on ${revision} Streamable HTTP`),
       withRuns(
         document(
           'retry table for every mutation',
@@ -91,7 +93,7 @@ export function evidenceIndex(
           `${plural(mutations.length, 'mutation')}; every operation is classified; a lost response retried as each policy says, and the retry herd`,
           'no mutation',
         ),
-        of('lost-response-automatic-retry', 'retry-herd-backoff'),
+        of('retry'),
       ),
       document(
         'idempotency-key record',
@@ -100,15 +102,11 @@ export function evidenceIndex(
         'each keyed mutation committed once on the reference ledger, the record read back by key',
         'no keyed mutation',
       ),
-      fromRuns(
-        'key mismatch fixture',
-        of('key-reuse-changed-arguments'),
-        'the same key with changed arguments is rejected and executes nothing',
-      ),
-      fromRuns('concurrent same-key transcript', of('two-connections-race-one-key'), 'two connections on separate threads, one key'),
-      fromRuns('reopen check', of('close-reopen-replay'), 'the record survives close and reopen'),
-      fromRuns('mutation-alias check', of('caller-mutates-result-clean-replay'), 'editing a returned result never changes a replay'),
-      fromRuns('bounded-buffer overload result', of('slow-consumer-overflows-buffer'), 'a consumer that reads nothing'),
+      fromRuns('key mismatch fixture', of('keyMismatch'), 'the same key with changed arguments is rejected and executes nothing'),
+      fromRuns('concurrent same-key transcript', of('sameKey'), 'two connections on separate threads, one key'),
+      fromRuns('reopen check', of('reopen'), 'the record survives close and reopen'),
+      fromRuns('mutation-alias check', of('alias'), 'editing a returned result never changes a replay'),
+      fromRuns('bounded-buffer overload result', of('buffer'), 'a consumer that reads nothing'),
       withRuns(
         document(
           'SSE headers and idle policy',
@@ -118,36 +116,84 @@ export function evidenceIndex(
             'progress through a buffering proxy and a quiet stream behind an idle timeout',
           'no Streamable HTTP transport',
         ),
-        of('proxy-buffering-sse', 'quiet-stream-behind-proxy'),
+        of('sse'),
       ),
       fromRuns(
         'reconnect plan naming its refetch methods',
-        of('stream-drop-reconnect-refetch', 'reconnect-herd-backoff'),
+        of('reconnect'),
         'a dropped stream, a new request, the reads that restore state, and a herd reconnecting with the declared backoff',
         ['reconnect-plans.json'],
       ),
-      fromRuns('durable task cancellation trace', of('task-cancel-ack-then-worker-checkpoint'), `tasks/cancel on ${revision}`),
-      fromRuns('deadline fixture', of('progress-resets-idle-maximum-fires'), 'progress resets the idle clock, the maximum still fires'),
+      fromRuns('durable task cancellation trace', of('task'), `tasks/cancel on ${revision}`),
+      fromRuns('deadline fixture', of('deadline'), 'progress resets the idle clock, the maximum still fires'),
     ],
   };
 }
 
+/** The fixtures each artifact rests on, by kind. */
+const RUN_GROUPS = {
+  stdioRace: ['stdio-cancel-before-completion', 'stdio-complete-before-late-cancel'],
+  httpRace: ['http-cancel-before-completion'],
+  retry: ['lost-response-automatic-retry', 'retry-herd-backoff'],
+  keyMismatch: ['key-reuse-changed-arguments'],
+  sameKey: ['two-connections-race-one-key'],
+  reopen: ['close-reopen-replay'],
+  alias: ['caller-mutates-result-clean-replay'],
+  buffer: ['slow-consumer-overflows-buffer'],
+  sse: ['proxy-buffering-sse', 'quiet-stream-behind-proxy'],
+  reconnect: ['stream-drop-reconnect-refetch', 'reconnect-herd-backoff'],
+  task: ['task-cancel-ack-then-worker-checkpoint'],
+  deadline: ['progress-resets-idle-maximum-fires'],
+} as const satisfies Record<string, readonly FixtureKind[]>;
+
+/** The runs of one group: their transcripts in run order, and whether every one passed. */
+interface SelectedRuns {
+  readonly paths: string[];
+  passed: boolean;
+}
+
+/** One pass over the runs: their counts, and each group's transcripts (a run of 10 000 operations is never held). */
+function selectRuns(runs: Iterable<RunOutcome>): {
+  total: number;
+  failed: number;
+  selected: Record<keyof typeof RUN_GROUPS, SelectedRuns>;
+} {
+  const groups = Object.keys(RUN_GROUPS) as (keyof typeof RUN_GROUPS)[];
+  const selected = {} as Record<keyof typeof RUN_GROUPS, SelectedRuns>;
+  const groupsOf = new Map<FixtureKind, SelectedRuns[]>();
+  for (const group of groups) {
+    selected[group] = { paths: [], passed: true };
+    for (const kind of RUN_GROUPS[group]) groupsOf.set(kind, [...(groupsOf.get(kind) ?? []), selected[group]]);
+  }
+  let total = 0;
+  let failed = 0;
+  for (const run of runs) {
+    total++;
+    if (!run.passed) failed++;
+    for (const group of groupsOf.get(run.fixture.kind) ?? []) {
+      group.paths.push(transcriptPath(run.fixture));
+      if (!run.passed) group.passed = false;
+    }
+  }
+  return { total, failed, selected };
+}
+
 /** An artifact that fixtures show: it passes when they all pass. */
-function fromRuns(name: string, selected: readonly RunOutcome[], note: string, extra: string[] = []): Artifact {
+function fromRuns(name: string, selected: SelectedRuns, note: string, extra: string[] = []): Artifact {
+  const none = selected.paths.length === 0;
   return {
     name,
-    status: selected.length === 0 ? 'not applicable' : selected.every((run) => run.passed) ? 'pass' : 'fail',
-    paths: [...extra, ...selected.map((run) => transcriptPath(run.fixture))],
-    note: selected.length === 0 ? 'no operation of this manifest needs it' : note,
+    status: none ? 'not applicable' : selected.passed ? 'pass' : 'fail',
+    paths: [...extra, ...selected.paths],
+    note: none ? 'no operation of this manifest needs it' : note,
   };
 }
 
 /** A document artifact that fixtures also prove: it fails when one of them fails. */
-function withRuns(artifact: Artifact, selected: readonly RunOutcome[]): Artifact {
-  if (selected.length === 0) return artifact;
-  const passed = selected.every((run) => run.passed);
-  const status = !passed ? 'fail' : artifact.status === 'not applicable' ? 'pass' : artifact.status;
-  return { ...artifact, status, paths: [...artifact.paths, ...selected.map((run) => transcriptPath(run.fixture))] };
+function withRuns(artifact: Artifact, selected: SelectedRuns): Artifact {
+  if (selected.paths.length === 0) return artifact;
+  const status = !selected.passed ? 'fail' : artifact.status === 'not applicable' ? 'pass' : artifact.status;
+  return { ...artifact, status, paths: [...artifact.paths, ...selected.paths] };
 }
 
 export function renderIndex(index: EvidenceIndex): string {

@@ -2,10 +2,9 @@ import type { Finding } from '../findings/finding.js';
 import { html } from '../html/escape.js';
 import { relativeUri } from '../text/relative-uri.js';
 import { DECLARED_BASIS, findingsHtml, mark, renderReviewHtmlChunks, table, type PageSection } from '../review/render-review-html.js';
-import type { Review, ReviewView } from '../review/review-types.js';
-import type { RunOutcome } from '../simulator/run-outcome.js';
+import type { FixtureOutcome, Review, ReviewView } from '../review/review-types.js';
 import { transcriptPath } from './bundle.js';
-import type { EvidenceIndex } from './evidence-index.js';
+import type { BundleFiles, EvidenceIndex } from './evidence-index.js';
 import { countsInWords, type LiveEvidence } from './live-evidence.js';
 import { type CheckStatus, STATUS_WORDS } from '../live/outcome.js';
 import type { WireClaim } from '../live/wire-claims.js';
@@ -13,29 +12,28 @@ import { plural } from '../text/plural.js';
 
 /** The evidence bundle's index.html: the review page with the verdict of the index, the live run, every transcript and every file. */
 export function renderEvidencePage(
-  index: EvidenceIndex & { readonly files: readonly string[] },
+  index: EvidenceIndex & { readonly files: BundleFiles },
   review: Review | ReviewView,
-  runs: readonly RunOutcome[],
-  /** A run's transcript as the bundle has it. */
-  transcriptOf: (run: RunOutcome) => string,
+  transcriptOf: TranscriptOf,
   live: LiveEvidence | undefined,
   ruleLink: (ruleId: string) => string | undefined,
 ): string {
   let text = '';
-  for (const chunk of renderEvidencePageChunks(index, review, runs, transcriptOf, live, ruleLink)) text += chunk;
+  for (const chunk of renderEvidencePageChunks(index, review, transcriptOf, live, ruleLink)) text += chunk;
   return text;
 }
 
+/** A fixture's transcript as the bundle has it (the fixture of the operation named), or undefined when it has none. */
+export type TranscriptOf = (fixture: FixtureOutcome, operation: string) => string | undefined;
+
 /** The same page in pieces, each operation's section made as it is written. */
 export function renderEvidencePageChunks(
-  index: EvidenceIndex & { readonly files: readonly string[] },
+  index: EvidenceIndex & { readonly files: BundleFiles },
   review: Review | ReviewView,
-  runs: readonly RunOutcome[],
-  transcriptOf: (run: RunOutcome) => string,
+  transcriptOf: TranscriptOf,
   live: LiveEvidence | undefined,
   ruleLink: (ruleId: string) => string | undefined,
 ): Generator<string> {
-  const byId = new Map(runs.map((run) => [run.fixture.id, run]));
   const basis = index.basis;
   const basisLines =
     basis.on === 'manifest'
@@ -56,14 +54,8 @@ export function renderEvidencePageChunks(
     leading: live === undefined ? [] : [liveSection(live, ruleLink)],
     trailing: [artifactsSection(index)],
     ruleLink,
-    transcript: (fixture) => {
-      const run = byId.get(fixture.id);
-      return run === undefined ? undefined : transcriptOf(run);
-    },
-    transcriptFile: (fixture) => {
-      const run = byId.get(fixture.id);
-      return run === undefined ? undefined : relativeUri(transcriptPath(run.fixture));
-    },
+    transcript: transcriptOf,
+    transcriptFile: (fixture, operation) => relativeUri(transcriptPath({ id: fixture.id, operation })),
     footer:
       '<p>Written by <code>mcprely evidence</code>. The same manifest, mcprely version and live results give the same page, byte for byte. ' +
       'It fetches nothing: open it from the bundle folder, no network needed.</p>',
@@ -105,26 +97,29 @@ function liveSection(live: LiveEvidence, ruleLink: (ruleId: string) => string | 
   };
 }
 
-function artifactsSection(index: EvidenceIndex & { readonly files: readonly string[] }): PageSection {
-  return {
-    id: 'artifacts',
-    label: 'Artifacts and files',
-    html: [
-      '<h2>Artifacts and files</h2>',
-      table(
-        ['artifact', 'status', 'note', 'files'],
-        index.artifacts.map((artifact) => [
-          html(artifact.name),
-          mark(...ARTIFACT_MARK[artifact.status]),
-          html(artifact.note),
-          artifact.paths.map(fileLink).join('<br>'),
-        ]),
-      ),
-      `<details><summary>Every file of the bundle (${index.files.length})</summary>\n<ul>\n${index.files
-        .map((path) => `<li>${fileLink(path)}</li>`)
-        .join('\n')}\n</ul>\n</details>`,
-    ].join('\n'),
-  };
+function artifactsSection(index: EvidenceIndex & { readonly files: BundleFiles }): PageSection {
+  return { id: 'artifacts', label: 'Artifacts and files', html: artifactsHtml(index) };
+}
+
+/** The artifacts and every file of the bundle, a file at a time (a bundle of 10 000 operations has 80 000). */
+function* artifactsHtml(index: EvidenceIndex & { readonly files: BundleFiles }): Generator<string> {
+  yield '<h2>Artifacts and files</h2>\n';
+  yield table(
+    ['artifact', 'status', 'note', 'files'],
+    index.artifacts.map((artifact) => [
+      html(artifact.name),
+      mark(...ARTIFACT_MARK[artifact.status]),
+      html(artifact.note),
+      artifact.paths.map(fileLink).join('<br>'),
+    ]),
+  );
+  yield `\n<details><summary>Every file of the bundle (${index.files.length})</summary>\n<ul>\n`;
+  let first = true;
+  for (const path of index.files) {
+    yield `${first ? '' : '\n'}<li>${fileLink(path)}</li>`;
+    first = false;
+  }
+  yield '\n</ul>\n</details>';
 }
 
 /** How each artifact status shows: its badge and word. */

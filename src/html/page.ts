@@ -20,7 +20,7 @@ export interface PageSpec {
  * for printing.
  */
 export function htmlPage(page: PageSpec): string {
-  const contents = page.contents.map((entry) => `<li><a href="#${entry.id}">${html(entry.label)}</a></li>`).join('\n');
+  const contents = page.contents.map(contentsEntry).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -55,14 +55,34 @@ ${page.footer}
 `;
 }
 
-/** The same page with its main content in pieces, written as they come (a page of 10 000 operations is never held whole). */
-export function* htmlPageChunks(page: Omit<PageSpec, 'main'> & { readonly main: Iterable<string> }): Generator<string> {
-  const marker = '\u0000main\u0000';
-  const shell = htmlPage({ ...page, main: marker });
-  const at = shell.indexOf(marker);
-  yield shell.slice(0, at);
+/**
+ * The same page with its contents list and main content in pieces, written as they come (a page of 10 000
+ * operations is never held whole).
+ */
+export function* htmlPageChunks(
+  page: Omit<PageSpec, 'main' | 'contents'> & {
+    readonly contents: Iterable<PageSpec['contents'][number]>;
+    readonly main: Iterable<string>;
+  },
+): Generator<string> {
+  const contentsMarker = contentsEntry({ id: '\u0000contents\u0000', label: '' });
+  const mainMarker = '\u0000main\u0000';
+  const shell = htmlPage({ ...page, contents: [{ id: '\u0000contents\u0000', label: '' }], main: mainMarker });
+  const contentsAt = shell.indexOf(contentsMarker);
+  const mainAt = shell.indexOf(mainMarker);
+  yield shell.slice(0, contentsAt);
+  let first = true;
+  for (const entry of page.contents) {
+    yield `${first ? '' : '\n'}${contentsEntry(entry)}`;
+    first = false;
+  }
+  yield shell.slice(contentsAt + contentsMarker.length, mainAt);
   yield* page.main;
-  yield shell.slice(at + marker.length);
+  yield shell.slice(mainAt + mainMarker.length);
+}
+
+function contentsEntry(entry: PageSpec['contents'][number]): string {
+  return `<li><a href="#${entry.id}">${html(entry.label)}</a></li>`;
 }
 
 /** Opens every collapsed section before printing and restores them after: a printed page shows every transcript. */

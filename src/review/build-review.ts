@@ -8,7 +8,16 @@ import { factsOf } from '../spec/revision-facts.js';
 import { Checklist } from './checklist.js';
 import { raceTables } from './race-table.js';
 import type { ReviewContext } from './review-context.js';
-import type { FixtureOutcome, OperationReview, OperationReviews, OperationSummary, Refusal, Review, ReviewView } from './review-types.js';
+import type {
+  FixtureOutcome,
+  OperationReview,
+  OperationReviews,
+  OperationSummary,
+  Refusal,
+  Review,
+  ReviewView,
+  SummaryStore,
+} from './review-types.js';
 import { cancellationWire } from './sections/cancellation-wire.js';
 import { deadlines } from './sections/deadlines.js';
 import { flowControl } from './sections/flow-control.js';
@@ -18,6 +27,7 @@ import { reconnect } from './sections/reconnect.js';
 import { retry } from './sections/retry.js';
 import { tasks } from './sections/tasks.js';
 import { verdict } from './verdict.js';
+import { allOutcomes, evidenceInMemory, outcomesByName, type ReviewEvidence } from './operation-evidence.js';
 
 /**
  * The review of a valid manifest from its evidence: its lint findings, and the runs of its fixtures on the
@@ -32,33 +42,33 @@ export function buildReview(
   lintOnlyRules: ReadonlyMap<string, string> = new Map(),
 ): Review {
   const outcomes = runs.map((run) => ('results' in run ? outcomeOf(run) : run));
-  const { summaries: _, operations, ...head } = reviewView(manifest, findings, outcomes, lintOnlyRules, true);
+  const evidence = evidenceInMemory(manifest, findings, outcomes);
+  const { summaries: _, operations, ...head } = reviewView(manifest, evidence, lintOnlyRules, true);
   const { version, file, server, specVersion, replicas, ...rest } = head;
   return { version, file, server, specVersion, replicas, operations: [...operations], ...rest };
 }
 
 /**
- * The same review with its operations made one at a time as they are read (each read makes them again), and a
- * summary of each held for the head: what `evidence` writes a manifest of 10 000 operations from without holding
- * their reviews. Its JSON (`reviewJsonChunks`) is the review's, byte for byte.
+ * The same review with its operations made one at a time as they are read (each read makes them again, from
+ * each operation's record), and a summary of each held for the head: what `evidence` writes a manifest of 10 000
+ * operations from without holding their reviews, findings or outcomes. Its JSON is the review's, byte for byte.
  */
 export function reviewView(
   manifest: LoadedManifest,
-  findings: readonly Finding[],
-  outcomes: readonly RunOutcome[],
+  evidence: ReviewEvidence,
   lintOnlyRules: ReadonlyMap<string, string> = new Map(),
   /** Make each operation's review once and hold them all (what `buildReview` returns), instead of on every read. */
   hold = false,
 ): ReviewView {
+  const summaries: SummaryStore = evidence.summaryStore?.() ?? [];
   const { specVersion, server } = manifest.manifest;
   const replicas = server.replicas ?? 1;
   const facts = factsOf(specVersion);
-  // Findings and outcomes grouped once by operation: linear in their number, whatever the number of operations.
-  const findingsOf = groupBy(findings, (finding) => /^\/operations\/(\d+)(?:\/|$)/.exec(finding.path)?.[1]);
-  const outcomesOf = groupBy(outcomes, (outcome) => outcome.fixture.operation);
-  const reviewOf = (resolved: LoadedManifest['operations'][number]): OperationReview => {
+  const { records, otherFindings } = evidence;
+  const outcomesOf = outcomesByName(manifest, records);
+  const reviewOf = (resolved: LoadedManifest['operations'][number], position: number): OperationReview => {
     const spec = resolved.spec;
-    const own = findingsOf.get(String(resolved.index)) ?? [];
+    const own = records.at(position).findings;
     const context: ReviewContext = {
       operation: spec,
       server,
@@ -79,7 +89,7 @@ export function reviewView(
       tasks: tasks(context),
     };
     const tables = raceTables(context, parameters);
-    const fixtures = (outcomesOf.get(spec.name) ?? []).map(fixtureOutcome);
+    const fixtures = outcomesOf(spec.name).map(fixtureOutcome);
     const lines = [
       ...wire.map((row) => ({ section: 'cancellation wire', line: row })),
       ...Object.entries(SECTION_TITLES).flatMap(([key, title]) =>
@@ -106,19 +116,27 @@ export function reviewView(
     : {
         length: manifest.operations.length,
         *[Symbol.iterator]() {
-          for (const resolved of manifest.operations) yield reviewOf(resolved);
+          for (const [position, resolved] of manifest.operations.entries()) yield reviewOf(resolved, position);
         },
       };
-  const summaries: OperationSummary[] = [];
-  for (const operation of operations) summaries.push(summaryOf(operation));
-  const otherFindings = findings.filter((finding) => !finding.path.startsWith('/operations/'));
+  let ready = true;
+  for (const operation of operations) {
+    const summary = summaryOf(operation);
+    summaries.push(summary);
+    ready &&= summary.verdict.productionReady;
+  }
   const errors = [
     ...new Set(
       otherFindings.filter((finding) => finding.severity === 'error' && finding.suppression === undefined).map((finding) => finding.ruleId),
     ),
   ];
   const refusals: Refusal[] = errors.length === 0 ? [] : [{ condition: 'server or manifest lint errors', detail: errors.join(', ') }];
-  const failed = outcomes.filter((outcome) => !outcome.passed).length;
+  let total = 0;
+  let failed = 0;
+  for (const outcome of allOutcomes(records)) {
+    total++;
+    if (!outcome.passed) failed++;
+  }
   return {
     version: 2,
     file: manifest.file,
@@ -127,9 +145,9 @@ export function reviewView(
     replicas,
     operations,
     otherFindings,
-    fixtures: { total: outcomes.length, passed: outcomes.length - failed, failed },
+    fixtures: { total, passed: total - failed, failed },
     refusals,
-    productionReady: refusals.length === 0 && summaries.every((summary) => summary.verdict.productionReady),
+    productionReady: refusals.length === 0 && ready,
     summaries,
   };
 }
@@ -167,16 +185,4 @@ function lintOnlyOf(findings: readonly Finding[], reasons: ReadonlyMap<string, s
     if (reason !== undefined && finding.suppression === undefined && finding.severity !== 'info') seen.set(finding.ruleId, reason);
   }
   return [...seen].map(([rule, reason]) => ({ rule, reason }));
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    if (key === undefined) continue;
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [item]);
-    else group.push(item);
-  }
-  return groups;
 }

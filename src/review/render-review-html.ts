@@ -1,6 +1,6 @@
 import type { Finding } from '../findings/finding.js';
 import { fragmentId, html } from '../html/escape.js';
-import { htmlPageChunks } from '../html/page.js';
+import { htmlPageChunks, type PageSpec } from '../html/page.js';
 import { sequenceSvg } from '../html/sequence-svg.js';
 import { SECTION_TITLES, viewOf } from './build-review.js';
 import type { ChecklistLine, FixtureOutcome, Mark, OperationReview, Refusal, Review, ReviewView, Section } from './review-types.js';
@@ -20,16 +20,17 @@ export interface ReviewPageOptions {
   /** The address of a rule's page, when known. */
   readonly ruleLink: (ruleId: string) => string | undefined;
   /** A fixture's transcript, when the page has it: shown collapsed under the fixture. */
-  readonly transcript?: (fixture: FixtureOutcome) => string | undefined;
+  readonly transcript?: (fixture: FixtureOutcome, operation: string) => string | undefined;
   /** Where a fixture's transcript is as a file (relative to the page), for the ones past the page's budget. */
-  readonly transcriptFile?: (fixture: FixtureOutcome) => string | undefined;
+  readonly transcriptFile?: (fixture: FixtureOutcome, operation: string) => string | undefined;
   readonly footer: string;
 }
 
 export interface PageSection {
   readonly id: string;
   readonly label: string;
-  readonly html: string;
+  /** The section's content (already HTML): whole, or in pieces made as the page is written (read once). */
+  readonly html: string | Iterable<string>;
 }
 
 /**
@@ -47,6 +48,8 @@ export const DECLARED_BASIS =
 interface Spent {
   diagrams: number;
   transcriptCharacters: number;
+  /** A transcript did not fit: no later one is embedded. */
+  full: boolean;
 }
 
 /**
@@ -63,7 +66,7 @@ export function renderReviewHtml(review: Review | ReviewView, options: ReviewPag
 /** The same page in pieces: the operations' sections are made one at a time, as they are written. */
 export function* renderReviewHtmlChunks(shown: Review | ReviewView, options: ReviewPageOptions): Generator<string> {
   const review = viewOf(shown);
-  const spent: Spent = { diagrams: 0, transcriptCharacters: 0 };
+  const spent: Spent = { diagrams: 0, transcriptCharacters: 0, full: false };
   const findingsSection: PageSection[] =
     review.otherFindings.length === 0
       ? []
@@ -80,19 +83,24 @@ export function* renderReviewHtmlChunks(shown: Review | ReviewView, options: Rev
     ...findingsSection,
   ];
   const after = options.trailing ?? [];
-  const section = (id: string, body: string) =>
-    `<section id="${id}"${id.startsWith('op-') ? ' class="operation"' : ''}>\n${body}\n</section>`;
   // The operations' sections are made one at a time as the page is written; their labels come from the summaries.
   function* main(): Generator<string> {
     let first = true;
-    const next = (id: string, body: string) => {
-      const text = `${first ? '' : '\n'}${section(id, body)}`;
+    function* next(id: string, body: string | Iterable<string>): Generator<string> {
+      yield `${first ? '' : '\n'}<section id="${id}"${id.startsWith('op-') ? ' class="operation"' : ''}>\n`;
       first = false;
-      return text;
-    };
-    for (const { id, html } of before) yield next(id, html);
-    for (const operation of review.operations) yield next(fragmentId('op', operation.name), operationHtml(operation, options, spent));
-    for (const { id, html } of after) yield next(id, html);
+      if (typeof body === 'string') yield body;
+      else yield* body;
+      yield '\n</section>';
+    }
+    for (const { id, html } of before) yield* next(id, html);
+    for (const operation of review.operations) yield* next(fragmentId('op', operation.name), operationHtml(operation, options, spent));
+    for (const { id, html } of after) yield* next(id, html);
+  }
+  function* contents(): Generator<PageSpec['contents'][number]> {
+    for (const { id, label } of before) yield { id, label };
+    for (const { name } of review.summaries) yield { id: fragmentId('op', name), label: name };
+    for (const { id, label } of after) yield { id, label };
   }
   const fixtures = review.fixtures;
   yield* htmlPageChunks({
@@ -101,49 +109,49 @@ export function* renderReviewHtmlChunks(shown: Review | ReviewView, options: Rev
       `<h1>${html(options.title)}</h1>\n<p class="meta">Manifest <code>${html(review.file)}</code> · MCP ${html(review.specVersion)} · ` +
       `${plural(review.replicas, 'replica')} · ${plural(review.operations.length, 'operation')} · fixtures: ` +
       `${fixtures.passed} of ${fixtures.total} passed on the reference implementation</p>`,
-    contents: [
-      ...before.map(({ id, label }) => ({ id, label })),
-      ...review.summaries.map(({ name }) => ({ id: fragmentId('op', name), label: name })),
-      ...after.map(({ id, label }) => ({ id, label })),
-    ],
+    contents: contents(),
     main: main(),
     footer: options.footer,
   });
 }
 
-function verdictHtml(review: ReviewView, options: ReviewPageOptions): string {
+/** The verdict section in pieces: the refusals of every operation and the table of their verdicts, a line at a time. */
+function* verdictHtml(review: ReviewView, options: ReviewPageOptions): Generator<string> {
   const ready = options.verdict.productionReady;
-  const refusals = [
-    ...review.refusals,
-    ...review.summaries.flatMap((operation) =>
-      operation.verdict.refusals.map((refusal) => ({ ...refusal, condition: `${operation.name}: ${refusal.condition}` })),
-    ),
-  ];
-  const rows = review.summaries
-    .map((operation) => {
-      const count = operation.verdict.refusals.length;
-      const cell = operation.verdict.productionReady ? `${mark('ok', 'ready')}` : `${mark('fail', 'refused')} ${plural(count, 'refusal')}`;
-      return (
-        `<tr><td><a href="#${fragmentId('op', operation.name)}">${html(operation.name)}</a></td><td><code>${html(operation.method)}</code></td>` +
-        `<td>${html(operation.retry.classification)}</td><td>${cell}</td></tr>`
-      );
-    })
-    .join('\n');
-  return [
+  yield [
     '<h2>Verdict</h2>',
     `<div class="verdict ${ready ? 'ready' : 'refused'}">`,
     `<p class="verdict-text" data-verdict>${html(options.verdict.text)}</p>`,
     ...options.basis.map((line) => `<p>${line}</p>`),
-    refusals.length === 0 ? '' : `<p>Refused because:</p>\n${refusalList(refusals)}`,
+  ].join('\n');
+  let listed = false;
+  const refusalItem = (refusal: Refusal) => {
+    const text = `${listed ? '' : '\n<p>Refused because:</p>\n<ul>'}\n${refusalLine(refusal)}`;
+    listed = true;
+    return text;
+  };
+  for (const refusal of review.refusals) yield refusalItem(refusal);
+  for (const operation of review.summaries)
+    for (const refusal of operation.verdict.refusals)
+      yield refusalItem({ ...refusal, condition: `${operation.name}: ${refusal.condition}` });
+  if (listed) yield '\n</ul>';
+  yield [
+    '',
     '</div>',
     '<table>',
     '<caption class="meta">Each operation and its own verdict</caption>',
     '<thead><tr><th scope="col">operation</th><th scope="col">method</th><th scope="col">retry</th><th scope="col">verdict</th></tr></thead>',
-    `<tbody>\n${rows}\n</tbody>`,
-    '</table>',
-  ]
-    .filter((line) => line !== '')
-    .join('\n');
+    '<tbody>\n',
+  ].join('\n');
+  let first = true;
+  for (const operation of review.summaries) {
+    const count = operation.verdict.refusals.length;
+    const cell = operation.verdict.productionReady ? `${mark('ok', 'ready')}` : `${mark('fail', 'refused')} ${plural(count, 'refusal')}`;
+    yield `${first ? '' : '\n'}<tr><td><a href="#${fragmentId('op', operation.name)}">${html(operation.name)}</a></td>` +
+      `<td><code>${html(operation.method)}</code></td><td>${html(operation.retry.classification)}</td><td>${cell}</td></tr>`;
+    first = false;
+  }
+  yield '\n</tbody>\n</table>';
 }
 
 function operationHtml(operation: OperationReview, options: ReviewPageOptions, spent: Spent): string {
@@ -225,7 +233,7 @@ function operationHtml(operation: OperationReview, options: ReviewPageOptions, s
   parts.push('<h3>Lint findings</h3>', operation.findings.length === 0 ? '<p>None.</p>' : findingsHtml(operation.findings, options));
   parts.push(
     '<h3>Required fixtures</h3>',
-    operation.fixtures.length === 0 ? '<p>None apply.</p>' : fixturesHtml(operation.fixtures, options, spent),
+    operation.fixtures.length === 0 ? '<p>None apply.</p>' : fixturesHtml(operation.fixtures, operation.name, options, spent),
   );
   if (operation.lintOnly.length > 0)
     parts.push(
@@ -235,18 +243,21 @@ function operationHtml(operation: OperationReview, options: ReviewPageOptions, s
   return parts.join('\n');
 }
 
-function fixturesHtml(fixtures: readonly FixtureOutcome[], options: ReviewPageOptions, spent: Spent): string {
+function fixturesHtml(fixtures: readonly FixtureOutcome[], operation: string, options: ReviewPageOptions, spent: Spent): string {
   return `<ul class="checks">\n${fixtures
     .map((fixture) => {
       const result = fixture.passed ? mark('pass', 'pass') : mark('fail', 'fail');
       const failures = fixture.failures.length === 0 ? '' : ` <span class="because">${html(fixture.failures.join('; '))}</span>`;
       const head = `${result} <code>${html(fixture.id)}</code> [${html(fixture.transport)}]${failures}`;
       const attributes = `data-fixture="${html(fixture.id)}" data-result="${fixture.passed ? 'pass' : 'fail'}"`;
-      let transcript = options.transcript?.(fixture);
-      if (transcript !== undefined && spent.transcriptCharacters + transcript.length > PAGE_BUDGET.transcriptCharacters)
+      // Transcripts are embedded in order until one does not fit; from then on each is a link, never read.
+      let transcript = spent.full ? undefined : options.transcript?.(fixture, operation);
+      if (transcript !== undefined && spent.transcriptCharacters + transcript.length > PAGE_BUDGET.transcriptCharacters) {
         transcript = undefined;
+        spent.full = true;
+      }
       if (transcript === undefined) {
-        const file = options.transcriptFile?.(fixture);
+        const file = options.transcriptFile?.(fixture, operation);
         return `<li ${attributes}>${head}${file === undefined ? '' : ` <a href="${html(file)}">transcript</a>`}</li>`;
       }
       spent.transcriptCharacters += transcript.length;
@@ -271,7 +282,11 @@ export function findingsHtml(findings: readonly Finding[], options: Pick<ReviewP
 }
 
 function refusalList(refusals: readonly Refusal[]): string {
-  return `<ul>\n${refusals.map((refusal) => `<li><strong>${html(refusal.condition)}</strong>: ${html(refusal.detail)}</li>`).join('\n')}\n</ul>`;
+  return `<ul>\n${refusals.map(refusalLine).join('\n')}\n</ul>`;
+}
+
+function refusalLine(refusal: Refusal): string {
+  return `<li><strong>${html(refusal.condition)}</strong>: ${html(refusal.detail)}</li>`;
 }
 
 function checks(section: Section): string {

@@ -19,7 +19,7 @@ export function renderReviewMarkdown(review: Review | ReviewView): string {
 export function* renderReviewMarkdownChunks(shown: Review | ReviewView): Generator<string> {
   const review = viewOf(shown);
   const { fixtures } = review;
-  const lines: string[] = [
+  const head: string[] = [
     `# Reliability review: ${markdownText(review.server)}`,
     '',
     `Manifest \`${review.file.replace(/`/g, "'")}\` · MCP ${review.specVersion} · ${plural(review.replicas, 'replica')} · ` +
@@ -30,15 +30,18 @@ export function* renderReviewMarkdownChunks(shown: Review | ReviewView): Generat
     '',
     '| operation | method | retry | verdict |',
     '|---|---|---|---|',
-    ...review.summaries.map(
-      (operation) =>
-        `| [${operation.name}](#${anchor(operation.name)}) | \`${operation.method}\` | ${operation.retry.classification} | ${verdictCell(operation)} |`,
-    ),
   ];
-  for (const refusal of review.refusals) lines.push('', `${NO} **${refusal.condition}**: ${refusal.detail}`);
-  if (review.otherFindings.length > 0) lines.push('', '## Server and manifest findings', '', ...findingLines(review.otherFindings));
   // Each element is one line: whatever the manifest put in it (a newline, an escape sequence, a bidi override) stays on it, visibly.
-  yield lines.map(displayText).join('\n');
+  yield head.map(displayText).join('\n');
+  // The table a row at a time: the summaries of 10 000 operations are read, never joined whole.
+  for (const operation of review.summaries)
+    yield `\n${displayText(
+      `| [${operation.name}](#${anchor(operation.name)}) | \`${operation.method}\` | ${operation.retry.classification} | ${verdictCell(operation)} |`,
+    )}`;
+  const tail: string[] = [];
+  for (const refusal of review.refusals) tail.push('', `${NO} **${refusal.condition}**: ${refusal.detail}`);
+  if (review.otherFindings.length > 0) tail.push('', '## Server and manifest findings', '', ...findingLines(review.otherFindings));
+  if (tail.length > 0) yield `\n${tail.map(displayText).join('\n')}`;
   for (const operation of review.operations) yield `\n\n${operationSection(operation).map(displayText).join('\n')}`;
   yield '\n';
 }

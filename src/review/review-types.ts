@@ -123,10 +123,23 @@ export interface OperationSummary {
   readonly verdict: Verdict;
 }
 
-/** A review as its renderers read it: the operations made one at a time, their summaries held for the head. */
+/**
+ * The summaries of a review's operations in order, as the head reads them (more than once): an array, or a list
+ * read back from a file for 10 000 operations.
+ */
+export interface OperationSummaries extends Iterable<OperationSummary> {
+  readonly length: number;
+}
+
+/** Where a review view puts each operation's summary as it makes them: an array, or a list kept in a file. */
+export interface SummaryStore extends OperationSummaries {
+  push(summary: OperationSummary): unknown;
+}
+
+/** A review as its renderers read it: the operations made one at a time, their summaries kept for the head. */
 export interface ReviewView extends Omit<Review, 'operations'> {
   readonly operations: OperationReviews;
-  readonly summaries: readonly OperationSummary[];
+  readonly summaries: OperationSummaries;
 }
 
 export interface FixtureOutcome {

@@ -1,18 +1,21 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BundleWriter } from '../../src/bundle-writer/bundle-writer.js';
+import { RecordSpool } from '../../src/bundle-writer/record-spool.js';
 import { jsonFile, jsonFileChunks } from '../../src/evidence/bundle.js';
 import { buildEvidence, writeEvidenceFiles, writeRunFiles } from '../../src/evidence/build-evidence.js';
 import { generateFixtures } from '../../src/fixtures/generate-fixtures.js';
-import { loadManifest } from '../../src/manifest/load.js';
+import { type LoadedManifest, loadManifest } from '../../src/manifest/load.js';
 import { runFixture } from '../../src/simulator/run-fixture.js';
-import { outcomeOf } from '../../src/simulator/run-outcome.js';
+import { outcomeOf, type RunOutcome } from '../../src/simulator/run-outcome.js';
 import { renderEvidencePage } from '../../src/evidence/evidence-page.js';
-import type { Severity } from '../../src/findings/finding.js';
+import type { Finding, Severity } from '../../src/findings/finding.js';
 import { lintLoadedManifest } from '../../src/lint/lint-file.js';
 import { buildReview, reviewView } from '../../src/review/build-review.js';
+import { evidenceInMemory, type OperationRecord, type ReviewEvidence } from '../../src/review/operation-evidence.js';
+import type { OperationSummary } from '../../src/review/review-types.js';
 import { renderReviewMarkdown } from '../../src/review/render-review-markdown.js';
 import { bundledRules } from '../../src/rules/load-rules.js';
 import { BASE } from './hostile-inputs.js';
@@ -20,6 +23,25 @@ import { BASE } from './hostile-inputs.js';
 const EXAMPLES = join(import.meta.dirname, '../../fixtures/examples');
 const ruleSet = bundledRules();
 const severities = new Map<string, Severity>(ruleSet.rules.map((rule) => [rule.definition.id, rule.definition.severity]));
+
+const spools: RecordSpool<unknown>[] = [];
+afterAll(() => {
+  for (const spool of spools) spool.close();
+});
+
+/** Each operation's findings and outcomes written to a spool file and read back from it, as `evidence` does. */
+function spooled(manifest: LoadedManifest, findings: readonly Finding[], outcomes: readonly RunOutcome[]): ReviewEvidence {
+  const inMemory = evidenceInMemory(manifest, findings, outcomes);
+  const records = RecordSpool.open() as RecordSpool<OperationRecord>;
+  spools.push(records);
+  for (let position = 0; position < inMemory.records.length; position++) records.push(inMemory.records.at(position));
+  const summaryStore = () => {
+    const store = RecordSpool.open() as RecordSpool<OperationSummary>;
+    spools.push(store);
+    return store;
+  };
+  return { records, otherFindings: inMemory.otherFindings, summaryStore };
+}
 
 describe('evidence written a file at a time: the same bytes as the bundle held whole', () => {
   it.each([
@@ -42,7 +64,7 @@ describe('evidence written a file at a time: the same bytes as the bundle held w
     const writer = BundleWriter.open(directory);
     try {
       for (const run of runs) writeRunFiles(writer, run, '../../billing.yaml');
-      writeEvidenceFiles(writer, loaded, [], runs.map(outcomeOf));
+      writeEvidenceFiles(writer, loaded, spooled(loaded, [], runs.map(outcomeOf)));
       writer.commit();
     } finally {
       writer.close();
@@ -66,23 +88,23 @@ describe('evidence written a file at a time: the same bytes as the bundle held w
         const runs = [];
         for (const fixture of generateFixtures(loaded)) runs.push(await runFixture(fixture));
         const review = buildReview(loaded, findings, runs);
+        // The records read back from a file, as evidence reads them: the same bytes as the review held whole.
+        const evidence = spooled(loaded, findings, runs.map(outcomeOf));
         const bundle = new Map<string, string>();
-        writeEvidenceFiles(bundle, loaded, findings, runs.map(outcomeOf));
+        writeEvidenceFiles(bundle, loaded, evidence);
         expect(bundle.get('review.json'), file).toBe(jsonFile(review));
         expect(bundle.get('review.md'), file).toBe(renderReviewMarkdown(review));
         const index = JSON.parse(bundle.get('index.json')!);
         const page = renderEvidencePage(
           index,
           review,
-          runs.map(outcomeOf),
           () => 'transcript',
           undefined,
           () => undefined,
         );
         const lazyPage = renderEvidencePage(
           index,
-          reviewView(loaded, findings, runs.map(outcomeOf)),
-          runs.map(outcomeOf),
+          reviewView(loaded, evidence),
           () => 'transcript',
           undefined,
           () => undefined,
