@@ -66,7 +66,7 @@ async function check(env: NodeJS.ProcessEnv): Promise<number> {
   // Annotations and SARIF name files relative to the repository root, wherever the step ran.
   const result = fromWorkspace(run.result, cwd, workspace);
   const ruleDocs = ruleDocsOf(env, workspace);
-  const context = { rules: run.rules, ...(ruleDocs === undefined ? {} : { ruleDocs }) };
+  const context = { rules: await run.rules(), ...(ruleDocs === undefined ? {} : { ruleDocs }) };
   const exitCode =
     inputs.failSeverity === 'none' ? (result.summary.inputErrors > 0 ? 2 : 0) : exitCodeOf(result, { failSeverity: inputs.failSeverity });
 

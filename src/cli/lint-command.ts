@@ -9,12 +9,11 @@ import { fileReport, type FileReport } from '../lint/file-report.js';
 import { exitCodeOf, lintResult, type LintResult } from '../lint/lint-result.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { FORMATTERS } from '../report/formats.js';
+import { FORMATS_NAMING_RULES } from '../report/format-names.js';
 import { writeJson } from '../report/json.js';
 import { sarifWriter, writeSarif } from '../report/sarif.js';
 import { plural } from '../text/plural.js';
-import type { RuleSet } from '../rules/load-rules.js';
 import type { FixKind } from '../rules/rule-types.js';
-import { reportableRules } from '../rules/rule-descriptors.js';
 import { useColor } from './color.js';
 import { loadBaseline, loadSettings, type Settings, SettingsError, toSlashes } from '../workspace/load-settings.js';
 import type { OutputSpec } from './output-spec.js';
@@ -56,7 +55,8 @@ export type LintRun =
   | {
       readonly ok: true;
       readonly result: LintResult;
-      readonly rules: readonly RuleDescriptor[];
+      /** Every rule the report can name (the rule set compiled and described when first asked for: SARIF, markdown). */
+      readonly rules: () => Promise<readonly RuleDescriptor[]>;
       readonly notes: readonly string[];
       /** The files --fix (or --fix-dry-run) changed. */
       readonly fixed: readonly FixedFile[];
@@ -93,13 +93,12 @@ export type LintSelection = Pick<
  * --fix, so a plain lint does not pay for it at start-up.
  */
 export async function lintPaths(paths: readonly string[], options: LintSelection, cwd: string): Promise<LintRun> {
-  let ruleSet: RuleSet;
-  let severitiesFor: Settings['severitiesFor'];
+  let settings: Settings;
   let baseline: Baseline | undefined;
   let targets: LintTargets;
   try {
-    ({ ruleSet, severitiesFor } = await loadSettings(options.config, cwd));
-    baseline = options.baseline === undefined ? undefined : loadBaseline(options.baseline, cwd);
+    settings = await loadSettings(options.config, cwd);
+    baseline = options.baseline === undefined ? undefined : await loadBaseline(options.baseline, cwd);
     targets =
       options.input === undefined
         ? expandLintPaths(paths, options.ignorePatterns ?? [], cwd)
@@ -123,9 +122,9 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   const cache =
     options.cacheLocation === undefined || options.input !== undefined
       ? undefined
-      : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', ruleSet);
+      : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', settings.definitions);
   const settingsFor = (file: string) => ({
-    severities: severitiesFor(resolve(cwd, file)),
+    severities: settings.severitiesFor(resolve(cwd, file)),
     fixReplacements: options.fixReplacements === true,
   });
   const lint = (file: string, read: Uint8Array) => {
@@ -135,7 +134,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
     if (cached !== undefined) return cached;
     // Loaded above whenever a file is read (and so before any file can be linted).
     const report = linter!.lintFile(file, read, {
-      ruleSet,
+      ruleSet: ruleSet!,
       severities: settings.severities,
       ...(replacements === undefined ? {} : { fixReplacements: replacements }),
     });
@@ -148,13 +147,22 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
       ? undefined
       : cache.byMetadata(resolve(cwd, target.file), settingsFor(target.file), target.file),
   );
-  // The linter (reader, schema validation, the rules' run) is loaded only when a file is to be read: a --cache run
-  // on files that did not change needs none of it, and starts as fast as mcprely can.
-  const linter = unchanged.every((hit) => hit !== undefined) ? undefined : await import('../lint/lint-file.js');
+  // The linter (reader, schema validation, the rules compiled and run) is loaded only when a file is to be read: a
+  // --cache run on files that did not change needs none of it, and starts as fast as mcprely can.
+  const [linter, ruleSet] = unchanged.every((hit) => hit !== undefined)
+    ? []
+    : await Promise.all([import('../lint/lint-file.js'), settings.ruleSet()]);
+  let described: Promise<readonly RuleDescriptor[]> | undefined;
+  const rules = () => {
+    described ??= Promise.all([import('../rules/rule-descriptors.js'), settings.ruleSet()]).then(([{ reportableRules }, set]) =>
+      reportableRules(set),
+    );
+    return described;
+  };
   const normalise = (file: string) => toSlashes(relative(cwd, resolve(cwd, file)));
   // Streaming (one SARIF log to a file, no --fix, no new baseline): each report goes out as it is made, with the
   // baseline and --quiet applied, and only its counts are kept.
-  const sink = options.stream?.(reportableRules(ruleSet));
+  const sink = options.stream === undefined ? undefined : options.stream(await rules());
   const counts = { errors: 0, warnings: 0, infos: 0, suppressed: 0, inputErrors: 0 };
   const streamedStale: BaselineEntry[] = [];
   const streamed = (report: FileReport): FileReport => {
@@ -197,7 +205,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
     return {
       ok: true,
       result: { files: reports, summary: { files: reports.length, ...counts } },
-      rules: reportableRules(ruleSet),
+      rules,
       notes,
       fixed,
       bytesOf: (file) => bytes.get(file),
@@ -217,7 +225,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   }
   if (options.quiet)
     reports = reports.map((report) => ({ ...report, findings: report.findings.filter((finding) => finding.severity === 'error') }));
-  return { ok: true, result: lintResult(reports), rules: reportableRules(ruleSet), notes, fixed, bytesOf: (file) => bytes.get(file) };
+  return { ok: true, result: lintResult(reports), rules, notes, fixed, bytesOf: (file) => bytes.get(file) };
 }
 
 /** Stale baseline entries: reported, or with --prune-baseline taken out of the baseline file (and said where). */
@@ -295,7 +303,7 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
     return 2;
   }
   for (const note of run.notes) process.stderr.write(`${note}\n`);
-  const { result, rules } = run;
+  const { result } = run;
   const fixing = options.fix !== undefined ? await import('../fix-writer/fix-files.js') : undefined;
   if (options.fix === 'dry-run')
     for (const file of run.fixed) process.stdout.write(fixing!.unifiedDiff(file.file, file.before, file.after));
@@ -312,7 +320,7 @@ export async function runLint(paths: readonly string[], options: LintOptions, to
   }
   for (const output of options.outputs) {
     if (output === streamTo) continue; // written while linting
-    const context = contextOf(output, rules);
+    const context = contextOf(output, FORMATS_NAMING_RULES.has(output.format) ? await run.rules() : []);
     // A SARIF log or JSON report can be tens of megabytes: to a file it is written as it is made.
     const pieces = output.format === 'sarif' ? writeSarif : output.format === 'json' ? writeJson : undefined;
     if (pieces !== undefined && output.file !== undefined) {

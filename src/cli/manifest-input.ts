@@ -37,7 +37,8 @@ export async function readLintedManifest(
   const input = readManifestInput(path);
   if (!input.ok) return input;
   try {
-    const { ruleSet, severitiesFor } = await loadSettings(config, process.cwd());
+    const settings = await loadSettings(config, process.cwd());
+    const [ruleSet, severitiesFor] = [await settings.ruleSet(), settings.severitiesFor];
     const severities = severitiesFor(path);
     const lintOnly = new Map<string, string>();
     for (const rule of ruleSet.rules)

@@ -15,7 +15,7 @@ import { plural } from '../text/plural.js';
 export async function runRules(id: string | undefined, config: string | false | undefined = undefined): Promise<number> {
   let ruleSet: RuleSet;
   try {
-    ruleSet = (await loadSettings(config, process.cwd())).ruleSet;
+    ruleSet = await (await loadSettings(config, process.cwd())).ruleSet();
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     process.stderr.write(error.report);

@@ -22,16 +22,12 @@ export function severityResolver(config: Config, rules: readonly RuleDefinition[
   }));
   const cache = new Map<string, RuleSeverities>();
   return (relativeFile) => {
-    const settings = new Map(base);
-    const applied: number[] = [];
-    overrides.forEach((override, index) => {
-      if (!override.matches(relativeFile)) return;
-      applied.push(index);
-      for (const [id, setting] of Object.entries(override.rules)) settings.set(id, setting);
-    });
+    const applied = overrides.flatMap((override, index) => (override.matches(relativeFile) ? [index] : []));
     const key = applied.join(',');
     let severities = cache.get(key);
     if (severities === undefined) {
+      const settings = new Map(base);
+      for (const index of applied) for (const [id, setting] of Object.entries(overrides[index]!.rules)) settings.set(id, setting);
       severities = new Map([...settings].filter((entry): entry is [string, Severity] => entry[1] !== 'off'));
       cache.set(key, severities);
     }

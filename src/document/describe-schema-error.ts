@@ -1,5 +1,6 @@
 import { truncated } from '../text/display-text.js';
 import { closestMatch } from './did-you-mean.js';
+import { parsePointer } from './json-pointer.js';
 import { makeProblem, type DocumentProblem } from './problem.js';
 import { allowedKeys, allowedValues, type SchemaLookup } from './schema-lookup.js';
 import { locate, type PathSegment, type SourceNode } from './source-map.js';
@@ -183,15 +184,6 @@ function problem(
   place: { path: readonly PathSegment[]; start: number; end: number },
 ): DocumentProblem {
   return makeProblem('schema', { messageId, template, data, fix, path: place.path, start: place.start, end: place.end });
-}
-
-export function parsePointer(pointer: string): PathSegment[] {
-  if (pointer === '') return [];
-  if (!pointer.includes('~')) return pointer.slice(1).split('/');
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** `operations[0].timeouts.maxMs`; the document itself is named (e.g. "the manifest"). */

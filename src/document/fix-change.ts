@@ -1,4 +1,4 @@
-import { parsePointer } from './describe-schema-error.js';
+import { parsePointer } from './json-pointer.js';
 
 /** What a fix does at a field: set a value, remove the key, or add an item to the list it holds. */
 export type FixChange = { readonly set: unknown } | { readonly remove: true } | { readonly add: unknown };

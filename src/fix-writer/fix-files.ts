@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { applyFixes, type FixEdit, placeOfFix } from '../document/apply-fixes.js';
 import { parseDocumentBytes, syntaxOf } from '../document/parse-document.js';
-import { parsePointer } from '../document/describe-schema-error.js';
+import { parsePointer } from '../document/json-pointer.js';
 import { reach, type SourceNode } from '../document/source-map.js';
 import { type Autofix, changeOf, describeChange, type Finding } from '../findings/finding.js';
 import type { FileReport } from '../lint/file-report.js';

@@ -14,6 +14,7 @@ import {
 import { MAX_MANIFEST_BYTES } from '../document/limits.js';
 import type { Finding } from '../findings/finding.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
+import type { RuleSet } from '../rules/load-rules.js';
 import { withFixReplacements } from '../lint/fix-replacements.js';
 import { lintFile } from '../lint/lint-file.js';
 import { reportableRules } from '../rules/rule-descriptors.js';
@@ -45,7 +46,9 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
   const timers = new Map<string, NodeJS.Timeout>();
   let root = process.cwd();
   let debounceMs = DEBOUNCE_MS;
-  let settings: Promise<{ readonly settings: Settings; readonly rules: ReadonlyMap<string, RuleDescriptor> }> | undefined;
+  let settings:
+    | Promise<{ readonly settings: Settings; readonly ruleSet: RuleSet; readonly rules: ReadonlyMap<string, RuleDescriptor> }>
+    | undefined;
   const pageOf = (ruleId: string) => {
     const page = rulePageFile(ruleId);
     return page === undefined ? undefined : pathToFileURL(page).href;
@@ -60,7 +63,8 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
       );
       return loadSettings(false, root);
     });
-    return { settings: loaded, rules: new Map(reportableRules(loaded.ruleSet).map((rule) => [rule.id, rule])) };
+    const ruleSet = await loaded.ruleSet();
+    return { settings: loaded, ruleSet, rules: new Map(reportableRules(ruleSet).map((rule) => [rule.id, rule])) };
   };
 
   const lint = async (document: TextDocument) => {
@@ -75,14 +79,14 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     }
     try {
       settings ??= loadWorkspaceSettings();
-      const { settings: current } = await settings;
+      const { settings: current, ruleSet } = await settings;
       const bytes = Buffer.from(text, 'utf8');
       const named = syntax === 'json' && extname(file).toLowerCase() !== '.json' ? `${file}.json` : file;
       const findings =
         bytes.length > MAX_MANIFEST_BYTES
           ? [tooLargeFinding(file)]
           : lintFile(named, bytes, {
-              ruleSet: current.ruleSet,
+              ruleSet,
               severities: current.severitiesFor(file),
               fixReplacements: withFixReplacements,
             }).findings;

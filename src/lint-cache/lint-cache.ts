@@ -2,10 +2,12 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { dirname, join, resolve } from 'node:path';
 import { canonicalJson } from '../json/canonical-json.js';
 import type { FileReport } from '../lint/file-report.js';
-import { bundledRules, type RuleSet } from '../rules/load-rules.js';
+import { BUNDLED_DEFINITIONS } from '../rules/bundled-definitions.js';
+import type { RuleDefinition } from '../rules/rule-types.js';
 import type { RuleSeverities } from '../rules/run-rules.js';
 import { displayText } from '../text/display-text.js';
 import { hexDigest } from '../text/sha.js';
+import { sha1Hex } from '../text/sha1.js';
 
 declare const MCPRELY_BUILD_ID: string | undefined;
 
@@ -68,13 +70,16 @@ export class LintCache {
     this.#files = files;
   }
 
-  /** Opens the cache at `location` (a file, or a folder to hold `lint-cache.json`), relative to `cwd`. */
-  static open(location: string, cwd: string, toolVersion: string, ruleSet: RuleSet): LintCache {
+  /**
+   * Opens the cache at `location` (a file, or a folder to hold `lint-cache.json`), relative to `cwd`, for the rules
+   * of these definitions (the rules in force, uncompiled: opening it never needs the rule engine).
+   */
+  static open(location: string, cwd: string, toolVersion: string, definitions: readonly RuleDefinition[]): LintCache {
     const path = cacheFilePath(location, cwd);
     const tool = `${toolVersion}+${typeof MCPRELY_BUILD_ID === 'string' ? MCPRELY_BUILD_ID : 'source'}`;
     // A build's own rules are part of its build id; without one (run from source), and for the user's rules, the definitions count.
-    const bundled = typeof MCPRELY_BUILD_ID === 'string' ? new Set(bundledRules().rules) : new Set();
-    const rules = contentHash(canonicalJson(ruleSet.rules.filter((rule) => !bundled.has(rule)).map((rule) => rule.definition)));
+    const bundled = new Set<RuleDefinition>(typeof MCPRELY_BUILD_ID === 'string' ? BUNDLED_DEFINITIONS : []);
+    const rules = sha1Hex(canonicalJson(definitions.filter((definition) => !bundled.has(definition))));
     const cache = new LintCache(path, tool, rules, {});
     cache.#changed = true;
     let text: string;
@@ -166,7 +171,7 @@ export class LintCache {
     let hashes = this.#settings.get(severities);
     if (hashes === undefined) {
       const text = JSON.stringify([...severities].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      hashes = [contentHash(`${text}/plain`), contentHash(`${text}/fix-replacements`)];
+      hashes = [sha1Hex(`${text}/plain`), sha1Hex(`${text}/fix-replacements`)];
       this.#settings.set(severities, hashes);
     }
     return hashes[fixReplacements ? 1 : 0]!;
@@ -251,7 +256,10 @@ function renamed(report: FileReport, file: string): FileReport {
   return { ...report, file, findings: report.findings.map((finding) => ({ ...finding, file })) };
 }
 
-/** A content hash for telling versions of a file apart (not a security boundary: the cache is the user's own file). */
+/**
+ * A content hash for telling versions of a file apart (not a security boundary: the cache is the user's own file).
+ * The keys made of short texts (severities, the user's rules) are hashed by `sha1Hex` alike, without node:crypto.
+ */
 function contentHash(data: string | Uint8Array): string {
   return hexDigest('sha1', data);
 }

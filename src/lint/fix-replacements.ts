@@ -1,5 +1,5 @@
 import { applyFixes, placeOfFix } from '../document/apply-fixes.js';
-import { parsePointer } from '../document/describe-schema-error.js';
+import { parsePointer } from '../document/json-pointer.js';
 import { LineIndex } from '../document/line-index.js';
 import { syntaxOf } from '../document/parse-document.js';
 import type { SourceNode } from '../document/source-map.js';

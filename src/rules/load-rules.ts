@@ -1,4 +1,4 @@
-import bundledDefinitions from '../generated/rules.js';
+import { BUNDLED_DEFINITIONS } from './bundled-definitions.js';
 import { compileRule } from './compile-rule.js';
 import type { CompiledRule } from './compiled-rule.js';
 import { RULE_FUNCTIONS } from './rule-functions/index.js';
@@ -15,7 +15,7 @@ let bundled: RuleSet | undefined;
 
 /** The rules shipped in rules/*.yaml (bundled at build time). */
 export function bundledRules(): RuleSet {
-  bundled ??= compileRuleSet(bundledDefinitions as readonly RuleDefinition[]);
+  bundled ??= compileRuleSet(BUNDLED_DEFINITIONS);
   return bundled;
 }
 

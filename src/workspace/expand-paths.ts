@@ -123,11 +123,14 @@ function walk(folder: string, depth: number, state: Walk): void {
 /** A file in a searched folder is a manifest when its name ends in .yaml, .yml or .json and its top level has an mcprely key. */
 function looksLikeManifest(file: string): boolean {
   if (!MANIFEST_EXTENSIONS.test(file)) return false;
-  return textLooksLikeManifest(readHead(file, MANIFEST_HEAD_BYTES), /\.json$/i.test(file) ? 'json' : 'yaml');
+  return headLooksLikeManifest(file, /\.json$/i.test(file) ? 'json' : 'yaml');
 }
 
 /** How much of a file decides whether it is a manifest. */
 export const MANIFEST_HEAD_BYTES = 64 * 1024;
+
+/** How much of a file is read first: a manifest says `mcprely:` near its top, so most files need no more. */
+const FIRST_READ_BYTES = 4 * 1024;
 
 /** Whether the text (a file's head) is a manifest's: a top-level `mcprely:` key. */
 export function textLooksLikeManifest(head: string, syntax: 'json' | 'yaml'): boolean {
@@ -135,15 +138,25 @@ export function textLooksLikeManifest(head: string, syntax: 'json' | 'yaml'): bo
   return /^(mcprely|"mcprely"|'mcprely')\s*:/m.test(head);
 }
 
-function readHead(file: string, bytes: number): string {
+/**
+ * `textLooksLikeManifest` of the file's first MANIFEST_HEAD_BYTES, reading its first 4 KiB before the rest: each
+ * pattern needs nothing after its match, so a match in the first part is one in the whole head, and only a file
+ * without one is read on to the head's end (then judged on the whole head, as if read at once).
+ */
+function headLooksLikeManifest(file: string, syntax: 'json' | 'yaml'): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
-    const buffer = Buffer.alloc(bytes);
-    const read = readSync(fd, buffer, 0, bytes, 0);
-    return buffer.subarray(0, read).toString('utf8');
+    const buffer = Buffer.allocUnsafe(MANIFEST_HEAD_BYTES);
+    let read = readSync(fd, buffer, 0, FIRST_READ_BYTES, 0);
+    if (textLooksLikeManifest(buffer.toString('utf8', 0, read), syntax)) return true;
+    if (read < FIRST_READ_BYTES) return false;
+    // A read may return fewer bytes than asked before the end of the file: read on until the head is full or the file ends.
+    for (let more = read; more > 0 && read < MANIFEST_HEAD_BYTES; read += more)
+      more = readSync(fd, buffer, read, MANIFEST_HEAD_BYTES - read, read);
+    return textLooksLikeManifest(buffer.toString('utf8', 0, read), syntax);
   } catch {
-    return '';
+    return false;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -1,14 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES, DEFAULT_CONFIG, type Config } from '../config/config.js';
-import { loadConfig } from '../config/load-config.js';
 import { severityResolver } from '../config/resolve-severities.js';
-import { validateBaseline } from '../generated/validate-baseline.js';
 import type { Baseline } from '../lint/baseline.js';
-import { CONFIG_PROBLEM_RULES, problemFindings, type ProblemRuleIds, RULE_FILE_PROBLEM_RULES } from '../lint/problem-findings.js';
-import { bundledRules } from '../rules/load-rules.js';
+import { BUNDLED_DEFINITIONS } from '../rules/bundled-definitions.js';
+import type { RuleDefinition } from '../rules/rule-types.js';
 import { displayText } from '../text/display-text.js';
-import { parseDocumentBytes } from '../document/parse-document.js';
 import type { DocumentProblem } from '../document/problem.js';
 import type { RuleSet } from '../rules/load-rules.js';
 import type { RuleSeverities } from '../rules/run-rules.js';
@@ -22,9 +19,20 @@ export class SettingsError extends Error {
   }
 }
 
-function refuse(file: string, text: string, problems: readonly DocumentProblem[], ruleIds?: ProblemRuleIds): never {
-  const findings = problemFindings(file, text, problems, ruleIds);
-  throw new SettingsError(errorReport(findings));
+/**
+ * The error that stops the run for the problems of a configuration or baseline file, reported under the rules
+ * of its kind (the code that places problems as findings is loaded only then).
+ */
+async function refusal(
+  file: string,
+  text: string,
+  problems: readonly DocumentProblem[],
+  kind: 'config' | 'baseline',
+): Promise<SettingsError> {
+  const { CONFIG_PROBLEM_RULES, MANIFEST_PROBLEM_RULES, problemFindings } = await import('../lint/problem-findings.js');
+  return new SettingsError(
+    errorReport(problemFindings(file, text, problems, kind === 'config' ? CONFIG_PROBLEM_RULES : MANIFEST_PROBLEM_RULES)),
+  );
 }
 
 /** What to do about a file of each kind that cannot be read: never "create a manifest" for a configuration. */
@@ -49,18 +57,31 @@ function readOrRefuse(path: string, shown: string, kind: keyof typeof UNREADABLE
 
 /** The rules a run uses (the bundled ones and the user's own) and each manifest's severities. */
 export interface Settings {
-  readonly ruleSet: RuleSet;
+  /** The definitions of the rules in force, the bundled ones first: enough for the severities and the lint cache's key. */
+  readonly definitions: readonly RuleDefinition[];
+  /**
+   * The rules compiled, loaded on first use: a `lint --cache` run whose files are all unchanged never asks, and so
+   * never loads the rule engine. With rule folders they are compiled up front (a bad rule file stops the run).
+   */
+  readonly ruleSet: () => Promise<RuleSet>;
   readonly severitiesFor: (file: string) => RuleSeverities;
+}
+
+/** The bundled rules, compiled the first time they are asked for (once per process, by load-rules.ts). */
+async function compiledBundledRules(): Promise<RuleSet> {
+  return (await import('../rules/load-rules.js')).bundledRules();
 }
 
 /**
  * Finds and loads the configuration: --config, else mcprely.config.{yaml,yml,json} in the working directory, else
- * the recommended preset; and the rule files of the folders it names (`ruleFolders`, relative to it).
+ * the recommended preset; and the rule files of the folders it names (`ruleFolders`, relative to it). The reader
+ * and schema of configurations are loaded only when there is one.
  */
 export async function loadSettings(configOption: string | false | undefined, cwd: string): Promise<Settings> {
   let config: Config = DEFAULT_CONFIG;
   let baseDir = cwd;
-  let ruleSet = bundledRules();
+  let definitions = BUNDLED_DEFINITIONS;
+  let ruleSet = compiledBundledRules;
   const file =
     configOption === false
       ? undefined
@@ -68,20 +89,44 @@ export async function loadSettings(configOption: string | false | undefined, cwd
   if (file !== undefined) {
     const shown = relative(cwd, resolve(cwd, file)) || file;
     baseDir = dirname(resolve(cwd, file));
-    // The user's rules are read and checked by code (and the rule schema's validator) only a configuration needs.
-    const { withUserRules } = await import('../config/user-rules.js');
-    const loaded = loadConfig(shown, readOrRefuse(resolve(cwd, file), shown, 'config'), (read) => {
-      ruleSet = userRuleSet(read.ruleFolders ?? [], baseDir, cwd, withUserRules);
-      return ruleSet.ids;
+    const { loadConfig } = await import('../config/load-config.js');
+    const bytes = readOrRefuse(resolve(cwd, file), shown, 'config');
+    const bundledIds = new Set(BUNDLED_DEFINITIONS.map((rule) => rule.id));
+    let folders: readonly string[] = [];
+    let loaded = loadConfig(shown, bytes, (read) => {
+      folders = read.ruleFolders ?? [];
+      return bundledIds;
     });
-    if (!loaded.ok) refuse(shown, loaded.text, loaded.problems, CONFIG_PROBLEM_RULES);
+    if (folders.length > 0) {
+      // Rule folders: their files are read and checked by the rule engine (and the rule schema's validator), loaded
+      // only for such a configuration, which is then checked again against the ids they add.
+      const engine = await ruleEngine();
+      loaded = loadConfig(shown, bytes, (read) => {
+        const withUser = userRuleSet(read.ruleFolders ?? [], baseDir, cwd, engine);
+        definitions = withUser.rules.map((rule) => rule.definition);
+        ruleSet = async () => withUser;
+        return withUser.ids;
+      });
+    }
+    if (!loaded.ok) throw await refusal(shown, loaded.text, loaded.problems, 'config');
     config = loaded.config;
   }
-  const resolver = severityResolver(
-    config,
-    ruleSet.rules.map((rule) => rule.definition),
-  );
-  return { ruleSet, severitiesFor: (manifestFile) => resolver(toSlashes(relative(baseDir, resolve(cwd, manifestFile)))) };
+  const resolver = severityResolver(config, definitions);
+  return { definitions, ruleSet, severitiesFor: (manifestFile) => resolver(toSlashes(relative(baseDir, resolve(cwd, manifestFile)))) };
+}
+
+/** What reading the user's rule files takes: the bundled rules compiled, the rule files' reader, their problems as findings. */
+type RuleEngine = Pick<typeof import('../config/user-rules.js'), 'withUserRules'> &
+  Pick<typeof import('../rules/load-rules.js'), 'bundledRules'> &
+  Pick<typeof import('../lint/problem-findings.js'), 'problemFindings' | 'RULE_FILE_PROBLEM_RULES'>;
+
+async function ruleEngine(): Promise<RuleEngine> {
+  const [userRules, loadRules, problems] = await Promise.all([
+    import('../config/user-rules.js'),
+    import('../rules/load-rules.js'),
+    import('../lint/problem-findings.js'),
+  ]);
+  return { ...userRules, ...loadRules, ...problems };
 }
 
 /** The bundled rules and those of the user's rule folders; a folder or rule file that cannot be used stops the run (exit 2). */
@@ -89,7 +134,7 @@ function userRuleSet(
   folders: readonly string[],
   baseDir: string,
   cwd: string,
-  withUserRules: typeof import('../config/user-rules.js').withUserRules,
+  { bundledRules, withUserRules, problemFindings, RULE_FILE_PROBLEM_RULES }: RuleEngine,
 ): RuleSet {
   const files: { file: string; bytes: Uint8Array }[] = [];
   for (const folder of folders) {
@@ -118,10 +163,15 @@ function userRuleSet(
   return loaded.ruleSet;
 }
 
-export function loadBaseline(file: string, cwd: string): Baseline {
+/** Reads and checks a baseline file (the JSON reader and the baseline schema's validator are loaded for it). */
+export async function loadBaseline(file: string, cwd: string): Promise<Baseline> {
   const bytes = readOrRefuse(resolve(cwd, file), file, 'baseline');
+  const [{ parseDocumentBytes }, { validateBaseline }] = await Promise.all([
+    import('../document/parse-document.js'),
+    import('../generated/validate-baseline.js'),
+  ]);
   const parsed = parseDocumentBytes(file, bytes, 'json');
-  if (!parsed.ok) refuse(file, parsed.text, parsed.problems);
+  if (!parsed.ok) throw await refusal(file, parsed.text, parsed.problems, 'baseline');
   if (!validateBaseline(parsed.document.value)) {
     throw new SettingsError(
       `${file}: error: not an mcprely baseline (${validateBaseline.errors?.[0]?.instancePath || '/'} ${validateBaseline.errors?.[0]?.message ?? ''}); ` +

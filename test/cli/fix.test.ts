@@ -8,7 +8,7 @@ import { applyFixes, placeOfFix } from '../../src/document/apply-fixes.js';
 import { unifiedDiff } from '../../src/fix-writer/fix-files.js';
 import { parseDocumentBytes } from '../../src/document/parse-document.js';
 import { changeOf, type Finding, type FixChange } from '../../src/findings/finding.js';
-import { parsePointer } from '../../src/document/describe-schema-error.js';
+import { parsePointer } from '../../src/document/json-pointer.js';
 import { isInputFinding } from '../../src/findings/input-rules.js';
 import { bundledRules } from '../../src/rules/load-rules.js';
 import { lintText, manifest } from '../helpers/lint-text.js';

@@ -36,6 +36,20 @@ describe('lint paths: folders, globs and --ignore-pattern', () => {
     expect(filesIn(run.stdout).map((file) => file.file)).toEqual(['services/billing.yaml', 'services/legacy/orders.yaml']);
   });
 
+  it("finds the mcprely key anywhere in a file's first 64 KiB, whether it is read in one part or two, and not after", () => {
+    const root = mkdtempSync(join(tmpdir(), 'mcprely-heads-'));
+    const manifest = readFileSync(join(EXAMPLES, 'billing.yaml'), 'utf8');
+    const keyAfter = (bytes: number) => `# ${'x'.repeat(bytes - 3)}\n${manifest}`;
+    writeFileSync(join(root, 'top.yaml'), manifest);
+    writeFileSync(join(root, 'short.yaml'), 'a: 1\n');
+    writeFileSync(join(root, 'edge.yaml'), keyAfter(4090)); // the key's line crosses the first part's end
+    writeFileSync(join(root, 'late.yaml'), keyAfter(40_000));
+    writeFileSync(join(root, 'late.json'), `{ "x": "${'y'.repeat(40_000)}",\n  "mcprely": 1 }\n`);
+    writeFileSync(join(root, 'too-late.yaml'), keyAfter(70_000));
+    const run = runCli(['lint', '.', '-f', 'json'], { cwd: root });
+    expect(filesIn(run.stdout).map((file) => file.file)).toEqual(['edge.yaml', 'late.json', 'late.yaml', 'top.yaml']);
+  });
+
   it('leaves out what --ignore-pattern matches, a folder name covering everything in it', () => {
     const root = project();
     const run = runCli(['lint', 'services', '--ignore-pattern', 'services/legacy', '-f', 'json'], { cwd: root });

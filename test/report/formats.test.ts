@@ -367,3 +367,21 @@ describe('stylish', () => {
     expect(formatStylish(result, { color: true })).toContain('\u001b[31merror\u001b[0m');
   });
 });
+
+describe('the formats that do not name rules', () => {
+  it('write the same report without the rule descriptors (lint does not compile the rules for them)', async () => {
+    const { FORMATTERS } = await import('../../src/report/formats.js');
+    const { FORMAT_NAMES, FORMATS_NAMING_RULES } = await import('../../src/report/format-names.js');
+    const ruleDocs = { base: 'https://example.test/docs/rules/', absolute: true };
+    for (const format of FORMAT_NAMES.filter((name) => !FORMATS_NAMING_RULES.has(name)))
+      for (const extra of [{}, { ruleDocs }])
+        expect(FORMATTERS[format](result, { ...context, ...extra, rules: [] }), format).toBe(
+          FORMATTERS[format](result, { ...context, ...extra }),
+        );
+    // And the ones that do, do (else the list would be longer than it needs to be).
+    for (const format of FORMATS_NAMING_RULES)
+      expect(FORMATTERS[format](result, { ...context, ruleDocs, rules: [] }), format).not.toBe(
+        FORMATTERS[format](result, { ...context, ruleDocs }),
+      );
+  });
+});
