@@ -8,7 +8,7 @@ import type { FixtureRun } from '../simulator/fixture-run.js';
 import { renderRun } from '../simulator/render-transcript.js';
 import { outcomeOf } from '../simulator/run-outcome.js';
 import { type Bundle, type BundleSink, fixturePath, jsonFile, jsonFileChunks, setChunks, transcriptPath } from './bundle.js';
-import { type BundleFiles, evidenceIndex, renderIndex } from './evidence-index.js';
+import { type BundleFiles, evidenceIndex, renderIndexChunks } from './evidence-index.js';
 import { renderEvidencePageChunks } from './evidence-page.js';
 import { keyRecords } from './key-records.js';
 import type { LiveEvidence } from './live-evidence.js';
@@ -73,7 +73,7 @@ export function writeEvidenceFiles(
   const files = bundleFiles(bundle);
   const index = { ...evidenceIndex(manifest, review, allOutcomes(evidence.records), live), files };
   setChunks(bundle, 'index.json', jsonFileChunks(index, 2));
-  bundle.set('index.md', renderIndex(index));
+  setChunks(bundle, 'index.md', renderIndexChunks(index));
   setChunks(
     bundle,
     'index.html',

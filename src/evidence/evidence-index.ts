@@ -196,20 +196,25 @@ function withRuns(artifact: Artifact, selected: SelectedRuns): Artifact {
   return { ...artifact, status, paths: [...artifact.paths, ...selected.paths] };
 }
 
-export function renderIndex(index: EvidenceIndex): string {
+/** index.md in pieces: an artifact's files (20 000 transcripts, for 10 000 operations) are written one at a time. */
+export function* renderIndexChunks(index: EvidenceIndex): Generator<string> {
   const mark = { pass: '✅ pass', fail: '❌ fail', present: '📄 present', 'not applicable': '— not applicable' } as const;
   const verdict = `${index.productionReady ? '✅' : '❌'} ${index.verdict}`;
-  const lines = [
+  const head = [
     `# Evidence: ${markdownText(index.server)}`,
     '',
     `Manifest \`${index.manifest}\` · MCP ${index.specVersion} · verdict: ${verdict} · fixtures: ${index.fixtures.passed} of ${index.fixtures.total} passed`,
     '',
     '| artifact | status | files | note |',
     '|---|---|---|---|',
-    ...index.artifacts.map((artifact) => {
-      const files = artifact.paths.map((path) => `[${path}](${path})`).join('<br>') || '—';
-      return `| ${artifact.name} | ${mark[artifact.status]} | ${files} | ${artifact.note} |`;
-    }),
   ];
-  return `${lines.map(displayText).join('\n')}\n`;
+  // Each line is shown as displayText shows it; it escapes character by character, so a line may go in pieces.
+  yield head.map(displayText).join('\n');
+  for (const artifact of index.artifacts) {
+    yield `\n${displayText(`| ${artifact.name} | ${mark[artifact.status]} | `)}`;
+    if (artifact.paths.length === 0) yield '—';
+    for (const [position, path] of artifact.paths.entries()) yield displayText(`${position === 0 ? '' : '<br>'}[${path}](${path})`);
+    yield displayText(` | ${artifact.note} |`);
+  }
+  yield '\n';
 }
