@@ -68,6 +68,17 @@ describe('mcprely evidence', () => {
     expect(readFileSync(join(first, 'sse-headers-and-idle-policy.md'), 'utf8')).toMatch(/\| X-Accel-Buffering \| no \| no ✅ \|/);
   });
 
+  it('leaves nothing in the temporary folder (its spooled records removed), whether the fixtures pass or fail', () => {
+    const temporary = mkdtempSync(join(tmpdir(), 'mcprely-evidence-tmp-'));
+    const passing = runCli(['evidence', 'fixtures/examples/billing.yaml', '-o', join(parent, 'spooled')], { env: { TMPDIR: temporary } });
+    expect(passing.status, whyFailed(passing, join(parent, 'spooled'))).toBe(0);
+    const failing = runCli(['evidence', 'fixtures/examples/flawed/no-max-timeout.yaml', '-o', join(parent, 'spooled-flawed')], {
+      env: { TMPDIR: temporary },
+    });
+    expect(failing.status).toBe(1);
+    expect(readdirSync(temporary)).toEqual([]);
+  });
+
   it('produces byte-identical files when run again', () => {
     const second = join(parent, 'second');
     const again = runCli(['evidence', 'fixtures/examples/billing.yaml', '-o', second]);
