@@ -111,7 +111,7 @@ describe('fragment ids', () => {
 });
 
 describe('a page of many operations', () => {
-  it('draws the first diagrams and embeds the first transcripts within its budget; the rest point to review.md and their files', async () => {
+  it('draws the first diagrams and embeds transcripts in order within its budget; the rest point to review.md and their files', async () => {
     const input = hostileInputs().find((candidate) => candidate.name === '100 operations')!;
     const loaded = loadManifest('many.yaml', input.bytes);
     if (!loaded.ok) throw new Error('the input should load');
@@ -129,6 +129,9 @@ describe('a page of many operations', () => {
     const linked = [...page.matchAll(/ <a href="(transcripts\/[^"]+)">transcript<\/a><\/li>/g)].map((match) => match[1]!);
     expect(embedded.length + linked.length).toBe(runs.length);
     expect(linked.length).toBeGreaterThan(0);
+    // Embedded in order until the first that does not fit: every embedded transcript comes before every link.
+    const links = [...page.matchAll(/ <a href="transcripts\/[^"]+">transcript<\/a><\/li>/g)];
+    expect(embedded.at(-1)!.index).toBeLessThan(links[0]!.index);
     for (const file of linked) expect(bundle.has(decodeURIComponent(file)), file).toBe(true);
     expect(page.length).toBeLessThan(bundle.get('review.md')!.length * 4);
   }, 60_000);
