@@ -73,9 +73,9 @@ export const BARRIER_DEADLINE_MS = 10_000;
 /** How long the whole race may take before its threads are stopped. */
 const RACE_DEADLINE_MS = 60_000;
 
-/** The worker script: beside the bundle's chunks in dist/, or dist/ from the source tree (tests). */
+/** The worker script: beside the bundle in dist/, or dist/ from the source tree (tests). */
 function workerScript(): URL {
-  const candidates = ['./race-worker.js', '../race-worker.js', '../../dist/race-worker.js'].map((path) => new URL(path, import.meta.url));
+  const candidates = ['./race-worker.js', '../../dist/race-worker.js'].map((path) => new URL(path, import.meta.url));
   const found = candidates.find((candidate) => existsSync(fileURLToPath(candidate)));
   if (found === undefined) throw new Error('race-worker.js is missing from dist/; run node scripts/build.mjs');
   return found;
