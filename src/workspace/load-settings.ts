@@ -125,6 +125,7 @@ async function ruleEngine(): Promise<RuleEngine> {
     import('../config/user-rules.js'),
     import('../rules/load-rules.js'),
     import('../lint/problem-findings.js'),
+    import('../rules/functions/schema.js').then(({ loadSchemaCompiler }) => loadSchemaCompiler()),
   ]);
   return { ...userRules, ...loadRules, ...problems };
 }

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stylishFindings } from '../helpers/stylish.js';
-import { runCli, showsStackTrace } from '../helpers/run-cli.js';
+import { REPO_ROOT, runCli, showsStackTrace } from '../helpers/run-cli.js';
 
 /** A team rule: every tool call states a description (a field the bundled rules leave alone). */
 const GOOD_RULE = `id: acme-description-required
@@ -47,6 +48,28 @@ function project(rules: Record<string, string>, config = 'ruleFolders: [team-rul
 }
 
 describe("the user's own rules (ruleFolders in the configuration)", () => {
+  it('a schema rule works from dist/ alone, with no ajv in any node_modules (as the release tree the action runs)', () => {
+    const alone = mkdtempSync(join(tmpdir(), 'mcprely-dist-alone-'));
+    cpSync(join(REPO_ROOT, 'dist'), alone, { recursive: true });
+    writeFileSync(join(alone, 'package.json'), '{"type":"module"}\n');
+    const tagged = GOOD_RULE.replace('id: acme-description-required', 'id: acme-audit-tag')
+      .replace(
+        'then: { field: description, function: defined }',
+        'then: { field: x-tags, function: schema, functionOptions: { schema: { type: array, contains: { const: audited } } } }',
+      )
+      .replace('{ name: a, method: tools/call }', '{ name: a, method: tools/call, x-tags: [x] }')
+      .replace('{ name: a, method: tools/call, description: does a }', '{ name: a, method: tools/call, x-tags: [audited] }');
+    const root = project({ 'tagged.yaml': tagged });
+    const run = spawnSync(process.execPath, [join(alone, 'mcprely.js'), 'lint', 'manifest.yaml', '-f', 'json'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    const report = JSON.parse(run.stdout) as { files: { findings: { ruleId: string }[] }[] };
+    const rules = report.files.flatMap((file) => file.findings.map((finding) => finding.ruleId));
+    expect(rules, run.stderr).toContain('acme-audit-tag');
+    expect(rules).not.toContain('rule-file');
+  });
+
   it('a good rule runs beside the bundled ones, at its place, and the configuration can set its severity', () => {
     const root = project({ 'description.yaml': GOOD_RULE });
     const run = runCli(['lint', 'manifest.yaml', '-f', 'json'], { cwd: root });

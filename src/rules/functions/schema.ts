@@ -24,16 +24,31 @@ export const schema: GenericFunction = {
 };
 
 type SchemaCompiler = { compile(schema: object): CompiledValidator };
+type SchemaCompilerClass = new (options: object) => SchemaCompiler;
 let compiler: SchemaCompiler | undefined;
 const compiled = new Map<string, CompiledValidator>();
+
+function newCompiler(Ajv2020: SchemaCompilerClass): SchemaCompiler {
+  return new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+}
+
+/**
+ * Loads the compiler for the schemas of user rule files (ajv's 2020 draft), bundled into mcprely and loaded only
+ * when a configuration names rule folders: the release tree the action runs has no ajv in node_modules.
+ */
+export async function loadSchemaCompiler(): Promise<void> {
+  if (compiler !== undefined) return;
+  const loaded = (await import('ajv/dist/2020.js')) as unknown as { default: SchemaCompilerClass | { default: SchemaCompilerClass } };
+  const Ajv2020 = 'default' in loaded.default ? loaded.default.default : loaded.default;
+  compiler = newCompiler(Ajv2020);
+}
 
 function compiledAtRunTime(key: string, json: object): CompiledValidator {
   const known = compiled.get(key);
   if (known !== undefined) return known;
-  if (compiler === undefined) {
-    const Ajv2020 = (createRequire(import.meta.url)('ajv/dist/2020') as { default: new (options: object) => SchemaCompiler }).default;
-    compiler = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
-  }
+  // Loaded ahead by `loadSchemaCompiler` wherever rule files are read; required here only when a caller compiles
+  // user rules without it (tests, a library user), from an install that has ajv in node_modules.
+  compiler ??= newCompiler((createRequire(import.meta.url)('ajv/dist/2020') as { default: SchemaCompilerClass }).default);
   let validate: CompiledValidator;
   try {
     validate = compiler.compile(json);
