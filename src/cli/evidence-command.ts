@@ -1,6 +1,7 @@
 import { join, relative, resolve } from 'node:path';
 import { operationFixtures } from '../fixtures/generate-fixtures.js';
 import { writeEvidenceFiles, writeRunFiles } from '../evidence/build-evidence.js';
+import type { EvidenceIndex } from '../evidence/evidence-index.js';
 import { BundleWriter, checkBundleFolder } from '../bundle-writer/bundle-writer.js';
 import { RecordSpool } from '../bundle-writer/record-spool.js';
 import { findingsByPosition, type OperationRecord, otherFindingsOf } from '../review/operation-evidence.js';
@@ -69,9 +70,7 @@ export async function writeEvidence(
     summaryStores.push(store);
     return store;
   };
-  let fixtures = 0;
-  let failed = 0;
-  let index: { productionReady: boolean; verdict: string };
+  let index: EvidenceIndex;
   try {
     const { findingsAt, otherFindings } = input;
     const operations = input.manifest.operations;
@@ -83,14 +82,12 @@ export async function writeEvidence(
         const run = await runFixture(fixture);
         writeRunFiles(bundle, run, manifestFromFixture(2));
         outcomes.push(outcomeOf(run));
-        fixtures++;
-        if (!run.passed) failed++;
       }
       records.push({ findings: findingsAt.get(position) ?? [], outcomes });
       findingsAt.delete(position);
     }
     progress.done();
-    writeEvidenceFiles(
+    index = writeEvidenceFiles(
       bundle,
       input.manifest,
       { records, otherFindings, summaryStore },
@@ -98,7 +95,6 @@ export async function writeEvidence(
       ruleDocLinks(join(directory, 'index.html'), process.cwd()),
       input.lintOnly,
     );
-    index = JSON.parse(bundle.get('index.json')!) as typeof index;
     bundle.commit();
   } finally {
     records.close();
@@ -107,7 +103,13 @@ export async function writeEvidence(
   }
   return {
     ok: true,
-    written: { files: bundle.size, fixtures, failed, productionReady: index.productionReady, verdict: index.verdict },
+    written: {
+      files: bundle.size,
+      fixtures: index.fixtures.total,
+      failed: index.fixtures.failed,
+      productionReady: index.productionReady,
+      verdict: index.verdict,
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import type { FixtureRun } from '../simulator/fixture-run.js';
 import { renderRun } from '../simulator/render-transcript.js';
 import { outcomeOf } from '../simulator/run-outcome.js';
 import { type Bundle, type BundleSink, fixturePath, jsonFile, jsonFileChunks, setChunks, transcriptPath } from './bundle.js';
-import { type BundleFiles, evidenceIndex, renderIndexChunks } from './evidence-index.js';
+import { type BundleFiles, type EvidenceIndex, evidenceIndex, renderIndexChunks } from './evidence-index.js';
 import { renderEvidencePageChunks } from './evidence-page.js';
 import { keyRecords } from './key-records.js';
 import type { LiveEvidence } from './live-evidence.js';
@@ -49,9 +49,9 @@ export function writeRunFiles(bundle: BundleSink, run: FixtureRun, manifestFromF
 
 /**
  * The rest of the bundle into `bundle`, once every run's files are there (`writeRunFiles`, as each run ended): one
- * file after another, none kept here once written. The review is made from each operation's record (its findings
- * and outcomes) an operation at a time, once for each file that shows it: with records read back from a file,
- * memory holds one operation's record and review, and the summaries of the head.
+ * file after another, none kept here once written; returns the index (its verdict and fixture counts). The review
+ * is made from each operation's record (its findings and outcomes) an operation at a time, once for each file that
+ * shows it: with records read back from a file, memory holds one operation's record and review.
  */
 export function writeEvidenceFiles(
   bundle: BundleSink,
@@ -60,7 +60,7 @@ export function writeEvidenceFiles(
   live?: LiveEvidence,
   ruleLink: (ruleId: string) => string | undefined = () => undefined,
   lintOnly: ReadonlyMap<string, string> = new Map(),
-): void {
+): EvidenceIndex {
   const review = reviewView(manifest, evidence, lintOnly);
   setChunks(bundle, 'review.md', renderReviewMarkdownChunks(review));
   setChunks(bundle, 'review.json', jsonFileChunks(reviewJson(review), 3));
@@ -85,6 +85,7 @@ export function writeEvidenceFiles(
       ruleLink,
     ),
   );
+  return index;
 }
 
 const INDEX_FILES = ['index.html', 'index.json', 'index.md'];
@@ -94,9 +95,8 @@ const INDEX_FILES = ['index.html', 'index.json', 'index.md'];
  * 10 000 operations has 80 000 files, not held for the page). It reads the same before and after the index is written.
  */
 function bundleFiles(bundle: BundleSink): BundleFiles {
-  const sorted = () => [...[...bundle.keys()].filter((file) => !INDEX_FILES.includes(file)), ...INDEX_FILES].sort();
-  const length = sorted().length;
-  return { length, [Symbol.iterator]: () => sorted()[Symbol.iterator]() };
+  const others = () => [...bundle.keys()].filter((file) => !INDEX_FILES.includes(file));
+  return { length: others().length + INDEX_FILES.length, [Symbol.iterator]: () => [...others(), ...INDEX_FILES].sort()[Symbol.iterator]() };
 }
 
 /** A review view as review.json has it: the review's members in its order, the operations written as they are made. */

@@ -11,7 +11,7 @@ export interface OperationRecord {
 
 /**
  * Each operation's record by its position in the manifest, read as often as a review needs it. Held in memory
- * (`recordsInMemory`) or read back from wherever the caller put them (a file, for 10 000 operations): a review
+ * (`evidenceInMemory`) or read back from wherever the caller put them (a file, for 10 000 operations): a review
  * never asks for more than one at a time.
  */
 export interface OperationRecords {

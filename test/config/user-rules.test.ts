@@ -35,6 +35,16 @@ examples:
       - { name: a, method: tools/call, description: does a }
 `;
 
+/** GOOD_RULE made a `schema` rule: every tool call carries x-tags containing "audited" (its passing example does). */
+function auditTagRule(): string {
+  return GOOD_RULE.replace('id: acme-description-required', 'id: acme-audit-tag')
+    .replace(
+      'then: { field: description, function: defined }',
+      'then: { field: x-tags, function: schema, functionOptions: { schema: { type: array, contains: { const: audited } } } }',
+    )
+    .replace('{ name: a, method: tools/call, description: does a }', '{ name: a, method: tools/call, x-tags: [audited] }');
+}
+
 function project(rules: Record<string, string>, config = 'ruleFolders: [team-rules]\n') {
   const root = mkdtempSync(join(tmpdir(), 'mcprely-user-rules-'));
   mkdirSync(join(root, 'team-rules'));
@@ -52,13 +62,7 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
     const alone = mkdtempSync(join(tmpdir(), 'mcprely-dist-alone-'));
     cpSync(join(REPO_ROOT, 'dist'), alone, { recursive: true });
     writeFileSync(join(alone, 'package.json'), '{"type":"module"}\n');
-    const tagged = GOOD_RULE.replace('id: acme-description-required', 'id: acme-audit-tag')
-      .replace(
-        'then: { field: description, function: defined }',
-        'then: { field: x-tags, function: schema, functionOptions: { schema: { type: array, contains: { const: audited } } } }',
-      )
-      .replace('{ name: a, method: tools/call }', '{ name: a, method: tools/call, x-tags: [x] }')
-      .replace('{ name: a, method: tools/call, description: does a }', '{ name: a, method: tools/call, x-tags: [audited] }');
+    const tagged = auditTagRule().replace('{ name: a, method: tools/call }', '{ name: a, method: tools/call, x-tags: [x] }');
     const root = project({ 'tagged.yaml': tagged });
     const run = spawnSync(process.execPath, [join(alone, 'mcprely.js'), 'lint', 'manifest.yaml', '-f', 'json'], {
       cwd: root,
@@ -114,13 +118,10 @@ describe("the user's own rules (ruleFolders in the configuration)", () => {
   });
 
   it("a user rule's fixes: a layout one with lint --fix, a claim change (the default kind) only with --fix-type claim", () => {
-    const tagged = GOOD_RULE.replace('id: acme-description-required', 'id: acme-audit-tag')
-      .replace(
-        'then: { field: description, function: defined }',
-        'then: { field: x-tags, function: schema, functionOptions: { schema: { type: array, contains: { const: audited } } } }',
-      )
-      .replace('fix: Describe what the operation does (description).', 'fix: Tag the operation as audited.\nautofix: { add: audited }')
-      .replace('{ name: a, method: tools/call, description: does a }', '{ name: a, method: tools/call, x-tags: [audited] }');
+    const tagged = auditTagRule().replace(
+      'fix: Describe what the operation does (description).',
+      'fix: Tag the operation as audited.\nautofix: { add: audited }',
+    );
     const noDraft = GOOD_RULE.replace('id: acme-description-required', 'id: acme-no-draft')
       .replace('when: [{ field: method, equals: tools/call }]', 'when: [{ field: x-draft, defined: true }]')
       .replace('then: { field: description, function: defined }', 'then: { field: x-draft, function: falsy }')

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { ruleOptionValidators } from '../../generated/rule-option-validators.js';
 import { canonicalJson } from '../../json/canonical-json.js';
 import type { CompiledValidator } from '../../document/validator-types.js';
@@ -37,18 +36,16 @@ function newCompiler(Ajv2020: SchemaCompilerClass): SchemaCompiler {
  * when a configuration names rule folders: the release tree the action runs has no ajv in node_modules.
  */
 export async function loadSchemaCompiler(): Promise<void> {
-  if (compiler !== undefined) return;
-  const loaded = (await import('ajv/dist/2020.js')) as unknown as { default: SchemaCompilerClass | { default: SchemaCompilerClass } };
-  const Ajv2020 = 'default' in loaded.default ? loaded.default.default : loaded.default;
-  compiler = newCompiler(Ajv2020);
+  // ajv's module is CommonJS: its module.exports (Node's default) and its `default` (a bundler's) are the same class.
+  compiler ??= newCompiler(((await import('ajv/dist/2020.js')) as unknown as { default: SchemaCompilerClass }).default);
 }
 
 function compiledAtRunTime(key: string, json: object): CompiledValidator {
   const known = compiled.get(key);
   if (known !== undefined) return known;
-  // Loaded ahead by `loadSchemaCompiler` wherever rule files are read; required here only when a caller compiles
-  // user rules without it (tests, a library user), from an install that has ajv in node_modules.
-  compiler ??= newCompiler((createRequire(import.meta.url)('ajv/dist/2020') as { default: SchemaCompilerClass }).default);
+  // The bundled rules' schemas are all precompiled; a rule file's are compiled by the compiler the rule engine
+  // loads with it (load-settings' ruleEngine), before any rule file is read.
+  if (compiler === undefined) throw new Error('the schema compiler is not loaded: await loadSchemaCompiler() before compiling rule files');
   let validate: CompiledValidator;
   try {
     validate = compiler.compile(json);
