@@ -4,11 +4,12 @@ import { writeEvidenceFiles, writeRunFiles } from '../evidence/build-evidence.js
 import type { EvidenceIndex } from '../evidence/evidence-index.js';
 import { BundleWriter, checkBundleFolder } from '../bundle-writer/bundle-writer.js';
 import { RecordSpool } from '../bundle-writer/record-spool.js';
-import { findingsByPosition, type OperationRecord, otherFindingsOf } from '../review/operation-evidence.js';
+import { findingsByPosition, type OperationRecords, otherFindingsOf } from '../review/operation-evidence.js';
 import type { OperationSummary } from '../review/review-types.js';
 import { toSlashes } from '../workspace/load-settings.js';
 import { readLintedManifest } from './manifest-input.js';
 import { Progress } from './progress.js';
+import { collectGarbage } from './collect-garbage.js';
 import { runFixture } from '../simulator/run-fixture.js';
 import { outcomeOf, type RunOutcome } from '../simulator/run-outcome.js';
 import { displayText } from '../text/display-text.js';
@@ -46,95 +47,99 @@ export async function writeEvidence(
   config?: string | false,
   target?: LiveTarget,
 ): Promise<{ readonly ok: true; readonly written: EvidenceWritten } | { readonly ok: false; readonly report: string }> {
-  // The lint findings are held by operation from here on (not as the one list), so each goes once spooled.
-  const input = byOperation(await readLintedManifest(path, config));
-  if (!input.ok) return input;
-  checkBundleFolder(directory);
-  let live: LiveEvidence | undefined;
-  if (target !== undefined) {
-    const run = await liveFixturesOf(path, target);
-    if (!run.ok) return { ok: false, report: run.problem };
-    live = liveEvidence(run.report, run.drift, run.results, run.claims);
-  }
-  // Fixtures sit two folders down (fixtures/<operation>/<kind>.json); each names the manifest relative to itself.
-  const manifestFromFixture = (depth: number) => toSlashes(relative(resolve(directory, ...Array(depth).fill('x')), resolve(path)));
-  // Each file goes to disk as it is made: a run's fixture and transcript as the run ends, the rest one after
-  // another; the fixtures are made an operation at a time. Each operation's findings and outcomes go to a
-  // temporary file as its runs end (`RecordSpool`) and are read back an operation at a time by each file that
-  // shows them: memory holds one operation's record and the summaries, whatever the number of operations.
-  const bundle = BundleWriter.open(directory);
-  const records = RecordSpool.open() as RecordSpool<OperationRecord>;
-  const summaryStores: RecordSpool<OperationSummary>[] = [];
-  const summaryStore = () => {
-    const store = RecordSpool.open() as RecordSpool<OperationSummary>;
-    summaryStores.push(store);
-    return store;
+  // Each operation's lint findings go to a temporary file as soon as lint ends (`RecordSpool`), its outcomes as
+  // its runs end; each file that shows them reads them back an operation at a time. Every file of the bundle goes
+  // to disk as it is made: a run's fixture and transcript as the run ends, the rest one after another; the
+  // fixtures are made an operation at a time. So memory holds one operation's records and the summaries, whatever
+  // the number of operations.
+  const spools: RecordSpool<unknown>[] = [];
+  const spool = <T>(): RecordSpool<T> => {
+    const opened = RecordSpool.open() as RecordSpool<T>;
+    spools.push(opened);
+    return opened;
   };
-  let index: EvidenceIndex;
   try {
-    const { findingsAt, otherFindings } = input;
-    const operations = input.manifest.operations;
-    const progress = new Progress(process.stderr, operations.length);
-    for (const [position, operation] of operations.entries()) {
-      progress.update(position, operation.spec.name);
-      const outcomes: RunOutcome[] = [];
-      for (const fixture of operationFixtures(input.manifest, operation)) {
-        const run = await runFixture(fixture);
-        writeRunFiles(bundle, run, manifestFromFixture(2));
-        outcomes.push(outcomeOf(run));
-      }
-      records.push({ findings: findingsAt.get(position) ?? [], outcomes });
-      findingsAt.delete(position);
+    const findings = spool<readonly Finding[]>();
+    // The lint's result is never held in a variable: once grouped and spooled, it and the source map are garbage.
+    const input = spoolFindings(await readLintedManifest(path, config), findings);
+    if (!input.ok) return input;
+    await collectGarbage();
+    checkBundleFolder(directory);
+    let live: LiveEvidence | undefined;
+    if (target !== undefined) {
+      const run = await liveFixturesOf(path, target);
+      if (!run.ok) return { ok: false, report: run.problem };
+      live = liveEvidence(run.report, run.drift, run.results, run.claims);
     }
-    progress.done();
-    index = writeEvidenceFiles(
-      bundle,
-      input.manifest,
-      { records, otherFindings, summaryStore },
-      live,
-      ruleDocLinks(join(directory, 'index.html'), process.cwd()),
-      input.lintOnly,
-    );
-    bundle.commit();
+    // Fixtures sit two folders down (fixtures/<operation>/<kind>.json); each names the manifest relative to itself.
+    const manifestFromFixture = (depth: number) => toSlashes(relative(resolve(directory, ...Array(depth).fill('x')), resolve(path)));
+    const bundle = BundleWriter.open(directory);
+    try {
+      const outcomes = spool<readonly RunOutcome[]>();
+      const operations = input.manifest.operations;
+      const progress = new Progress(process.stderr, operations.length);
+      for (const [position, operation] of operations.entries()) {
+        progress.update(position, operation.spec.name);
+        const operationOutcomes: RunOutcome[] = [];
+        for (const fixture of operationFixtures(input.manifest, operation)) {
+          const run = await runFixture(fixture);
+          writeRunFiles(bundle, run, manifestFromFixture(2));
+          operationOutcomes.push(outcomeOf(run));
+        }
+        outcomes.push(operationOutcomes);
+      }
+      progress.done();
+      const records: OperationRecords = {
+        length: operations.length,
+        at: (position) => ({ findings: findings.at(position), outcomes: outcomes.at(position) }),
+      };
+      const index = writeEvidenceFiles(
+        bundle,
+        input.manifest,
+        { records, otherFindings: input.otherFindings, summaryStore: spool<OperationSummary> },
+        live,
+        ruleDocLinks(join(directory, 'index.html'), process.cwd()),
+        input.lintOnly,
+      );
+      bundle.commit();
+      return { ok: true, written: written(bundle.size, index) };
+    } finally {
+      bundle.close();
+    }
   } finally {
-    records.close();
-    for (const store of summaryStores) store.close();
-    bundle.close();
+    for (const opened of spools) opened.close();
   }
+}
+
+function written(files: number, index: EvidenceIndex): EvidenceWritten {
   return {
-    ok: true,
-    written: {
-      files: bundle.size,
-      fixtures: index.fixtures.total,
-      failed: index.fixtures.failed,
-      productionReady: index.productionReady,
-      verdict: index.verdict,
-    },
+    files,
+    fixtures: index.fixtures.total,
+    failed: index.fixtures.failed,
+    productionReady: index.productionReady,
+    verdict: index.verdict,
   };
 }
 
-interface ByOperation {
+interface SpooledFindings {
   readonly ok: true;
+  /** The manifest without its source map: the fixtures and the review read values only, and the findings carry their own positions. */
   readonly manifest: LoadedManifest;
   readonly lintOnly: ReadonlyMap<string, string>;
-  readonly findingsAt: Map<number, Finding[]>;
-  readonly otherFindings: Finding[];
+  /** Findings about the server or the whole manifest (not one operation). */
+  readonly otherFindings: readonly Finding[];
 }
 
-/**
- * A linted manifest with its findings grouped by operation (and those about none), without its source map: the
- * fixtures and the review read values only, and the findings carry their own positions.
- */
-function byOperation(input: Awaited<ReturnType<typeof readLintedManifest>>): ByOperation | { readonly ok: false; readonly report: string } {
+/** A linted manifest whose findings about each operation went to `spool`, one record per operation in order. */
+function spoolFindings(
+  input: Awaited<ReturnType<typeof readLintedManifest>>,
+  spool: RecordSpool<readonly Finding[]>,
+): SpooledFindings | { readonly ok: false; readonly report: string } {
   if (!input.ok) return input;
   const { manifest, lintOnly, findings } = input;
-  return {
-    ok: true,
-    manifest: withoutSourceMap(manifest),
-    lintOnly,
-    findingsAt: findingsByPosition(findings),
-    otherFindings: otherFindingsOf(findings),
-  };
+  const findingsAt = findingsByPosition(findings);
+  for (let position = 0; position < manifest.operations.length; position++) spool.push(findingsAt.get(position) ?? []);
+  return { ok: true, manifest: withoutSourceMap(manifest), lintOnly, otherFindings: otherFindingsOf(findings) };
 }
 
 /** The server a bundle is checked against: a command (stdio) or an endpoint, and how the probe calls it. */
