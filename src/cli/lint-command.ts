@@ -123,14 +123,16 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
     options.cacheLocation === undefined || options.input !== undefined
       ? undefined
       : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', settings.definitions);
-  const settingsFor = (file: string) => ({
-    severities: settings.severitiesFor(resolve(cwd, file)),
+  // Each by the file's absolute path, worked out once per file.
+  const settingsFor = (absolute: string) => ({
+    severities: settings.severitiesFor(absolute),
     fixReplacements: options.fixReplacements === true,
   });
   const lint = (file: string, read: Uint8Array) => {
     if (keepBytes) bytes.set(file, read);
-    const settings = settingsFor(file);
-    const cached = cache?.get(resolve(cwd, file), read, settings, file);
+    const absolute = resolve(cwd, file);
+    const settings = settingsFor(absolute);
+    const cached = cache?.get(absolute, read, settings, file);
     if (cached !== undefined) return cached;
     // Loaded above whenever a file is read (and so before any file can be linted).
     const report = linter!.lintFile(file, read, {
@@ -138,15 +140,15 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
       severities: settings.severities,
       ...(replacements === undefined ? {} : { fixReplacements: replacements }),
     });
-    cache?.set(resolve(cwd, file), read, settings, report);
+    cache?.set(absolute, read, settings, report);
     return report;
   };
   // An unchanged file (size and time as recorded) is not even read, unless --fix will work on its bytes.
-  const unchanged = targets.targets.map((target) =>
-    cache === undefined || keepBytes || 'unmatched' in target
-      ? undefined
-      : cache.byMetadata(resolve(cwd, target.file), settingsFor(target.file), target.file),
-  );
+  const unchanged = targets.targets.map((target) => {
+    if (cache === undefined || keepBytes || 'unmatched' in target) return undefined;
+    const absolute = resolve(cwd, target.file);
+    return cache.byMetadata(absolute, settingsFor(absolute), target.file);
+  });
   // The linter (reader, schema validation, the rules compiled and run) is loaded only when a file is to be read: a
   // --cache run on files that did not change needs none of it, and starts as fast as mcprely can.
   const [linter, ruleSet] = unchanged.every((hit) => hit !== undefined)

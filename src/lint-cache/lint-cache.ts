@@ -56,7 +56,7 @@ export class LintCache {
   readonly #files: Record<string, CacheEntry>;
   /** A file's hash, worked out once for the bytes read (a miss looks it up, then stores it). */
   readonly #hashes = new WeakMap<Uint8Array, string>();
-  readonly #settings = new WeakMap<RuleSeverities, readonly [string, string]>();
+  readonly #settings = new WeakMap<RuleSeverities, [string | undefined, string | undefined]>();
   readonly warnings: string[] = [];
   /** Whether any entry was written (or the file must be replaced): an unchanged cache is not written again. */
   #changed = false;
@@ -168,13 +168,20 @@ export class LintCache {
   }
 
   #settingsHash({ severities, fixReplacements }: CacheSettings): string {
+    // Each kind hashed when first asked for (a run asks for one): a cold SHA-1 of 2 KB is most of a millisecond.
     let hashes = this.#settings.get(severities);
     if (hashes === undefined) {
-      const text = JSON.stringify([...severities].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      hashes = [sha1Hex(`${text}/plain`), sha1Hex(`${text}/fix-replacements`)];
+      hashes = [undefined, undefined];
       this.#settings.set(severities, hashes);
     }
-    return hashes[fixReplacements ? 1 : 0]!;
+    const kind = fixReplacements ? 1 : 0;
+    let hash = hashes[kind];
+    if (hash === undefined) {
+      const text = JSON.stringify([...severities].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      hash = sha1Hex(`${text}${fixReplacements ? '/fix-replacements' : '/plain'}`);
+      hashes[kind] = hash;
+    }
+    return hash;
   }
 }
 

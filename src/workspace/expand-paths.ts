@@ -139,6 +139,12 @@ export function textLooksLikeManifest(head: string, syntax: 'json' | 'yaml'): bo
 }
 
 /**
+ * The one buffer every head is read into (reading is synchronous, so one at a time): a new 64 KiB buffer per file
+ * is memory outside the heap that V8 answers with a collection every few dozen files.
+ */
+let headBuffer: Buffer | undefined;
+
+/**
  * `textLooksLikeManifest` of the file's first MANIFEST_HEAD_BYTES, reading its first 4 KiB before the rest: each
  * pattern needs nothing after its match, so a match in the first part is one in the whole head, and only a file
  * without one is read on to the head's end (then judged on the whole head, as if read at once).
@@ -147,7 +153,8 @@ function headLooksLikeManifest(file: string, syntax: 'json' | 'yaml'): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
-    const buffer = Buffer.allocUnsafe(MANIFEST_HEAD_BYTES);
+    headBuffer ??= Buffer.allocUnsafe(MANIFEST_HEAD_BYTES);
+    const buffer = headBuffer;
     let read = readSync(fd, buffer, 0, FIRST_READ_BYTES, 0);
     if (textLooksLikeManifest(buffer.toString('utf8', 0, read), syntax)) return true;
     if (read < FIRST_READ_BYTES) return false;

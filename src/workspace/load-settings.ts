@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { relativeResolved } from './relative-path.js';
 import { CONFIG_FILE_NAMES, DEFAULT_CONFIG, type Config } from '../config/config.js';
 import { severityResolver } from '../config/resolve-severities.js';
 import type { Baseline } from '../lint/baseline.js';
@@ -112,7 +113,11 @@ export async function loadSettings(configOption: string | false | undefined, cwd
     config = loaded.config;
   }
   const resolver = severityResolver(config, definitions);
-  return { definitions, ruleSet, severitiesFor: (manifestFile) => resolver(toSlashes(relative(baseDir, resolve(cwd, manifestFile)))) };
+  return {
+    definitions,
+    ruleSet,
+    severitiesFor: (manifestFile) => resolver(toSlashes(relativeResolved(baseDir, resolve(cwd, manifestFile)))),
+  };
 }
 
 /** What reading the user's rule files takes: the bundled rules compiled, the rule files' reader, their problems as findings. */
