@@ -2,7 +2,7 @@ import { relative, resolve } from 'node:path';
 import { MAX_MANIFEST_BYTES } from '../document/limits.js';
 import { GlobError } from '../config/glob.js';
 import { displayText } from '../text/display-text.js';
-import { expandLintPaths, type LintTargets } from '../workspace/expand-paths.js';
+import { bytesLookLikeManifest, expandLintPaths, type LintTargets } from '../workspace/expand-paths.js';
 import type { Severity } from '../findings/finding.js';
 import { applyBaseline, type Baseline, type BaselineEntry, createBaseline, prunedBaseline, staleEntries } from '../lint/baseline.js';
 import { fileReport, type FileReport } from '../lint/file-report.js';
@@ -96,12 +96,17 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   let settings: Settings;
   let baseline: Baseline | undefined;
   let targets: LintTargets;
+  let cache: LintCache | undefined;
   try {
     settings = await loadSettings(options.config, cwd);
     baseline = options.baseline === undefined ? undefined : await loadBaseline(options.baseline, cwd);
+    cache =
+      options.cacheLocation === undefined || options.input !== undefined
+        ? undefined
+        : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', settings.definitions);
     targets =
       options.input === undefined
-        ? expandLintPaths(paths, options.ignorePatterns ?? [], cwd)
+        ? expandLintPaths(paths, options.ignorePatterns ?? [], cwd, cache && ((path) => cache!.knownManifest(path)))
         : { targets: [{ file: options.input.file }], ignored: [] };
   } catch (error) {
     if (error instanceof SettingsError) return { ok: false, report: error.report };
@@ -119,10 +124,6 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   const replacements = options.fixReplacements === true ? (await import('../lint/fix-replacements.js')).withFixReplacements : undefined;
   // Only --fix works on the bytes again; otherwise each file's bytes are let go once it is linted.
   const keepBytes = options.fix !== undefined;
-  const cache =
-    options.cacheLocation === undefined || options.input !== undefined
-      ? undefined
-      : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', settings.definitions);
   // Each by the file's absolute path, worked out once per file.
   const settingsFor = (absolute: string) => ({
     severities: settings.severitiesFor(absolute),
@@ -140,7 +141,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
       severities: settings.severities,
       ...(replacements === undefined ? {} : { fixReplacements: replacements }),
     });
-    cache?.set(absolute, read, settings, report);
+    cache?.set(absolute, read, settings, report, bytesLookLikeManifest(file, read));
     return report;
   };
   // An unchanged file (size and time as recorded) is not even read, unless --fix will work on its bytes.

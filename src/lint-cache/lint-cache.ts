@@ -32,6 +32,8 @@ interface CacheEntry {
   /** SHA-1 of the file's effective configuration: the rules on for it and their severities. */
   readonly settings: string;
   readonly report: FileReport;
+  /** Whether the file's head says it is a manifest (a top-level mcprely key): a folder search takes it without reading it. */
+  readonly manifestHead?: boolean;
 }
 
 interface CacheFile {
@@ -57,6 +59,8 @@ export class LintCache {
   /** A file's hash, worked out once for the bytes read (a miss looks it up, then stores it). */
   readonly #hashes = new WeakMap<Uint8Array, string>();
   readonly #settings = new WeakMap<RuleSeverities, [string | undefined, string | undefined]>();
+  /** Files stated by `knownManifest` this run, for `byMetadata` (one stat per file). */
+  readonly #stats = new Map<string, ReturnType<typeof statSync> | undefined>();
   readonly warnings: string[] = [];
   /** Whether any entry was written (or the file must be replaced): an unchanged cache is not written again. */
   #changed = false;
@@ -111,15 +115,19 @@ export class LintCache {
   byMetadata(path: string, settings: CacheSettings, file: string): FileReport | undefined {
     const entry = this.#files[path];
     if (entry?.size === undefined || entry.settings !== this.#settingsHash(settings)) return undefined;
-    let stat: ReturnType<typeof statSync>;
-    try {
-      stat = statSync(path);
-    } catch {
-      return undefined;
-    }
-    if (!stat.isFile() || stat.size !== entry.size || stat.mtimeMs !== entry.mtimeMs || !trustworthy(entry)) return undefined;
+    if (!this.#unchanged(path, entry)) return undefined;
     this.hits++;
     return entry.report.file === file ? entry.report : renamed(entry.report, file);
+  }
+
+  /**
+   * Whether a file (by its absolute path) is one whose head said it is a manifest when it was last linted, and
+   * unchanged since (size and time as recorded): a folder search takes it without opening it. Any doubt is false,
+   * and the search reads the file's head as it would without a cache.
+   */
+  knownManifest(path: string): boolean {
+    const entry = this.#files[path];
+    return entry?.manifestHead === true && this.#unchanged(path, entry);
   }
 
   /** The cached report of a file (by its absolute path) whose content and configuration are unchanged, under the name given now. */
@@ -139,8 +147,15 @@ export class LintCache {
     return entry.report.file === file ? entry.report : renamed(entry.report, file);
   }
 
-  set(path: string, bytes: Uint8Array, settings: CacheSettings, report: FileReport): void {
-    this.#files[path] = { content: this.#hashOf(bytes), settings: this.#settingsHash(settings), report, ...metadataOf(path, bytes) };
+  /** Records a file's report; `manifestHead`: whether its head says it is a manifest (what a folder search looks for). */
+  set(path: string, bytes: Uint8Array, settings: CacheSettings, report: FileReport, manifestHead: boolean): void {
+    this.#files[path] = {
+      content: this.#hashOf(bytes),
+      settings: this.#settingsHash(settings),
+      report,
+      manifestHead,
+      ...metadataOf(path, bytes),
+    };
     this.#changed = true;
   }
 
@@ -156,6 +171,20 @@ export class LintCache {
     } catch (error) {
       this.warnings.push(`warning: the lint cache could not be written (${(error as Error).message}); the next run lints every file`);
     }
+  }
+
+  /** Whether the file's size and time are those recorded (and the time can be trusted); stated once per run. */
+  #unchanged(path: string, entry: CacheEntry): boolean {
+    let stat = this.#stats.get(path);
+    if (!this.#stats.has(path)) {
+      try {
+        stat = statSync(path);
+      } catch {
+        stat = undefined;
+      }
+      this.#stats.set(path, stat);
+    }
+    return stat !== undefined && stat.isFile() && stat.size === entry.size && stat.mtimeMs === entry.mtimeMs && trustworthy(entry);
   }
 
   #hashOf(bytes: Uint8Array): string {
@@ -241,6 +270,8 @@ function isEntry(entry: unknown): entry is CacheEntry {
   if (typeof content !== 'string' || typeof settings !== 'string' || typeof report !== 'object' || report === null) return false;
   const { checkedAt } = entry as Partial<CacheEntry>;
   for (const number of [size, mtimeMs, checkedAt]) if (number !== undefined && typeof number !== 'number') return false;
+  const { manifestHead } = entry as Partial<CacheEntry>;
+  if (manifestHead !== undefined && typeof manifestHead !== 'boolean') return false;
   const { file, findings, inputError } = report as Partial<FileReport>;
   return (
     typeof file === 'string' &&

@@ -26,8 +26,15 @@ const GLOB_CHARACTERS = /[*?[\]{}]/;
  * every file it matches relative to the working directory. node_modules and .git are never searched and
  * symbolic links to folders are not followed. `--ignore-pattern` globs (relative to the working directory)
  * leave out the files and folders they match. A folder or glob that finds nothing is an input error.
+ * `knownManifest` (the lint cache's) names the files known to be manifests without reading them: unchanged since
+ * their head was last read.
  */
-export function expandLintPaths(paths: readonly string[], ignorePatterns: readonly string[], cwd: string): LintTargets {
+export function expandLintPaths(
+  paths: readonly string[],
+  ignorePatterns: readonly string[],
+  cwd: string,
+  knownManifest?: (absolutePath: string) => boolean,
+): LintTargets {
   const ignore = ignorePatterns.length === 0 ? undefined : ignoredBy(globMatcher(ignorePatterns.map(trimSlashes)));
   const seen = new Set<string>();
   const targets: ({ file: string } | { unmatched: Finding })[] = [];
@@ -48,7 +55,9 @@ export function expandLintPaths(paths: readonly string[], ignorePatterns: readon
       continue;
     }
     const found: string[] = [];
-    if (kind === 'folder') walk(path, 0, { found, budget, ignore, relativePath, cwd, wanted: looksLikeManifest });
+    const wanted = (file: string) =>
+      MANIFEST_EXTENSIONS.test(file) && (knownManifest?.(resolve(cwd, file)) === true || headLooksLikeManifest(file, syntaxOf(file)));
+    if (kind === 'folder') walk(path, 0, { found, budget, ignore, relativePath, cwd, wanted });
     else {
       const matches = globMatcher([toSlashes(path).replace(/^\.\//, '')]);
       const root = staticPrefix(path);
@@ -121,9 +130,14 @@ function walk(folder: string, depth: number, state: Walk): void {
 }
 
 /** A file in a searched folder is a manifest when its name ends in .yaml, .yml or .json and its top level has an mcprely key. */
-function looksLikeManifest(file: string): boolean {
-  if (!MANIFEST_EXTENSIONS.test(file)) return false;
-  return headLooksLikeManifest(file, /\.json$/i.test(file) ? 'json' : 'yaml');
+function syntaxOf(file: string): 'json' | 'yaml' {
+  return /\.json$/i.test(file) ? 'json' : 'yaml';
+}
+
+/** Whether a file's bytes (read for linting) have the head a folder search takes for a manifest's. */
+export function bytesLookLikeManifest(file: string, bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, MANIFEST_HEAD_BYTES));
+  return MANIFEST_EXTENSIONS.test(file) && textLooksLikeManifest(head.toString('utf8'), syntaxOf(file));
 }
 
 /** How much of a file decides whether it is a manifest. */

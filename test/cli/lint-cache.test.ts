@@ -36,6 +36,30 @@ describe('lint --cache', () => {
       );
   });
 
+  it('a folder search takes the manifests the cache knows unchanged, and never a file cached when named that is no manifest', () => {
+    const root = project();
+    const filesOf = (stdout: string) => (JSON.parse(stdout) as { files: { file: string }[] }).files.map((file) => file.file);
+    writeFileSync(join(root, 'manifests', 'notes.yaml'), 'title: not a manifest\n');
+    // Named on its own, the file is linted (and cached) …
+    expect(filesOf(runCli(['lint', 'manifests/notes.yaml', '-f', 'json', '--cache'], { cwd: root }).stdout)).toEqual([
+      'manifests/notes.yaml',
+    ]);
+    const cache = JSON.parse(readFileSync(join(root, 'node_modules/.cache/mcprely/lint-cache.json'), 'utf8')) as {
+      files: Record<string, { manifestHead?: boolean }>;
+    };
+    expect(Object.values(cache.files).map((entry) => entry.manifestHead)).toEqual([false]);
+    // … but a search of its folder leaves it out, on the run that fills the cache and on the one that reads it.
+    const plain = filesOf(lint(root).stdout);
+    expect(plain).not.toContain('manifests/notes.yaml');
+    expect(filesOf(lint(root, '--cache').stdout)).toEqual(plain);
+    const second = lint(root, '--cache');
+    expect(filesOf(second.stdout)).toEqual(plain);
+    expect(cacheLine(second.stderr)!.slice(1)).toEqual([String(plain.length), String(plain.length), '0']);
+    // A cached manifest changed into something else is read again, and left out.
+    writeFileSync(join(root, 'manifests', 'billing.yaml'), 'title: no longer a manifest\n');
+    expect(filesOf(lint(root, '--cache').stdout)).toEqual(plain.filter((file) => file !== 'manifests/billing.yaml'));
+  });
+
   it('one file changed: only that file is linted again, and its findings are the new ones', () => {
     const root = project();
     lint(root, '--cache');
