@@ -13,8 +13,18 @@ declare const MCPRELY_VERSION: string;
 
 const SEVERITIES = ['error', 'warn', 'info'];
 
-/** Commander wiring only: each command loads its module when it runs, so `--version` stays fast. */
-export function buildProgram(): Command {
+/** The commands, in the order help lists them. */
+export const COMMAND_NAMES = ['lint', 'review', 'fixtures', 'verify', 'evidence', 'lsp', 'probe', 'drift', 'init', 'rules'] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+/**
+ * Commander wiring only: each command loads its module when it runs, so `--version` stays fast. With `only`, the
+ * program has that one command (what `mcprely <command> …` needs: its help and its errors are the same), and a
+ * start does not spend time defining the options of the nine others; without it, every command (root help,
+ * `help`, `--version`, an unknown command's suggestion).
+ */
+export function buildProgram(only?: CommandName): Command {
+  const wanted = (name: CommandName) => only === undefined || only === name;
   const program = new Command('mcprely')
     .description('Reliability linter and review tool for Model Context Protocol (MCP) servers.')
     .version(MCPRELY_VERSION, '-v, --version', 'print the version')
@@ -22,308 +32,336 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .exitOverride();
 
-  const outputs = new OutputSpecs('stylish');
-  program
-    .command('lint')
-    .description('check manifests against the schema and the reliability rules')
-    .argument('[paths...]', 'manifest files (.yaml, .yml or .json), folders to search, or quoted globs; - for standard input')
-    .option(
-      '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
-      collect((name) => outputs.addFormat(name)),
-    )
-    .option(
-      '-o, --output <file>',
-      'write the preceding --format to a file (repeatable)',
-      collect((file) => outputs.addOutput(file)),
-    )
-    .addOption(new Option('--fail-severity <level>', 'exit 1 when a finding is at least this severe').choices(SEVERITIES).default('error'))
-    .option('--max-warnings <count>', 'exit 1 when there are more warnings than this', parseCount)
-    .option('-q, --quiet', 'report errors only', false)
-    .option('-c, --config <file>', 'configuration file (default: mcprely.config.yaml in the working directory)')
-    .option('--no-config', 'ignore any configuration file; use the recommended preset')
-    .option('--baseline <file>', 'report the findings listed in this baseline as suppressed')
-    .option('--write-baseline <file>', 'write the current findings to a baseline file')
-    .option('--prune-baseline', 'rewrite the --baseline file without its stale entries (accepted findings no longer found)', false)
-    .option(
-      '--ignore-pattern <glob>',
-      'leave out files and folders matching this glob (relative to the working directory; repeatable)',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option(
-      '--cache',
-      `reuse the reports of files that did not change since the last --cache run (kept in ${DEFAULT_CACHE_LOCATION})`,
-      false,
-    )
-    .option('--cache-location <path>', 'the lint cache file, or a folder to keep it in (implies --cache)')
-    .option('--stdin', 'lint one manifest read from standard input (as the path -)', false)
-    .option(
-      '--stdin-filename <path>',
-      'with --stdin: the name findings are reported under and configuration overrides match (default <stdin>)',
-    )
-    .option('--fix', 'apply the layout fixes to the files (comments, order and quoting kept; no claim changes)', false)
-    .option('--fix-dry-run', 'print the fixes as a diff on standard output (the report goes to standard error), changing no file', false)
-    .option(
-      '--fix-type <kinds>',
-      'the kinds of fix --fix applies, comma-separated: layout (the default), claim (a value that says what the server does)',
-      asUsage(parseFixTypes),
-    )
-    .option('--docs-url <url>', 'link rule pages at this docs/rules/ address (default: relative to the report)', asUsage(parseDocsUrl))
-    .option('--sarif-category <name>', 'SARIF automationDetails category, one per manifest set (default: mcprely)', asUsage(parseCategory))
-    .action(async (paths: string[], options: Record<string, unknown>) => {
-      if (options['fixType'] !== undefined && options['fix'] !== true && options['fixDryRun'] !== true)
-        throw new UsageError('--fix-type goes with --fix or --fix-dry-run');
-      const stdin = stdinOf(paths, options);
-      const { runLint } = await import('./lint-command.js');
-      process.exitCode = await runLint(
-        stdin === undefined ? paths : [],
-        {
-          ...(stdin === undefined ? {} : { stdin }),
-          outputs: outputs.resolve(),
-          failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
-          quiet: options['quiet'] === true,
-          ...(options['maxWarnings'] === undefined ? {} : { maxWarnings: options['maxWarnings'] as number }),
-          ...(options['config'] === undefined || options['config'] === true ? {} : { config: options['config'] as string | false }),
-          ...(typeof options['baseline'] === 'string' ? { baseline: options['baseline'] } : {}),
-          ...(typeof options['writeBaseline'] === 'string' ? { writeBaseline: options['writeBaseline'] } : {}),
-          ...(options['pruneBaseline'] === true ? { pruneBaseline: true } : {}),
-          ...(typeof options['docsUrl'] === 'string' ? { docsUrl: options['docsUrl'] } : {}),
-          ...(Array.isArray(options['ignorePattern']) ? { ignorePatterns: options['ignorePattern'] as string[] } : {}),
-          ...(options['fixDryRun'] === true ? { fix: 'dry-run' as const } : options['fix'] === true ? { fix: 'write' as const } : {}),
-          ...(Array.isArray(options['fixType']) ? { fixTypes: options['fixType'] as FixKind[] } : {}),
-          ...(typeof options['sarifCategory'] === 'string' ? { sarifCategory: options['sarifCategory'] } : {}),
-          ...(typeof options['cacheLocation'] === 'string'
-            ? { cacheLocation: options['cacheLocation'] }
-            : options['cache'] === true
-              ? { cacheLocation: DEFAULT_CACHE_LOCATION }
-              : {}),
-        },
-        MCPRELY_VERSION,
-      );
-    });
-
-  program
-    .command('review')
-    .description('write the reliability review of a manifest (exit 1 when not production-ready)')
-    .argument('<manifest>', 'a manifest file')
-    .addOption(
-      new Option('-f, --format <name>', 'output format (html: one page that opens offline)')
-        .choices(['markdown', 'json', 'html'])
-        .default('markdown'),
-    )
-    .option('-o, --output <file>', 'write the review to a file instead of standard output')
-    .option('-c, --config <file>', 'configuration file for the lint findings in the review')
-    .option('--no-config', 'ignore any configuration file')
-    .action(async (manifest: string, options: Record<string, unknown>) => {
-      const { runReview } = await import('./review-command.js');
-      process.exitCode = await runReview(manifest, {
-        format: options['format'] as 'markdown' | 'json' | 'html',
-        ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
-        ...(options['config'] === undefined || options['config'] === true ? {} : { config: options['config'] as string | false }),
-      });
-    });
-
-  program
-    .command('fixtures')
-    .description('write the failure fixtures of every operation as data files')
-    .argument('<manifest>', 'a manifest file')
-    .option('-o, --output <dir>', 'folder to write the fixtures to', 'mcprely-fixtures')
-    .action(async (manifest: string, options: { output: string }) => {
-      const { runFixtures } = await import('./fixtures-command.js');
-      process.exitCode = runFixtures(manifest, options);
-    });
-
-  const verify = program
-    .command('verify')
-    .description('run fixtures on the reference implementation and print their transcripts (exit 1 when one fails)')
-    .argument('<paths...>', 'a manifest (its fixtures are generated) or fixture files')
-    .addOption(
-      new Option('-f, --format <name>', 'text (transcripts), json or junit (a test case per fixture)')
-        .choices(['text', 'json', 'junit'])
-        .default('text'),
-    )
-    .option('-o, --output <file>', 'write the report to a file instead of standard output')
-    .option('--stdio <command>', "run the manifest's fixtures against this server, over stdio (no shell)")
-    .option('--url <endpoint>', "run the manifest's fixtures against the server at this Streamable HTTP endpoint");
-  addLiveOptions(verify, 'live: also run the key fixtures, calling the keyed mutation twice with one key')
-    .option(
-      '--database-url <url>',
-      'run the fixtures of ledgers the manifest keeps in PostgreSQL on this database (default: MCPRELY_DATABASE_URL; else SQLite stands in)',
-    )
-    .action(async (paths: string[], options: Record<string, unknown>) => {
-      if (typeof options['stdio'] === 'string' || typeof options['url'] === 'string') {
-        const { runLiveVerify } = await import('./live-verify.js');
-        process.exitCode = await runLiveVerify(
-          paths,
+  if (wanted('lint')) {
+    const outputs = new OutputSpecs('stylish');
+    program
+      .command('lint')
+      .description('check manifests against the schema and the reliability rules')
+      .argument('[paths...]', 'manifest files (.yaml, .yml or .json), folders to search, or quoted globs; - for standard input')
+      .option(
+        '-f, --format <name>',
+        'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
+        collect((name) => outputs.addFormat(name)),
+      )
+      .option(
+        '-o, --output <file>',
+        'write the preceding --format to a file (repeatable)',
+        collect((file) => outputs.addOutput(file)),
+      )
+      .addOption(
+        new Option('--fail-severity <level>', 'exit 1 when a finding is at least this severe').choices(SEVERITIES).default('error'),
+      )
+      .option('--max-warnings <count>', 'exit 1 when there are more warnings than this', parseCount)
+      .option('-q, --quiet', 'report errors only', false)
+      .option('-c, --config <file>', 'configuration file (default: mcprely.config.yaml in the working directory)')
+      .option('--no-config', 'ignore any configuration file; use the recommended preset')
+      .option('--baseline <file>', 'report the findings listed in this baseline as suppressed')
+      .option('--write-baseline <file>', 'write the current findings to a baseline file')
+      .option('--prune-baseline', 'rewrite the --baseline file without its stale entries (accepted findings no longer found)', false)
+      .option(
+        '--ignore-pattern <glob>',
+        'leave out files and folders matching this glob (relative to the working directory; repeatable)',
+        (value: string, previous: string[] = []) => [...previous, value],
+      )
+      .option(
+        '--cache',
+        `reuse the reports of files that did not change since the last --cache run (kept in ${DEFAULT_CACHE_LOCATION})`,
+        false,
+      )
+      .option('--cache-location <path>', 'the lint cache file, or a folder to keep it in (implies --cache)')
+      .option('--stdin', 'lint one manifest read from standard input (as the path -)', false)
+      .option(
+        '--stdin-filename <path>',
+        'with --stdin: the name findings are reported under and configuration overrides match (default <stdin>)',
+      )
+      .option('--fix', 'apply the layout fixes to the files (comments, order and quoting kept; no claim changes)', false)
+      .option('--fix-dry-run', 'print the fixes as a diff on standard output (the report goes to standard error), changing no file', false)
+      .option(
+        '--fix-type <kinds>',
+        'the kinds of fix --fix applies, comma-separated: layout (the default), claim (a value that says what the server does)',
+        asUsage(parseFixTypes),
+      )
+      .option('--docs-url <url>', 'link rule pages at this docs/rules/ address (default: relative to the report)', asUsage(parseDocsUrl))
+      .option(
+        '--sarif-category <name>',
+        'SARIF automationDetails category, one per manifest set (default: mcprely)',
+        asUsage(parseCategory),
+      )
+      .action(async (paths: string[], options: Record<string, unknown>) => {
+        if (options['fixType'] !== undefined && options['fix'] !== true && options['fixDryRun'] !== true)
+          throw new UsageError('--fix-type goes with --fix or --fix-dry-run');
+        const stdin = stdinOf(paths, options);
+        const { runLint } = await import('./lint-command.js');
+        process.exitCode = await runLint(
+          stdin === undefined ? paths : [],
           {
-            ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
-            ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
-            ...liveOptionsFrom(options),
-            format: options['format'] as 'text' | 'json' | 'junit',
-            ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+            ...(stdin === undefined ? {} : { stdin }),
+            outputs: outputs.resolve(),
+            failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
+            quiet: options['quiet'] === true,
+            ...(options['maxWarnings'] === undefined ? {} : { maxWarnings: options['maxWarnings'] as number }),
+            ...(options['config'] === undefined || options['config'] === true ? {} : { config: options['config'] as string | false }),
+            ...(typeof options['baseline'] === 'string' ? { baseline: options['baseline'] } : {}),
+            ...(typeof options['writeBaseline'] === 'string' ? { writeBaseline: options['writeBaseline'] } : {}),
+            ...(options['pruneBaseline'] === true ? { pruneBaseline: true } : {}),
+            ...(typeof options['docsUrl'] === 'string' ? { docsUrl: options['docsUrl'] } : {}),
+            ...(Array.isArray(options['ignorePattern']) ? { ignorePatterns: options['ignorePattern'] as string[] } : {}),
+            ...(options['fixDryRun'] === true ? { fix: 'dry-run' as const } : options['fix'] === true ? { fix: 'write' as const } : {}),
+            ...(Array.isArray(options['fixType']) ? { fixTypes: options['fixType'] as FixKind[] } : {}),
+            ...(typeof options['sarifCategory'] === 'string' ? { sarifCategory: options['sarifCategory'] } : {}),
+            ...(typeof options['cacheLocation'] === 'string'
+              ? { cacheLocation: options['cacheLocation'] }
+              : options['cache'] === true
+                ? { cacheLocation: DEFAULT_CACHE_LOCATION }
+                : {}),
           },
           MCPRELY_VERSION,
         );
-        return;
-      }
-      const { runVerify } = await import('./verify-command.js');
-      const databaseUrl =
-        typeof options['databaseUrl'] === 'string' ? options['databaseUrl'] : process.env['MCPRELY_DATABASE_URL'] || undefined;
-      process.exitCode = await runVerify(
-        paths,
-        {
-          format: options['format'] as 'text' | 'json' | 'junit',
+      });
+  }
+
+  if (wanted('review')) {
+    program
+      .command('review')
+      .description('write the reliability review of a manifest (exit 1 when not production-ready)')
+      .argument('<manifest>', 'a manifest file')
+      .addOption(
+        new Option('-f, --format <name>', 'output format (html: one page that opens offline)')
+          .choices(['markdown', 'json', 'html'])
+          .default('markdown'),
+      )
+      .option('-o, --output <file>', 'write the review to a file instead of standard output')
+      .option('-c, --config <file>', 'configuration file for the lint findings in the review')
+      .option('--no-config', 'ignore any configuration file')
+      .action(async (manifest: string, options: Record<string, unknown>) => {
+        const { runReview } = await import('./review-command.js');
+        process.exitCode = await runReview(manifest, {
+          format: options['format'] as 'markdown' | 'json' | 'html',
           ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
-          ...(databaseUrl === undefined ? {} : { databaseUrl }),
-        },
-        MCPRELY_VERSION,
-      );
-    });
-
-  const evidence = program
-    .command('evidence')
-    .description('write the evidence bundle of a manifest: review, fixtures, transcripts and an index')
-    .argument('<manifest>', 'a manifest file')
-    .requiredOption('-o, --output <dir>', 'folder for the bundle (empty, or an earlier bundle, which is replaced)')
-    .option('--stdio <command>', 'also check the manifest against this server over stdio (no shell): probe, drift, live fixtures')
-    .option('--url <endpoint>', 'also check the manifest against the server at this Streamable HTTP endpoint');
-  addLiveOptions(evidence, "live: also call the manifest's keyed mutation twice with one idempotency key").action(
-    async (manifest: string, options: Record<string, unknown>) => {
-      const { runEvidence } = await import('./evidence-command.js');
-      process.exitCode = await runEvidence(manifest, {
-        output: options['output'] as string,
-        ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
-        ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
-        ...liveOptionsFrom(options),
+          ...(options['config'] === undefined || options['config'] === true ? {} : { config: options['config'] as string | false }),
+        });
       });
-    },
-  );
+  }
 
-  program
-    .command('lsp')
-    .description('a language server for editors: diagnostics as you type, quick fixes, rule pages on hover')
-    .option('--stdio', 'speak the Language Server Protocol over standard input and output (the only transport)')
-    .action(async () => {
-      const { startLanguageServer } = await import('../language-server/lsp-server.js');
-      startLanguageServer(process.stdin, process.stdout);
-    });
+  if (wanted('fixtures')) {
+    program
+      .command('fixtures')
+      .description('write the failure fixtures of every operation as data files')
+      .argument('<manifest>', 'a manifest file')
+      .option('-o, --output <dir>', 'folder to write the fixtures to', 'mcprely-fixtures')
+      .action(async (manifest: string, options: { output: string }) => {
+        const { runFixtures } = await import('./fixtures-command.js');
+        process.exitCode = runFixtures(manifest, options);
+      });
+  }
 
-  const probeOutputs = new OutputSpecs('stylish');
-  const probeCommand = program
-    .command('probe')
-    .description('check what a live MCP server does on the wire when requests are cancelled, time out or are retried')
-    .option('--stdio <command>', 'run this command and speak MCP over its stdin and stdout (no shell)')
-    .option('--url <endpoint>', 'speak Streamable HTTP to this endpoint')
-    .option('--manifest <file>', 'the manifest that names the long-running tool, its timeouts and its key argument')
-    .addOption(
-      new Option(
-        '--spec-version <revision>',
-        `protocol revision to probe (default: the manifest, or asked of an HTTP server, or ${MOST_DEPLOYED_REVISION})`,
-      ).choices([...SPEC_VERSIONS]),
+  if (wanted('verify')) {
+    const verify = program
+      .command('verify')
+      .description('run fixtures on the reference implementation and print their transcripts (exit 1 when one fails)')
+      .argument('<paths...>', 'a manifest (its fixtures are generated) or fixture files')
+      .addOption(
+        new Option('-f, --format <name>', 'text (transcripts), json or junit (a test case per fixture)')
+          .choices(['text', 'json', 'junit'])
+          .default('text'),
+      )
+      .option('-o, --output <file>', 'write the report to a file instead of standard output')
+      .option('--stdio <command>', "run the manifest's fixtures against this server, over stdio (no shell)")
+      .option('--url <endpoint>', "run the manifest's fixtures against the server at this Streamable HTTP endpoint");
+    addLiveOptions(verify, 'live: also run the key fixtures, calling the keyed mutation twice with one key')
+      .option(
+        '--database-url <url>',
+        'run the fixtures of ledgers the manifest keeps in PostgreSQL on this database (default: MCPRELY_DATABASE_URL; else SQLite stands in)',
+      )
+      .action(async (paths: string[], options: Record<string, unknown>) => {
+        if (typeof options['stdio'] === 'string' || typeof options['url'] === 'string') {
+          const { runLiveVerify } = await import('./live-verify.js');
+          process.exitCode = await runLiveVerify(
+            paths,
+            {
+              ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
+              ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
+              ...liveOptionsFrom(options),
+              format: options['format'] as 'text' | 'json' | 'junit',
+              ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+            },
+            MCPRELY_VERSION,
+          );
+          return;
+        }
+        const { runVerify } = await import('./verify-command.js');
+        const databaseUrl =
+          typeof options['databaseUrl'] === 'string' ? options['databaseUrl'] : process.env['MCPRELY_DATABASE_URL'] || undefined;
+        process.exitCode = await runVerify(
+          paths,
+          {
+            format: options['format'] as 'text' | 'json' | 'junit',
+            ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+            ...(databaseUrl === undefined ? {} : { databaseUrl }),
+          },
+          MCPRELY_VERSION,
+        );
+      });
+  }
+
+  if (wanted('evidence')) {
+    const evidence = program
+      .command('evidence')
+      .description('write the evidence bundle of a manifest: review, fixtures, transcripts and an index')
+      .argument('<manifest>', 'a manifest file')
+      .requiredOption('-o, --output <dir>', 'folder for the bundle (empty, or an earlier bundle, which is replaced)')
+      .option('--stdio <command>', 'also check the manifest against this server over stdio (no shell): probe, drift, live fixtures')
+      .option('--url <endpoint>', 'also check the manifest against the server at this Streamable HTTP endpoint');
+    addLiveOptions(evidence, "live: also call the manifest's keyed mutation twice with one idempotency key").action(
+      async (manifest: string, options: Record<string, unknown>) => {
+        const { runEvidence } = await import('./evidence-command.js');
+        process.exitCode = await runEvidence(manifest, {
+          output: options['output'] as string,
+          ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
+          ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
+          ...liveOptionsFrom(options),
+        });
+      },
     );
-  addLiveOptions(probeCommand, 'also call a mutation twice with one idempotency key (needs --manifest)')
-    .option(
-      '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
-      collect((name) => probeOutputs.addFormat(name)),
-    )
-    .option(
-      '-o, --output <file>',
-      'write the preceding --format to a file (repeatable)',
-      collect((file) => probeOutputs.addOutput(file)),
-    )
-    .action(async (options: Record<string, unknown>) => {
-      const { runProbeCommand } = await import('./probe-command.js');
-      process.exitCode = await runProbeCommand(
-        {
-          ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
-          ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
-          ...(typeof options['manifest'] === 'string' ? { manifest: options['manifest'] } : {}),
-          ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
-          ...liveOptionsFrom(options),
-          outputs: probeOutputs.resolve(),
-        },
-        MCPRELY_VERSION,
-      );
-    });
+  }
 
-  const driftOutputs = new OutputSpecs('stylish');
-  const driftCommand = program
-    .command('drift')
-    .description('compare a manifest with the live server it describes: tools, arguments, annotations and every claim seen on the wire')
-    .argument('<manifest>', 'the manifest of the server')
-    .option('--stdio <command>', 'run this command and speak MCP over its stdin and stdout (no shell)')
-    .option('--url <endpoint>', 'speak Streamable HTTP to this endpoint')
-    .addOption(new Option('--spec-version <revision>', "protocol revision to probe (default: the manifest's)").choices([...SPEC_VERSIONS]));
-  addLiveOptions(driftCommand, "also call the manifest's keyed mutation twice with one idempotency key")
-    .addOption(
-      new Option('--fail-severity <level>', 'exit 1 when a drift finding is at least this severe').choices(SEVERITIES).default('error'),
-    )
-    .option(
-      '-f, --format <name>',
-      'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
-      collect((name) => driftOutputs.addFormat(name)),
-    )
-    .option(
-      '-o, --output <file>',
-      'write the preceding --format to a file (repeatable)',
-      collect((file) => driftOutputs.addOutput(file)),
-    )
-    .action(async (manifest: string, options: Record<string, unknown>) => {
-      const { runDrift } = await import('./drift-command.js');
-      process.exitCode = await runDrift(
-        {
-          manifest,
-          ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
-          ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
-          ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
-          ...liveOptionsFrom(options),
-          failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
-          outputs: driftOutputs.resolve(),
-        },
-        MCPRELY_VERSION,
-      );
-    });
-
-  program
-    .command('init')
-    .description("write a starting manifest from a running server's tools/list, or a commented template without one")
-    .option('--template', 'write a commented template, every decision visible, without a server', false)
-    .addOption(
-      new Option('--transport <name>', 'with --template: the transports the server offers')
-        .choices(['stdio', 'streamable-http', 'both'])
-        .default('both'),
-    )
-    .option('--from-stdio <command>', 'run this command and ask it over stdio (no shell)')
-    .option('--from-url <endpoint>', 'ask the server at this Streamable HTTP endpoint')
-    .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices([...SPEC_VERSIONS]))
-    .option('-o, --output <file>', 'write the manifest here instead of standard output (never over an existing file)')
-    .option('--force', 'with --output: overwrite the file if it exists', false)
-    .action(async (options: Record<string, unknown>) => {
-      const { runInit } = await import('./init-command.js');
-      process.exitCode = await runInit({
-        ...(options['template'] === true ? { template: options['transport'] as 'stdio' | 'streamable-http' | 'both' } : {}),
-        ...(typeof options['fromStdio'] === 'string' ? { stdio: options['fromStdio'] } : {}),
-        ...(typeof options['fromUrl'] === 'string' ? { url: options['fromUrl'] } : {}),
-        ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
-        ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
-        force: options['force'] === true,
+  if (wanted('lsp')) {
+    program
+      .command('lsp')
+      .description('a language server for editors: diagnostics as you type, quick fixes, rule pages on hover')
+      .option('--stdio', 'speak the Language Server Protocol over standard input and output (the only transport)')
+      .action(async () => {
+        const { startLanguageServer } = await import('../language-server/lsp-server.js');
+        startLanguageServer(process.stdin, process.stdout);
       });
-    });
+  }
 
-  program
-    .command('rules')
-    .description('list the rules by area, or print the page of one rule')
-    .argument('[id]', 'a rule id')
-    .option(
-      '-c, --config <file>',
-      'configuration whose ruleFolders hold your own rules (default: mcprely.config.yaml in the working directory)',
-    )
-    .option('--no-config', 'the bundled rules only')
-    .action(async (id: string | undefined, options: { config?: string | boolean }) => {
-      const { runRules } = await import('./rules-command.js');
-      process.exitCode = await runRules(id, options.config === true ? undefined : options.config);
-    });
+  if (wanted('probe')) {
+    const probeOutputs = new OutputSpecs('stylish');
+    const probeCommand = program
+      .command('probe')
+      .description('check what a live MCP server does on the wire when requests are cancelled, time out or are retried')
+      .option('--stdio <command>', 'run this command and speak MCP over its stdin and stdout (no shell)')
+      .option('--url <endpoint>', 'speak Streamable HTTP to this endpoint')
+      .option('--manifest <file>', 'the manifest that names the long-running tool, its timeouts and its key argument')
+      .addOption(
+        new Option(
+          '--spec-version <revision>',
+          `protocol revision to probe (default: the manifest, or asked of an HTTP server, or ${MOST_DEPLOYED_REVISION})`,
+        ).choices([...SPEC_VERSIONS]),
+      );
+    addLiveOptions(probeCommand, 'also call a mutation twice with one idempotency key (needs --manifest)')
+      .option(
+        '-f, --format <name>',
+        'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
+        collect((name) => probeOutputs.addFormat(name)),
+      )
+      .option(
+        '-o, --output <file>',
+        'write the preceding --format to a file (repeatable)',
+        collect((file) => probeOutputs.addOutput(file)),
+      )
+      .action(async (options: Record<string, unknown>) => {
+        const { runProbeCommand } = await import('./probe-command.js');
+        process.exitCode = await runProbeCommand(
+          {
+            ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
+            ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
+            ...(typeof options['manifest'] === 'string' ? { manifest: options['manifest'] } : {}),
+            ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
+            ...liveOptionsFrom(options),
+            outputs: probeOutputs.resolve(),
+          },
+          MCPRELY_VERSION,
+        );
+      });
+  }
+
+  if (wanted('drift')) {
+    const driftOutputs = new OutputSpecs('stylish');
+    const driftCommand = program
+      .command('drift')
+      .description('compare a manifest with the live server it describes: tools, arguments, annotations and every claim seen on the wire')
+      .argument('<manifest>', 'the manifest of the server')
+      .option('--stdio <command>', 'run this command and speak MCP over its stdin and stdout (no shell)')
+      .option('--url <endpoint>', 'speak Streamable HTTP to this endpoint')
+      .addOption(
+        new Option('--spec-version <revision>', "protocol revision to probe (default: the manifest's)").choices([...SPEC_VERSIONS]),
+      );
+    addLiveOptions(driftCommand, "also call the manifest's keyed mutation twice with one idempotency key")
+      .addOption(
+        new Option('--fail-severity <level>', 'exit 1 when a drift finding is at least this severe').choices(SEVERITIES).default('error'),
+      )
+      .option(
+        '-f, --format <name>',
+        'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
+        collect((name) => driftOutputs.addFormat(name)),
+      )
+      .option(
+        '-o, --output <file>',
+        'write the preceding --format to a file (repeatable)',
+        collect((file) => driftOutputs.addOutput(file)),
+      )
+      .action(async (manifest: string, options: Record<string, unknown>) => {
+        const { runDrift } = await import('./drift-command.js');
+        process.exitCode = await runDrift(
+          {
+            manifest,
+            ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
+            ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
+            ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
+            ...liveOptionsFrom(options),
+            failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
+            outputs: driftOutputs.resolve(),
+          },
+          MCPRELY_VERSION,
+        );
+      });
+  }
+
+  if (wanted('init')) {
+    program
+      .command('init')
+      .description("write a starting manifest from a running server's tools/list, or a commented template without one")
+      .option('--template', 'write a commented template, every decision visible, without a server', false)
+      .addOption(
+        new Option('--transport <name>', 'with --template: the transports the server offers')
+          .choices(['stdio', 'streamable-http', 'both'])
+          .default('both'),
+      )
+      .option('--from-stdio <command>', 'run this command and ask it over stdio (no shell)')
+      .option('--from-url <endpoint>', 'ask the server at this Streamable HTTP endpoint')
+      .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices([...SPEC_VERSIONS]))
+      .option('-o, --output <file>', 'write the manifest here instead of standard output (never over an existing file)')
+      .option('--force', 'with --output: overwrite the file if it exists', false)
+      .action(async (options: Record<string, unknown>) => {
+        const { runInit } = await import('./init-command.js');
+        process.exitCode = await runInit({
+          ...(options['template'] === true ? { template: options['transport'] as 'stdio' | 'streamable-http' | 'both' } : {}),
+          ...(typeof options['fromStdio'] === 'string' ? { stdio: options['fromStdio'] } : {}),
+          ...(typeof options['fromUrl'] === 'string' ? { url: options['fromUrl'] } : {}),
+          ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
+          ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
+          force: options['force'] === true,
+        });
+      });
+  }
+
+  if (wanted('rules')) {
+    program
+      .command('rules')
+      .description('list the rules by area, or print the page of one rule')
+      .argument('[id]', 'a rule id')
+      .option(
+        '-c, --config <file>',
+        'configuration whose ruleFolders hold your own rules (default: mcprely.config.yaml in the working directory)',
+      )
+      .option('--no-config', 'the bundled rules only')
+      .action(async (id: string | undefined, options: { config?: string | boolean }) => {
+        const { runRules } = await import('./rules-command.js');
+        process.exitCode = await runRules(id, options.config === true ? undefined : options.config);
+      });
+  }
 
   return program;
 }
@@ -390,7 +428,8 @@ function collect(take: (value: string) => void): (value: string) => true {
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
-  const program = buildProgram();
+  const named = argv[2];
+  const program = buildProgram(COMMAND_NAMES.find((name) => name === named));
   try {
     await program.parseAsync(argv as string[]);
   } catch (error) {
