@@ -184,7 +184,7 @@ export class LintCache {
       }
       this.#stats.set(path, stat);
     }
-    return stat !== undefined && stat.isFile() && stat.size === entry.size && stat.mtimeMs === entry.mtimeMs && trustworthy(entry);
+    return stat?.isFile() === true && stat.size === entry.size && stat.mtimeMs === entry.mtimeMs && trustworthy(entry);
   }
 
   #hashOf(bytes: Uint8Array): string {

@@ -28,7 +28,10 @@ describe('the program built for one command', () => {
     const full = buildProgram();
     for (const name of COMMAND_NAMES) {
       const alone = buildProgram(name);
-      expect(alone.commands.map((command) => command.name()), name).toEqual([name]);
+      expect(
+        alone.commands.map((command) => command.name()),
+        name,
+      ).toEqual([name]);
       expect(shape(alone.commands[0]!), name).toEqual(shape(full.commands.find((command) => command.name() === name)!));
     }
   });
