@@ -29,7 +29,7 @@ interface CacheEntry {
   readonly mtimeMs?: number;
   /** When the content was last hashed (ms since the epoch). */
   readonly checkedAt?: number;
-  /** SHA-1 of the file's effective configuration: the rules on for it and their severities. */
+  /** SHA-1 of the file's effective configuration: how the severities of its rules differ from the rules' own. */
   readonly settings: string;
   readonly report: FileReport;
   /** Whether the file's head says it is a manifest (a top-level mcprely key): a folder search takes it without reading it. */
@@ -67,7 +67,11 @@ export class LintCache {
   hits = 0;
   misses = 0;
 
-  private constructor(path: string, tool: string, rules: string, files: Record<string, CacheEntry>) {
+  /** Each rule's own severity: a file's severities are keyed by how they differ from these. */
+  readonly #defaults: ReadonlyMap<string, string>;
+
+  private constructor(path: string, tool: string, rules: string, files: Record<string, CacheEntry>, defaults: ReadonlyMap<string, string>) {
+    this.#defaults = defaults;
     this.#path = path;
     this.#tool = tool;
     this.#rules = rules;
@@ -84,7 +88,8 @@ export class LintCache {
     // A build's own rules are part of its build id; without one (run from source), and for the user's rules, the definitions count.
     const bundled = new Set<RuleDefinition>(typeof MCPRELY_BUILD_ID === 'string' ? BUNDLED_DEFINITIONS : []);
     const rules = sha1Hex(canonicalJson(definitions.filter((definition) => !bundled.has(definition))));
-    const cache = new LintCache(path, tool, rules, {});
+    const defaults = new Map(definitions.map((definition) => [definition.id, definition.severity]));
+    const cache = new LintCache(path, tool, rules, {}, defaults);
     cache.#changed = true;
     let text: string;
     try {
@@ -104,7 +109,7 @@ export class LintCache {
       return cache;
     }
     if (read.tool !== tool || read.rules !== rules) return cache;
-    return new LintCache(path, tool, rules, read.files);
+    return new LintCache(path, tool, rules, read.files, defaults);
   }
 
   /**
@@ -206,7 +211,12 @@ export class LintCache {
     const kind = fixReplacements ? 1 : 0;
     let hash = hashes[kind];
     if (hash === undefined) {
-      const text = JSON.stringify([...severities].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      // The severities as they differ from each rule's own (a rule off, or at another severity; an id of no rule):
+      // the rules themselves are in the cache's `tool` and `rules` keys, so this says all, and is short to hash.
+      const differences: [string, string][] = [];
+      for (const [id, own] of this.#defaults) if (severities.get(id) !== own) differences.push([id, severities.get(id) ?? 'off']);
+      for (const [id, severity] of severities) if (!this.#defaults.has(id)) differences.push([id, severity]);
+      const text = JSON.stringify(differences.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       hash = sha1Hex(`${text}${fixReplacements ? '/fix-replacements' : '/plain'}`);
       hashes[kind] = hash;
     }

@@ -82,6 +82,14 @@ describe('lint --cache', () => {
     const reconfigured = lint(root, '--cache-location', folder);
     expect(cacheLine(reconfigured.stderr)![1]).toBe('0');
     expect(reconfigured.stdout).toBe(lint(root).stdout);
+    // The rule off, the strict preset, the rule back at its own severity: each another configuration.
+    for (const config of ['rules: { deadline-max-required: off }\n', 'extends: [strict]\n', 'rules: { deadline-max-required: error }\n']) {
+      writeFileSync(join(root, 'mcprely.config.yaml'), config);
+      const again = lint(root, '--cache-location', folder);
+      expect(cacheLine(again.stderr)![1], config).toBe('0');
+      expect(again.stdout, config).toBe(lint(root).stdout);
+      expect(cacheLine(lint(root, '--cache-location', folder).stderr)![3], config).toBe('0');
+    }
     expect(readFileSync(join(folder, 'lint-cache.json'), 'utf8')).toContain('"format":"mcprely-lint-cache"');
     // A rule of the user's own, then an edit of it: each time every file is linted again.
     mkdirSync(join(root, 'team-rules'));
