@@ -100,13 +100,14 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
   try {
     settings = await loadSettings(options.config, cwd);
     baseline = options.baseline === undefined ? undefined : await loadBaseline(options.baseline, cwd);
-    cache =
+    const opened =
       options.cacheLocation === undefined || options.input !== undefined
         ? undefined
         : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', settings.definitions);
+    cache = opened;
     targets =
       options.input === undefined
-        ? expandLintPaths(paths, options.ignorePatterns ?? [], cwd, cache && ((path) => cache!.knownManifest(path)))
+        ? expandLintPaths(paths, options.ignorePatterns ?? [], cwd, opened && ((path) => opened.knownManifest(path)))
         : { targets: [{ file: options.input.file }], ignored: [] };
   } catch (error) {
     if (error instanceof SettingsError) return { ok: false, report: error.report };

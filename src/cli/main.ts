@@ -38,16 +38,8 @@ export function buildProgram(only?: CommandName): Command {
       .command('lint')
       .description('check manifests against the schema and the reliability rules')
       .argument('[paths...]', 'manifest files (.yaml, .yml or .json), folders to search, or quoted globs; - for standard input')
-      .option(
-        '-f, --format <name>',
-        'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
-        collect((name) => outputs.addFormat(name)),
-      )
-      .option(
-        '-o, --output <file>',
-        'write the preceding --format to a file (repeatable)',
-        collect((file) => outputs.addOutput(file)),
-      )
+      .addOption(formatOption(outputs))
+      .addOption(outputOption(outputs))
       .addOption(
         new Option('--fail-severity <level>', 'exit 1 when a finding is at least this severe').choices(SEVERITIES).default('error'),
       )
@@ -251,16 +243,8 @@ export function buildProgram(only?: CommandName): Command {
         ).choices([...SPEC_VERSIONS]),
       );
     addLiveOptions(probeCommand, 'also call a mutation twice with one idempotency key (needs --manifest)')
-      .option(
-        '-f, --format <name>',
-        'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
-        collect((name) => probeOutputs.addFormat(name)),
-      )
-      .option(
-        '-o, --output <file>',
-        'write the preceding --format to a file (repeatable)',
-        collect((file) => probeOutputs.addOutput(file)),
-      )
+      .addOption(formatOption(probeOutputs))
+      .addOption(outputOption(probeOutputs))
       .action(async (options: Record<string, unknown>) => {
         const { runProbeCommand } = await import('./probe-command.js');
         process.exitCode = await runProbeCommand(
@@ -292,16 +276,8 @@ export function buildProgram(only?: CommandName): Command {
       .addOption(
         new Option('--fail-severity <level>', 'exit 1 when a drift finding is at least this severe').choices(SEVERITIES).default('error'),
       )
-      .option(
-        '-f, --format <name>',
-        'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)',
-        collect((name) => driftOutputs.addFormat(name)),
-      )
-      .option(
-        '-o, --output <file>',
-        'write the preceding --format to a file (repeatable)',
-        collect((file) => driftOutputs.addOutput(file)),
-      )
+      .addOption(formatOption(driftOutputs))
+      .addOption(outputOption(driftOutputs))
       .action(async (manifest: string, options: Record<string, unknown>) => {
         const { runDrift } = await import('./drift-command.js');
         process.exitCode = await runDrift(
@@ -413,6 +389,20 @@ function parseCategory(value: string): string {
   if (!/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(value) || value.length > 200)
     throw new Error('a category is letters, digits, "-", "_" and "." in parts joined by "/", at most 200 characters');
   return value;
+}
+
+/** `-f, --format <name>` (repeatable) of a command that writes findings: each format goes to `outputs`. */
+function formatOption(outputs: OutputSpecs): Option {
+  return new Option('-f, --format <name>', 'output format: stylish, json, sarif, github, junit, markdown, gitlab (repeatable)').argParser(
+    collect((name) => outputs.addFormat(name)),
+  );
+}
+
+/** `-o, --output <file>` (repeatable): the file the preceding --format goes to. */
+function outputOption(outputs: OutputSpecs): Option {
+  return new Option('-o, --output <file>', 'write the preceding --format to a file (repeatable)').argParser(
+    collect((file) => outputs.addOutput(file)),
+  );
 }
 
 /** A repeatable option whose values are handed, in command-line order, to `take`. */
