@@ -15,6 +15,14 @@ let collect: (() => void) | undefined;
  */
 export async function collectGarbage(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
+  collectGarbageNow();
+}
+
+/**
+ * A full garbage collection in the caller's frame: for a moment between two pieces of work whose values the
+ * frame no longer holds (between two files a command writes, say).
+ */
+export function collectGarbageNow(): void {
   if (collect === undefined) {
     setFlagsFromString('--expose-gc');
     collect = runInNewContext('gc') as () => void;

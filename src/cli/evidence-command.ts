@@ -1,6 +1,7 @@
 import { join, relative, resolve } from 'node:path';
 import { operationFixtures } from '../fixtures/generate-fixtures.js';
 import { writeEvidenceFiles, writeRunFiles } from '../evidence/build-evidence.js';
+import type { BundleSink } from '../evidence/bundle.js';
 import type { EvidenceIndex } from '../evidence/evidence-index.js';
 import { BundleWriter, checkBundleFolder } from '../bundle-writer/bundle-writer.js';
 import { RecordSpool } from '../bundle-writer/record-spool.js';
@@ -9,7 +10,7 @@ import type { OperationSummary } from '../review/review-types.js';
 import { toSlashes } from '../workspace/load-settings.js';
 import { readLintedManifest } from './manifest-input.js';
 import { Progress } from './progress.js';
-import { collectGarbage } from './collect-garbage.js';
+import { collectGarbage, collectGarbageNow } from './collect-garbage.js';
 import { runFixture } from '../simulator/run-fixture.js';
 import { outcomeOf, type RunOutcome } from '../simulator/run-outcome.js';
 import { displayText } from '../text/display-text.js';
@@ -94,7 +95,7 @@ export async function writeEvidence(
         at: (position) => ({ findings: findings.at(position), outcomes: outcomes.at(position) }),
       };
       const index = writeEvidenceFiles(
-        bundle,
+        collectingBeforeEachStreamedFile(bundle),
         input.manifest,
         { records, otherFindings: input.otherFindings, summaryStore: spool<OperationSummary> },
         live,
@@ -109,6 +110,25 @@ export async function writeEvidence(
   } finally {
     for (const opened of spools) opened.close();
   }
+}
+
+/**
+ * The writer, with a full collection before each file written in pieces (the review and the index, each made from
+ * every operation's record). Each leaves garbage that survived two scavenges and so sits in the old generation,
+ * which is collected only at its limit: measured at 10 000 operations, live data climbed from 19 to 59 MB over
+ * the five files before V8 collected; with a collection before each (~20 ms at ~20 MB live), it stays at 19–22 MB.
+ */
+function collectingBeforeEachStreamedFile(bundle: BundleWriter): BundleSink {
+  return {
+    set: (file, text) => bundle.set(file, text),
+    get: (file) => bundle.get(file),
+    has: (file) => bundle.has(file),
+    keys: () => bundle.keys(),
+    setChunks: (file, chunks) => {
+      collectGarbageNow();
+      return bundle.setChunks(file, chunks);
+    },
+  };
 }
 
 function written(files: number, index: EvidenceIndex): EvidenceWritten {

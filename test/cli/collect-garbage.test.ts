@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../src/cli/collect-garbage.js';
+import { collectGarbage, collectGarbageNow } from '../../src/cli/collect-garbage.js';
 
 /** An object only a WeakRef points to (made in its own frame, so no local of the test holds it). */
 function unheld(): WeakRef<object> {
@@ -22,5 +22,12 @@ describe('collectGarbage', () => {
     await new Promise((resolve) => setImmediate(resolve));
     await collectGarbage();
     expect(again.deref()).toBeUndefined();
+  });
+
+  it('collects at once when called in the frame (collectGarbageNow)', async () => {
+    const unheldRef = unheld();
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbageNow();
+    expect(unheldRef.deref()).toBeUndefined();
   });
 });
