@@ -15,6 +15,7 @@ const scripts = [
   'speed.mjs',
   'lsp.mjs',
   'evidence-memory.mjs',
+  'proxy-latency.mjs',
 ];
 let failed = 0;
 for (const script of scripts) {

@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { addJudgeOptions, judgeOptionsFrom } from './session-options.js';
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { DEFAULT_CACHE_LOCATION } from '../lint-cache/cache-location.js';
 import { reportInternalError } from './internal-error.js';
@@ -14,7 +15,20 @@ declare const MCPRELY_VERSION: string;
 const SEVERITIES = ['error', 'warn', 'info'];
 
 /** The commands, in the order help lists them. */
-export const COMMAND_NAMES = ['lint', 'review', 'fixtures', 'verify', 'evidence', 'lsp', 'probe', 'drift', 'init', 'rules'] as const;
+export const COMMAND_NAMES = [
+  'lint',
+  'review',
+  'fixtures',
+  'verify',
+  'evidence',
+  'lsp',
+  'probe',
+  'drift',
+  'proxy',
+  'audit',
+  'init',
+  'rules',
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /**
@@ -289,6 +303,58 @@ export function buildProgram(only?: CommandName): Command {
             ...liveOptionsFrom(options),
             failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
             outputs: driftOutputs.resolve(),
+          },
+          MCPRELY_VERSION,
+        );
+      });
+  }
+
+  if (wanted('proxy')) {
+    const proxyCommand = program
+      .command('proxy')
+      .description(
+        "relay a real session between a host and a server, record it and judge both parties (put it in the host's MCP configuration)",
+      )
+      .usage('[options] (--stdio "<server command>" | -- <program> [arguments...])')
+      .option('--stdio <command>', 'start this server command (no shell) and relay stdio to it')
+      .option('--record <trace.jsonl>', 'write every message, as it passes, to this trace (mcprely audit reads it)')
+      .argument('[server...]', 'the server command as words, after --');
+    addJudgeOptions(proxyCommand).action(async (server: string[], options: Record<string, unknown>) => {
+      const { runProxy } = await import('./proxy-command.js');
+      if (server.length > 0 && typeof options['stdio'] === 'string') {
+        process.stderr.write('error: give the server command once: --stdio "<command>" or after --, not both\n');
+        process.exitCode = 2;
+        return;
+      }
+      process.exitCode = await runProxy({
+        ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
+        argv: server,
+        ...(typeof options['record'] === 'string' ? { record: options['record'] } : {}),
+        judge: judgeOptionsFrom(options),
+      });
+    });
+  }
+
+  if (wanted('audit')) {
+    const auditOutputs = new OutputSpecs('stylish');
+    const auditCommand = program
+      .command('audit')
+      .description('judge recorded sessions (mcprely proxy --record): what the server and the client did, as findings at the trace lines')
+      .argument('<trace...>', 'trace files (JSON Lines)');
+    addJudgeOptions(auditCommand)
+      .addOption(
+        new Option('--fail-severity <level>', 'exit 1 when a finding is at least this severe').choices(SEVERITIES).default('error'),
+      )
+      .addOption(formatOption(auditOutputs))
+      .addOption(outputOption(auditOutputs))
+      .action(async (traces: string[], options: Record<string, unknown>) => {
+        const { runAudit } = await import('./audit-command.js');
+        process.exitCode = runAudit(
+          traces,
+          {
+            judge: judgeOptionsFrom(options),
+            failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
+            outputs: auditOutputs.resolve(),
           },
           MCPRELY_VERSION,
         );

@@ -1,6 +1,7 @@
 import { closestMatch } from '../document/did-you-mean.js';
 import { INPUT_RULES, renderDescriptorPage, renderInputRuleDoc } from '../findings/input-rules.js';
 import { DRIFT_RULE_IDS, DRIFT_RULES } from '../probe/drift.js';
+import { SESSION_RULE_IDS, SESSION_RULES } from '../judges/session-rules.js';
 import { bundledRules, type RuleSet } from '../rules/load-rules.js';
 import { loadSettings, SettingsError } from '../workspace/load-settings.js';
 import { renderRuleDoc } from '../rule-docs/rule-doc.js';
@@ -40,8 +41,12 @@ export async function runRules(id: string | undefined, config: string | false | 
     lines.push('drift (mcprely drift: the manifest against the live server)');
     for (const rule of DRIFT_RULES) lines.push(`  ${rule.id.padEnd(38)} ${rule.severity.padEnd(5)}  ${rule.description}`);
     lines.push('');
+    lines.push('session (mcprely proxy and audit: what the server and the client did in a real session)');
+    for (const rule of SESSION_RULES) lines.push(`  ${rule.id.padEnd(38)} ${rule.severity.padEnd(5)}  ${rule.description}`);
+    lines.push('');
     lines.push(
-      `${plural(ruleSet.rules.length, 'rule')}, ${plural(INPUT_RULES.length, 'input rule')} and ${plural(DRIFT_RULES.length, 'drift rule')}. ` +
+      `${plural(ruleSet.rules.length, 'rule')}, ${plural(INPUT_RULES.length, 'input rule')}, ${plural(DRIFT_RULES.length, 'drift rule')} ` +
+        `and ${plural(SESSION_RULES.length, 'session rule')}. ` +
         "mcprely rules <id> prints one rule's page.",
     );
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -57,9 +62,19 @@ export async function runRules(id: string | undefined, config: string | false | 
     process.stdout.write(renderDescriptorPage(driftRule, 'drift'));
     return 0;
   }
+  const sessionRule = SESSION_RULES.find((candidate) => candidate.id === id);
+  if (sessionRule !== undefined) {
+    process.stdout.write(renderDescriptorPage(sessionRule, 'session'));
+    return 0;
+  }
   const rule = ruleSet.byId.get(id);
   if (rule === undefined) {
-    const suggestion = closestMatch(id, [...INPUT_RULES.map((candidate) => candidate.id), ...DRIFT_RULE_IDS, ...ruleSet.byId.keys()]);
+    const suggestion = closestMatch(id, [
+      ...INPUT_RULES.map((candidate) => candidate.id),
+      ...DRIFT_RULE_IDS,
+      ...SESSION_RULE_IDS,
+      ...ruleSet.byId.keys(),
+    ]);
     process.stderr.write(
       `error: no rule named ${id}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}; mcprely rules lists them\n`,
     );

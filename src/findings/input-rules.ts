@@ -108,6 +108,30 @@ export const INPUT_RULES: readonly InputRule[] = [
     ),
   },
   {
+    id: 'trace-file',
+    severity: 'error',
+    description: 'A session trace is readable JSON Lines that match schemas/trace.schema.json.',
+    rationale:
+      'audit judges a trace as recorded by mcprely proxy --record: a header line, then one record per message. A trace that cannot be ' +
+      'read, or a line that is not such a record, is reported at its line and column; no judge runs on it, and the other traces are still judged.',
+    fix: 'Record the session again with mcprely proxy --record, or correct the line shown.',
+    tags: ['input'],
+    docPage: 'docs/rules/trace-file.md',
+    helpMarkdown: inputHelp(
+      'A session trace is readable JSON Lines that match schemas/trace.schema.json.',
+      [
+        '`mcprely audit` judges a trace as `mcprely proxy --record` writes it: a header line',
+        '(`{"mcprelyTrace": 1, "transport": "stdio" | "http", "started": "<ISO time>"}`), then one record per message',
+        '(`{"at": <ms>, "from": "client" | "server", "message": <JSON-RPC>}`, `"text"` for a line that was not JSON), in the',
+        'order they passed, and an `{"at": <ms>, "end": "<why>"}` record when the recording stopped. A trace that cannot be',
+        'read, a line that is not JSON or a record out of order is reported at its line and column (up to 20 per trace); no',
+        'judge runs on that trace, the others are still judged, and the run exits with code 2.',
+      ],
+      'Record the session again with `mcprely proxy --record`, or correct the line shown.',
+      [],
+    ),
+  },
+  {
     id: 'config-file',
     severity: 'error',
     description:

@@ -147,7 +147,7 @@ export class StdioConnection extends Connection {
   }
 }
 
-function spawnProblem(program: string, error: NodeJS.ErrnoException): string {
+export function spawnProblem(program: string, error: NodeJS.ErrnoException): string {
   if (error.code === 'ENOENT') return `the program ${JSON.stringify(program)} was not found (check the command, or give its full path)`;
   if (error.code === 'EACCES') return `the program ${JSON.stringify(program)} cannot be run (permission denied)`;
   return `the program ${JSON.stringify(program)} could not start: ${error.message}`;

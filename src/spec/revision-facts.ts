@@ -103,6 +103,12 @@ export interface RevisionFacts {
   readonly 'tool-names-unique': Fact<true>;
   /** Whether a request may end with input_required and be retried as a new request (Multi Round-Trip Requests). */
   readonly 'multi-round-trip': Fact<boolean>;
+  /** A requester never uses a request id twice. */
+  readonly 'request-id-unique': Fact<true>;
+  /** A cancellation names only a request its sender issued and still waits for. */
+  readonly 'cancel-in-flight-only': Fact<true>;
+  /** A notification is never answered. */
+  readonly 'notification-no-response': Fact<true>;
 }
 
 export type FactId = keyof RevisionFacts;
@@ -360,6 +366,26 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
         'receivers MUST bind tasks to the authorization context that created them where there is one; ' +
         'a server may scope tasks to their session, so a new session need not find them',
     },
+    'request-id-unique': {
+      value: true,
+      strength: 'MUST NOT',
+      page: 'basic',
+      says: 'the request ID MUST NOT have been previously used by the requestor within the same session',
+    },
+    'cancel-in-flight-only': {
+      value: true,
+      strength: 'MUST',
+      page: CANCELLATION_2025,
+      says:
+        'cancellation notifications MUST only reference requests that were previously issued in the same direction ' +
+        'and are believed to still be in progress',
+    },
+    'notification-no-response': {
+      value: true,
+      strength: 'MUST NOT',
+      page: 'basic',
+      says: 'notifications are one-way messages: the receiver MUST NOT send a response',
+    },
     'tool-names-unique': { value: true, strength: 'SHOULD', page: 'server/tools', says: 'tool names SHOULD be unique within a server' },
     'multi-round-trip': {
       value: false,
@@ -600,6 +626,26 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       says:
         'the server MUST NOT return the create result until a tasks/get for its taskId would resolve; ' +
         'clients SHOULD persist task ids so that polling can resume after a crash or restart',
+    },
+    'request-id-unique': {
+      value: true,
+      strength: 'MUST NOT',
+      page: 'basic',
+      says: 'the request ID MUST NOT have been previously used by the requestor within the same session',
+    },
+    'cancel-in-flight-only': {
+      value: true,
+      strength: 'MUST',
+      page: CANCELLATION_2026,
+      says:
+        'cancellation notifications MUST only reference requests that were previously issued in the same direction ' +
+        'and are believed to still be in progress',
+    },
+    'notification-no-response': {
+      value: true,
+      strength: 'MUST NOT',
+      page: 'basic',
+      says: 'notifications are one-way messages: the receiver MUST NOT send a response',
     },
     'tool-names-unique': { value: true, strength: 'SHOULD', page: 'server/tools', says: 'tool names SHOULD be unique within a server' },
     'multi-round-trip': {

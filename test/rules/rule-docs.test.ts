@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { INPUT_RULES, renderDescriptorPage, renderInputRuleDoc } from '../../src/findings/input-rules.js';
 import { DRIFT_RULES } from '../../src/probe/drift.js';
+import { SESSION_RULES } from '../../src/judges/session-rules.js';
 import { bundledRules } from '../../src/rules/load-rules.js';
 import { renderRuleDoc } from '../../src/rule-docs/rule-doc.js';
 import { runRuleExamples } from '../../src/rule-docs/rule-examples.js';
@@ -38,5 +39,12 @@ describe('drift rule pages', () => {
   it.each(DRIFT_RULES.map((rule) => [rule.id, rule] as const))('docs/rules/%s.md is current', async (id, rule) => {
     expect(rule.docPage).toBe(`docs/rules/${id}.md`);
     await expect(renderDescriptorPage(rule, 'drift')).toMatchFileSnapshot(`../../docs/rules/${id}.md`);
+  });
+});
+
+describe('session rule pages', () => {
+  it.each(SESSION_RULES.map((rule) => [rule.id, rule] as const))('docs/rules/%s.md is current', async (id, rule) => {
+    expect(rule.docPage).toBe(`docs/rules/${id}.md`);
+    await expect(renderDescriptorPage(rule, 'session')).toMatchFileSnapshot(`../../docs/rules/${id}.md`);
   });
 });

@@ -4,7 +4,7 @@
 //     (prints "listening <port>" when ready; loopback only)
 // The revision decides the handshake (initialize, or server/discover) and, over HTTP, the cancellation
 // (a POSTed notification, or closing the response stream). Without a defect the server is well-behaved:
-// slow_job (read-only) sends progress 1..4 every 150 ms, then answers, and stops at once when cancelled.
+// slow_job (read-only) sends progress 1..4 every 150 ms (--step-ms), then answers, and stops at once when cancelled.
 //
 // Defects:
 //   response-after-cancel, progress-after-cancel   keeps answering / reporting after a cancellation, for 2 s
@@ -42,6 +42,8 @@ const option = (name) => {
 };
 const revision = option('--revision') ?? '2025-11-25';
 const httpPort = option('--http');
+// How long each of slow_job's four steps takes (ms).
+const stepMs = Number(option('--step-ms') ?? 150);
 const STATELESS = '2026-07-28';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false };
@@ -118,7 +120,7 @@ function startJob(message, send, job) {
           if (defect === 'unknown-id-response') send({ jsonrpc: '2.0', id: 999_999, result: {} });
         }
       },
-      150 * (index + 1),
+      stepMs * (index + 1),
     );
   });
 }

@@ -1,0 +1,29 @@
+import { clientCancelsOnIdleTimeout, clientCancelsOnlyPending, clientEnforcesMaximum, clientRequestIdsUnique } from './client-judges.js';
+import type { JudgeOptions } from './judge-options.js';
+import type { Judgement } from './judgement.js';
+import { clientRetryKeepsKey } from './retry-judge.js';
+import { type Judge, SERVER_JUDGES } from './server-judges.js';
+import { indexSession, type SessionIndex } from './session-requests.js';
+import type { SessionTranscript } from './session-transcript.js';
+
+/** Every judge, the server's first: the order of a report. */
+export const JUDGES: readonly Judge[] = [
+  ...SERVER_JUDGES,
+  clientCancelsOnIdleTimeout,
+  clientEnforcesMaximum,
+  clientRequestIdsUnique,
+  clientCancelsOnlyPending,
+  clientRetryKeepsKey,
+];
+
+/** What the judges made of one session. */
+export interface SessionVerdict {
+  readonly session: SessionIndex;
+  readonly judgements: readonly Judgement[];
+}
+
+/** Judges a recorded session: a pure function of its messages and the timeouts it is measured against. */
+export function judgeSession(transcript: SessionTranscript, options: JudgeOptions): SessionVerdict {
+  const session = indexSession(transcript);
+  return { session, judgements: JUDGES.map((judge) => judge(session, options)) };
+}

@@ -1,0 +1,48 @@
+import type { CheckStatus } from '../live/outcome.js';
+import type { FactId } from '../spec/revision-facts.js';
+import type { Party } from './session-transcript.js';
+
+export type JudgeBasis = { readonly fact: FactId } | { readonly lesson: string; readonly says: string };
+
+/** One thing a judge saw: a message that broke the rule, or one that was checked and held. */
+export interface JudgedCase {
+  readonly status: 'pass' | 'fail';
+  readonly message: string;
+  /** The trace lines it rests on, the one to point at first. */
+  readonly lines: readonly number[];
+}
+
+/**
+ * What a judge made of a session: `fail` when a case broke its rule, `pass` only when it saw at least one case it
+ * could judge and every one held; `inconclusive` when the session never exercised it (the summary says what would);
+ * `not-observable` when the transport or revision hides it.
+ */
+export interface Judgement {
+  readonly judge: string;
+  /** The party the rule binds. */
+  readonly party: Party;
+  readonly status: CheckStatus;
+  readonly summary: string;
+  /** What the judge rests on: a revision fact, or a section of the reliability lesson (named in words). */
+  readonly rests: JudgeBasis;
+  readonly cases: readonly JudgedCase[];
+}
+
+/** A judgement from its cases: fail if one failed, pass if one was judged, else inconclusive with `unexercised`. */
+export function judged(
+  base: Pick<Judgement, 'judge' | 'party' | 'rests'>,
+  cases: readonly JudgedCase[],
+  unexercised: string,
+  passed: (count: number) => string,
+): Judgement {
+  const failed = cases.filter((one) => one.status === 'fail');
+  if (failed.length > 0)
+    return {
+      ...base,
+      status: 'fail',
+      summary: failed.length === 1 ? (failed[0] as JudgedCase).message : `${failed.length} cases: ${(failed[0] as JudgedCase).message}; …`,
+      cases,
+    };
+  if (cases.length > 0) return { ...base, status: 'pass', summary: passed(cases.length), cases };
+  return { ...base, status: 'inconclusive', summary: unexercised, cases };
+}

@@ -1,0 +1,111 @@
+import { type JudgedCase, judged } from './judgement.js';
+import type { SessionIndex, SessionRequest } from './session-requests.js';
+import { describeRequest, type Judge } from './server-judges.js';
+
+/** Argument names that carry an idempotency key when neither the manifest nor an option names one. */
+const KEY_NAME = /^idempotency[-_]?key$|^request[-_]?key$|^dedup(e|lication)?[-_]?key$/i;
+
+function argumentsOf(request: SessionRequest): Readonly<Record<string, unknown>> {
+  const value = request.params['arguments'];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** JSON with sorted keys: two argument sets are the same call when these agree. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Tools the server said only read (tools/list's `readOnlyHint: true`): re-sending them is harmless. */
+function readOnlyTools(session: SessionIndex): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const request of session.requests) {
+    if (request.method !== 'tools/list') continue;
+    const tools = (request.response?.message as { result?: { tools?: unknown } } | undefined)?.result?.tools;
+    if (!Array.isArray(tools)) continue;
+    for (const tool of tools) if (tool?.annotations?.readOnlyHint === true && typeof tool.name === 'string') names.add(tool.name);
+  }
+  return names;
+}
+
+/**
+ * A tool call the client gave up on (cancelled, or still unanswered when it sent the call again) that it sends
+ * again — same tool, same arguments but the key — carries the same idempotency key and a new request id: a new key
+ * makes the server do the work twice, and a reused id is a new request the server cannot tell apart. Tools the
+ * server lists as read-only are left out. Rests on the reliability lesson (retries of a mutation reuse its key) and
+ * on the rule that ids are never reused.
+ */
+export const clientRetryKeepsKey: Judge = (session, options) => {
+  const keyName = (name: string) =>
+    options.idempotencyKeyField === undefined ? KEY_NAME.test(name) : name === options.idempotencyKeyField;
+  const readOnly = readOnlyTools(session);
+  const calls = session.requests.filter((request) => request.from === 'client' && request.method === 'tools/call');
+  const cases: JudgedCase[] = [];
+  const judgedRetries = new Set<SessionRequest>();
+  for (const [position, first] of calls.entries()) {
+    const name = first.params['name'];
+    if (typeof name !== 'string' || readOnly.has(name)) continue;
+    const gaveUpAt = first.cancelled?.at;
+    const firstArguments = argumentsOf(first);
+    const rest = (args: Readonly<Record<string, unknown>>) =>
+      canonical(Object.fromEntries(Object.entries(args).filter(([key]) => !keyName(key))));
+    const retry = calls
+      .slice(position + 1)
+      .find(
+        (later) =>
+          !judgedRetries.has(later) &&
+          later.params['name'] === name &&
+          (gaveUpAt !== undefined ? later.sent.at >= gaveUpAt : first.response === undefined || first.response.at > later.sent.at) &&
+          rest(argumentsOf(later)) === rest(firstArguments),
+      );
+    if (retry === undefined) continue;
+    judgedRetries.add(retry);
+    const keyOf = (args: Readonly<Record<string, unknown>>) => Object.entries(args).find(([key]) => keyName(key));
+    const [firstKey, retryKey] = [keyOf(firstArguments), keyOf(argumentsOf(retry))];
+    const lines = [retry.sent.line, first.sent.line];
+    if (retry.key === first.key)
+      cases.push({
+        status: 'fail',
+        message: `${describeRequest(retry)} re-sends ${describeRequest(first)} with the same request id`,
+        lines,
+      });
+    else if (firstKey === undefined || retryKey === undefined)
+      cases.push({
+        status: 'fail',
+        message: `${describeRequest(retry)} re-sends ${describeRequest(first)} without an idempotency key`,
+        lines,
+      });
+    else if (canonical(firstKey[1]) !== canonical(retryKey[1]))
+      cases.push({
+        status: 'fail',
+        message:
+          `${describeRequest(retry)} re-sends ${describeRequest(first)} with a new idempotency key ` +
+          `(${firstKey[0]} ${canonical(firstKey[1])} → ${canonical(retryKey[1])})`,
+        lines,
+      });
+    else
+      cases.push({
+        status: 'pass',
+        message: `${describeRequest(retry)} re-sends ${describeRequest(first)} with its key and a new id`,
+        lines,
+      });
+  }
+  return judged(
+    {
+      judge: 'client-retry-keeps-key',
+      party: 'client',
+      rests: {
+        lesson: 'Idempotency keys',
+        says: 'an idempotency key identifies the business intent: a retry with the same key and arguments returns the first result instead of running again',
+      },
+    },
+    cases,
+    'the client re-sent no tool call it had given up on',
+    (count) => `${count} re-sent tool call(s), each with its key and a new id`,
+  );
+};

@@ -1,0 +1,148 @@
+import { type JudgedCase, type Judgement, judged } from './judgement.js';
+import type { JudgeOptions } from './judge-options.js';
+import type { SessionIndex, SessionRequest } from './session-requests.js';
+
+/** What a judge of one party's behaviour is: a pure function of the session read as requests. */
+export type Judge = (session: SessionIndex, options: JudgeOptions) => Judgement;
+
+export function describeRequest(request: SessionRequest): string {
+  const name = typeof request.params['name'] === 'string' ? ` ${request.params['name']}` : '';
+  return `${request.method}${name} (id ${JSON.stringify(request.id)})`;
+}
+
+/**
+ * After the client cancelled a request, the server sends nothing more for it: no response, no progress. What was
+ * in flight may still arrive within the grace period (both sides must handle the race). Judged on every request the
+ * client cancelled before its answer came, watched for at least the grace period after.
+ */
+export const serverSilentAfterCancel: Judge = (session, options) => {
+  const cases: JudgedCase[] = [];
+  for (const request of session.requests) {
+    const cancelled = request.cancelled;
+    if (request.from !== 'client' || cancelled === undefined) continue;
+    if (request.response !== undefined && request.response.at <= cancelled.at) continue;
+    const after = cancelled.at + options.graceMs;
+    const late = [...(request.response === undefined ? [] : [request.response]), ...request.progress].filter(
+      (message) => message.at > after,
+    );
+    late.sort((a, b) => a.at - b.at);
+    const first = late[0];
+    if (first !== undefined) {
+      const what = first === request.response ? 'its response' : 'progress';
+      cases.push({
+        status: 'fail',
+        message: `the server sent ${what} for ${describeRequest(request)} ${Math.round(first.at - cancelled.at)} ms after the client cancelled it`,
+        lines: [first.line, cancelled.line],
+      });
+    } else if (session.transcript.endedAt >= after)
+      cases.push({ status: 'pass', message: `nothing for ${describeRequest(request)} after its cancellation`, lines: [cancelled.line] });
+  }
+  return judged(
+    { judge: 'server-silent-after-cancel', party: 'server', rests: { fact: 'receiver-stops' } },
+    cases,
+    'the client cancelled no request before its answer came (or the recording stopped within the grace period)',
+    (count) => `the server sent nothing more for ${count} cancelled request(s)`,
+  );
+};
+
+/** Each progress token's values strictly increase. Judged on every token with two or more notifications. */
+export const serverProgressIncreases: Judge = (session) => {
+  const cases: JudgedCase[] = [];
+  for (const request of session.requests) {
+    if (request.from !== 'client' || request.progress.length < 2) continue;
+    let previous: number | undefined;
+    let broke: JudgedCase | undefined;
+    for (const message of request.progress) {
+      const value = (message.message as { params?: { progress?: unknown } }).params?.progress;
+      if (typeof value !== 'number') {
+        broke = { status: 'fail', message: `progress for ${describeRequest(request)} has no numeric value`, lines: [message.line] };
+        break;
+      }
+      if (previous !== undefined && value <= previous) {
+        broke = {
+          status: 'fail',
+          message: `progress for ${describeRequest(request)} went from ${previous} to ${value}: it must increase`,
+          lines: [message.line],
+        };
+        break;
+      }
+      previous = value;
+    }
+    cases.push(
+      broke ?? {
+        status: 'pass',
+        message: `${request.progress.length} increasing values for ${describeRequest(request)}`,
+        lines: [request.sent.line],
+      },
+    );
+  }
+  return judged(
+    { judge: 'server-progress-increases', party: 'server', rests: { fact: 'progress-increases' } },
+    cases,
+    'no request got two progress notifications',
+    (count) => `progress increased for each of ${count} request(s)`,
+  );
+};
+
+/**
+ * Progress references only the token of a request the client sent and still waits for: not a token the client
+ * never sent (a server that invents its own), not one whose request has its response.
+ */
+export const serverProgressForActiveRequests: Judge = (session) => {
+  const cases: JudgedCase[] = [];
+  for (const { notification, request } of session.progress) {
+    if (notification.message.from !== 'server') continue;
+    const at = notification.message;
+    if (request === undefined)
+      cases.push({
+        status: 'fail',
+        message: `progress with token ${JSON.stringify(notification.params['progressToken'])}, which no request of the client carried`,
+        lines: [at.line],
+      });
+    else if (request.response !== undefined && request.response.at < at.at)
+      cases.push({
+        status: 'fail',
+        message: `progress for ${describeRequest(request)} ${Math.round(at.at - request.response.at)} ms after its final response`,
+        lines: [at.line, request.response.line],
+      });
+    else cases.push({ status: 'pass', message: `progress for ${describeRequest(request)} while it was active`, lines: [at.line] });
+  }
+  return judged(
+    { judge: 'server-progress-for-active-requests', party: 'server', rests: { fact: 'progress-stops' } },
+    cases,
+    'the server sent no progress',
+    (count) => `all ${count} progress notification(s) named an active request of the client`,
+  );
+};
+
+/**
+ * Every response the server sends answers a request of the client that had none yet: a response to a
+ * notification (a cancellation, say), to an id never sent or a second one to the same request breaks JSON-RPC.
+ */
+export const serverAnswersOnlyRequests: Judge = (session) => {
+  const cases: JudgedCase[] = [];
+  for (const stray of session.strayResponses) {
+    if (stray.from !== 'server') continue;
+    const id = (stray.message as { id?: unknown }).id;
+    cases.push({
+      status: 'fail',
+      message: `a response with id ${JSON.stringify(id ?? null)}, which answers no pending request of the client`,
+      lines: [stray.line],
+    });
+  }
+  const answered = session.requests.filter((request) => request.from === 'client' && request.response !== undefined).length;
+  if (cases.length === 0 && answered > 0) cases.push({ status: 'pass', message: `${answered} response(s), each to a request`, lines: [] });
+  return judged(
+    { judge: 'server-answers-only-requests', party: 'server', rests: { fact: 'notification-no-response' } },
+    cases,
+    'the server sent no response',
+    () => `every response of the server answered one pending request`,
+  );
+};
+
+export const SERVER_JUDGES: readonly Judge[] = [
+  serverSilentAfterCancel,
+  serverProgressIncreases,
+  serverProgressForActiveRequests,
+  serverAnswersOnlyRequests,
+];

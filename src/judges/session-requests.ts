@@ -1,0 +1,125 @@
+import { fact, revisionsWhere } from '../spec/revision-facts.js';
+import { isSpecVersion, type SpecVersion } from '../spec/revisions.js';
+import type { Party, SessionMessage, SessionTranscript } from './session-transcript.js';
+
+/** A JSON-RPC id as a key: 1 and "1" are different ids. */
+export type IdKey = string;
+
+export function idKey(id: unknown): IdKey | undefined {
+  return typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : undefined;
+}
+
+/** One request of the session, with what the other party and its sender did about it. */
+export interface SessionRequest {
+  readonly id: string | number;
+  readonly key: IdKey;
+  readonly from: Party;
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly sent: SessionMessage;
+  /** `params._meta.progressToken`, when the sender asked for progress. */
+  readonly progressToken?: string | number;
+  /** The first response (result or error) the other party sent for it. */
+  response?: SessionMessage;
+  /** The first `notifications/cancelled` its sender sent for it. */
+  cancelled?: SessionMessage;
+  /** `notifications/progress` for its token from the other party while it was the token's latest request. */
+  readonly progress: SessionMessage[];
+}
+
+/** A notification of the session (a message with a method and no id). */
+export interface SessionNotification {
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly message: SessionMessage;
+}
+
+/** The session read as requests and notifications: what every judge works from. */
+export interface SessionIndex {
+  readonly transcript: SessionTranscript;
+  readonly revision?: SpecVersion;
+  /** Every request in the order sent (an id used twice is two requests). */
+  readonly requests: readonly SessionRequest[];
+  readonly notifications: readonly SessionNotification[];
+  /** Responses that match no request of the other party still without one. */
+  readonly strayResponses: readonly SessionMessage[];
+  /** Cancellations, each with the request it names (undefined when it names none the sender sent). */
+  readonly cancellations: readonly { readonly notification: SessionNotification; readonly request?: SessionRequest }[];
+  /** Progress notifications, each with the request whose token it carries (undefined when no request of the other party has it). */
+  readonly progress: readonly { readonly notification: SessionNotification; readonly request?: SessionRequest }[];
+}
+
+function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function other(party: Party): Party {
+  return party === 'client' ? 'server' : 'client';
+}
+
+/** Reads a transcript as requests, responses and notifications, each tied to the request it is about. */
+export function indexSession(transcript: SessionTranscript): SessionIndex {
+  const requests: SessionRequest[] = [];
+  const notifications: SessionNotification[] = [];
+  const strayResponses: SessionMessage[] = [];
+  const cancellations: { notification: SessionNotification; request?: SessionRequest }[] = [];
+  const progress: { notification: SessionNotification; request?: SessionRequest }[] = [];
+  // The latest request each party sent with an id, and with a progress token.
+  const byId: Record<Party, Map<IdKey, SessionRequest>> = { client: new Map(), server: new Map() };
+  const byToken: Record<Party, Map<IdKey, SessionRequest>> = { client: new Map(), server: new Map() };
+  for (const entry of transcript.messages) {
+    const message = record(entry.message);
+    if (message === undefined) continue;
+    const method = typeof message['method'] === 'string' ? message['method'] : undefined;
+    const key = idKey(message['id']);
+    const params = record(message['params']) ?? {};
+    if (method !== undefined && key !== undefined) {
+      const token = record(params['_meta'])?.['progressToken'];
+      const request: SessionRequest = {
+        id: message['id'] as string | number,
+        key,
+        from: entry.from,
+        method,
+        params,
+        sent: entry,
+        ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}),
+        progress: [],
+      };
+      requests.push(request);
+      byId[entry.from].set(key, request);
+      const tokenKey = idKey(token);
+      if (tokenKey !== undefined) byToken[entry.from].set(tokenKey, request);
+    } else if (method !== undefined) {
+      const notification = { method, params, message: entry };
+      notifications.push(notification);
+      if (method === 'notifications/cancelled') {
+        const named = byId[entry.from].get(idKey(params['requestId']) ?? '');
+        cancellations.push({ notification, ...(named === undefined ? {} : { request: named }) });
+        if (named !== undefined && named.cancelled === undefined) named.cancelled = entry;
+      } else if (method === 'notifications/progress') {
+        const of = byToken[other(entry.from)].get(idKey(params['progressToken']) ?? '');
+        progress.push({ notification, ...(of === undefined ? {} : { request: of }) });
+        of?.progress.push(entry);
+      }
+    } else if ('result' in message || 'error' in message) {
+      const answered = key === undefined ? undefined : byId[other(entry.from)].get(key);
+      if (answered === undefined || answered.response !== undefined) strayResponses.push(entry);
+      else answered.response = entry;
+    }
+  }
+  const revision = transcript.revision ?? agreedRevision(requests);
+  return { transcript, ...(revision === undefined ? {} : { revision }), requests, notifications, strayResponses, cancellations, progress };
+}
+
+/** The revision the session shows: the version `initialize` settled on, or the handshake that has no initialize. */
+function agreedRevision(requests: readonly SessionRequest[]): SpecVersion | undefined {
+  for (const request of requests) {
+    if (request.method === 'initialize') {
+      const version = record(record(request.response?.message)?.['result'])?.['protocolVersion'];
+      if (isSpecVersion(version)) return version;
+    }
+    const discovering = revisionsWhere('handshake', (value) => value === request.method);
+    if (discovering.length === 1 && fact(discovering[0] as SpecVersion, 'handshake').value !== 'initialize') return discovering[0];
+  }
+  return undefined;
+}

@@ -1,0 +1,163 @@
+import { makeFinding, type Finding, type Severity } from '../findings/finding.js';
+import type { RuleDescriptor } from '../findings/rule-descriptor.js';
+import { fact } from '../spec/revision-facts.js';
+import { MOST_DEPLOYED_REVISION } from '../spec/revisions.js';
+import { displayText } from '../text/display-text.js';
+import type { Judgement, JudgeBasis } from './judgement.js';
+import type { SessionVerdict } from './judge-session.js';
+
+/** A judge as a rule of the report formats, with its page's words (docs/rules/<id>.md is rendered from them). */
+export interface SessionRule extends RuleDescriptor {
+  readonly docPage: string;
+  readonly helpMarkdown: string;
+}
+
+interface RuleText {
+  readonly id: string;
+  readonly party: 'client' | 'server';
+  readonly description: string;
+  readonly rests: JudgeBasis;
+  readonly fix: string;
+}
+
+const TEXTS: readonly RuleText[] = [
+  {
+    id: 'server-silent-after-cancel',
+    party: 'server',
+    description: 'After the client cancels a request, the server sends nothing more for it: no response, no progress.',
+    rests: { fact: 'receiver-stops' },
+    fix: 'Stop the work when the cancellation arrives and drop its result and its progress (the SDKs give the handler an abort signal).',
+  },
+  {
+    id: 'server-progress-increases',
+    party: 'server',
+    description: "Each request's progress values strictly increase.",
+    rests: { fact: 'progress-increases' },
+    fix: 'Send a progress value greater than the last one each time, even when the total is unknown.',
+  },
+  {
+    id: 'server-progress-for-active-requests',
+    party: 'server',
+    description: 'Progress names only the token of a request the client sent and still waits for.',
+    rests: { fact: 'progress-stops' },
+    fix: "Send progress only with the token from the request's _meta.progressToken, and only before its final response.",
+  },
+  {
+    id: 'server-answers-only-requests',
+    party: 'server',
+    description: 'Every response answers one pending request; a notification (a cancellation) is never answered.',
+    rests: { fact: 'notification-no-response' },
+    fix: 'Answer requests only, once each; treat a message without an id as a notification.',
+  },
+  {
+    id: 'client-cancels-on-idle-timeout',
+    party: 'client',
+    description: "A request unanswered at the client's idle timeout is cancelled with the transport's signal.",
+    rests: { fact: 'cancel-on-timeout' },
+    fix: "On timeout, send notifications/cancelled (stdio, and HTTP where the revision says so) or close the request's stream, then stop waiting.",
+  },
+  {
+    id: 'client-enforces-maximum',
+    party: 'client',
+    description: "A request unanswered at the client's maximum timeout is cancelled then, whatever progress came.",
+    rests: { fact: 'maximum-timeout' },
+    fix: 'Keep a maximum that progress never resets (the TypeScript SDK: maxTotalTimeout), and cancel when it passes.',
+  },
+  {
+    id: 'client-request-ids-unique',
+    party: 'client',
+    description: 'The client never uses a request id twice in a session.',
+    rests: { fact: 'request-id-unique' },
+    fix: 'Give every request, a re-sent one too, an id the session has not used.',
+  },
+  {
+    id: 'client-cancels-only-pending',
+    party: 'client',
+    description: 'The client cancels only requests it sent and has no answer for.',
+    rests: { fact: 'cancel-in-flight-only' },
+    fix: 'Do not cancel once the response has arrived (clear the abort signal or the timer when it does).',
+  },
+  {
+    id: 'client-retry-keeps-key',
+    party: 'client',
+    description: 'A tool call the client gave up on and sends again carries the same idempotency key and a new request id.',
+    rests: {
+      lesson: 'Idempotency keys',
+      says: 'an idempotency key identifies the business intent: a retry with the same key and arguments returns the first result instead of running again',
+    },
+    fix: 'Make the key once per intent, before the first attempt, and send it with every retry under a new request id.',
+  },
+];
+
+/** MUST and MUST NOT are errors; SHOULD and the lesson warnings. */
+function severityOf(rests: JudgeBasis): Severity {
+  if (!('fact' in rests)) return 'warn';
+  const strength = fact(MOST_DEPLOYED_REVISION, rests.fact).strength;
+  return strength === 'MUST' || strength === 'MUST NOT' ? 'error' : 'warn';
+}
+
+function basisText(rests: JudgeBasis): string {
+  if ('fact' in rests) {
+    const stated = fact(MOST_DEPLOYED_REVISION, rests.fact);
+    return `the specification (${stated.page}, fact \`${rests.fact}\`): ${stated.says}`;
+  }
+  return `the reliability lesson, section “${rests.lesson}”: ${rests.says}`;
+}
+
+export const SESSION_RULES: readonly SessionRule[] = TEXTS.map((text) => {
+  const rationale = `Rests on ${basisText(text.rests)}. Judged on the messages of a real session, so it binds the ${text.party}.`;
+  return {
+    id: text.id,
+    severity: severityOf(text.rests),
+    description: text.description,
+    rationale,
+    fix: text.fix,
+    tags: ['session', text.party],
+    docPage: `docs/rules/${text.id}.md`,
+    helpMarkdown: [
+      text.description,
+      '',
+      `**Why.** ${rationale}`,
+      '',
+      `**Fix.** ${text.fix}`,
+      '',
+      'Judged by `mcprely audit <trace.jsonl>` on a recorded session and by `mcprely proxy` as it relays one. A judge passes only ' +
+        'when the session exercised it (a cancelled request, a request that outlived the timeout); otherwise it is inconclusive.',
+    ].join('\n'),
+  };
+});
+
+export const SESSION_RULE_IDS: ReadonlySet<string> = new Set(SESSION_RULES.map((rule) => rule.id));
+
+/** Each failed case of a verdict as a finding at its trace line. */
+export function sessionFindings(verdict: SessionVerdict, file: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const judgement of verdict.judgements) {
+    const rule = SESSION_RULES.find((candidate) => candidate.id === judgement.judge);
+    for (const one of judgement.cases) {
+      if (one.status !== 'fail') continue;
+      const line = one.lines[0] ?? 1;
+      findings.push(
+        makeFinding({
+          ruleId: judgement.judge,
+          severity: rule?.severity ?? 'error',
+          messageId: 'default',
+          message: one.message,
+          data: { party: judgement.party, lines: one.lines.join(',') },
+          file,
+          path: '',
+          range: { start: { line, column: 1 }, end: { line, column: 1 } },
+          ...(rule === undefined ? {} : { fix: rule.fix }),
+        }),
+      );
+    }
+  }
+  return findings;
+}
+
+/** The judgements as report lines: each judge's status and summary. */
+export function judgementLines(judgements: readonly Judgement[]): string[] {
+  return judgements.map(
+    (one) => `  ${one.status.toUpperCase().replace('-', ' ').padEnd(14)} ${one.judge} (${one.party}): ${displayText(one.summary)}`,
+  );
+}

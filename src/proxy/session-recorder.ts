@@ -1,0 +1,85 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { Party, SessionMessage, SessionTranscript } from '../judges/session-transcript.js';
+import { type TraceHeader, traceEndLine, traceHeaderLine, traceMessageLine } from '../judges/trace-format.js';
+import { sessionEssentials } from './session-essentials.js';
+
+/** Notifications the judges read; the others (logging, list changes, …) are recorded but not kept. */
+const JUDGED_NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/cancelled', 'notifications/progress']);
+
+/** A message the judges read: a request or a response (it has an id), or a notification they judge. */
+function isJudged(message: unknown): boolean {
+  if (typeof message !== 'object' || message === null) return false;
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  return id !== undefined || (typeof method === 'string' && JUDGED_NOTIFICATIONS.has(method));
+}
+
+/**
+ * A session as it passes: each message to the trace file (when one is asked for) as it is seen, and what the
+ * judges read of it (`sessionEssentials`, of the messages they judge) kept for the verdict at the end: memory
+ * grows by the few hundred bytes of each request, response, cancellation and progress, not by their payloads. Trace line numbers are counted whether
+ * or not a file is written, so a finding's line is the same in both.
+ */
+export class SessionRecorder {
+  readonly #started = performance.now();
+  readonly #messages: SessionMessage[] = [];
+  readonly #transport: TraceHeader['transport'];
+  #fd: number | undefined;
+  #line = 1;
+  #endedAt: number | undefined;
+
+  constructor(header: Omit<TraceHeader, 'mcprelyTrace' | 'started'>, recordPath?: string) {
+    this.#transport = header.transport;
+    if (recordPath !== undefined) {
+      this.#fd = openSync(recordPath, 'w');
+      writeSync(this.#fd, traceHeaderLine({ mcprelyTrace: 1, ...header, started: new Date().toISOString() }));
+    }
+  }
+
+  #now(): number {
+    return performance.now() - this.#started;
+  }
+
+  /** A line one party sent; `cut` when it was longer than a recording keeps (it passed whole, it is recorded cut). */
+  message(from: Party, text: string, cut: boolean, stream?: string): void {
+    if (this.#endedAt !== undefined) return;
+    const at = this.#now();
+    this.#line++;
+    let parsed: unknown;
+    let isJson = !cut;
+    if (isJson)
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        isJson = false;
+      }
+    if (this.#fd !== undefined) writeSync(this.#fd, traceMessageLine(at, from, text, isJson, stream));
+    if (!isJson) return;
+    const members = Array.isArray(parsed) ? parsed : [parsed];
+    for (const member of members)
+      if (isJudged(member))
+        this.#messages.push({
+          line: this.#line,
+          at,
+          from,
+          ...(stream === undefined ? {} : { stream }),
+          message: sessionEssentials(member),
+        });
+  }
+
+  /** Stops recording (`reason`: how the session ended); the session as the judges read it. */
+  end(reason: string): SessionTranscript {
+    if (this.#endedAt === undefined) {
+      this.#endedAt = this.#now();
+      if (this.#fd !== undefined) {
+        writeSync(this.#fd, traceEndLine(this.#endedAt, reason));
+        closeSync(this.#fd);
+        this.#fd = undefined;
+      }
+    }
+    return { transport: this.#transport, messages: this.#messages, endedAt: this.#endedAt };
+  }
+
+  get messageCount(): number {
+    return this.#line - 1;
+  }
+}
