@@ -1,3 +1,4 @@
+import { constants as osConstants } from 'node:os';
 import { basename } from 'node:path';
 import type { JudgeOptions } from '../judges/judge-options.js';
 import { judgeSession } from '../judges/judge-session.js';
@@ -24,9 +25,10 @@ export interface ProxyOptions {
  * not start.
  */
 export async function runProxy(options: ProxyOptions): Promise<number> {
-  let argv: readonly string[];
+  let argv: readonly string[] = [];
   try {
-    argv = options.argv !== undefined && options.argv.length > 0 ? options.argv : splitCommand(options.stdio ?? '');
+    if (options.argv !== undefined && options.argv.length > 0) argv = options.argv;
+    else if (options.stdio !== undefined) argv = splitCommand(options.stdio);
   } catch (error) {
     process.stderr.write(`error: --stdio: ${displayText((error as Error).message)}\n`);
     return 2;
@@ -39,8 +41,17 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
   try {
     recorder = new SessionRecorder({ transport: 'stdio', server: basename(argv[0] as string) }, options.record);
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'its folder does not exist'
+        : code === 'EISDIR'
+          ? 'it is a folder'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : code;
     process.stderr.write(
-      `error: cannot write the trace ${displayText(options.record ?? '')}: ${displayText((error as NodeJS.ErrnoException).code ?? (error as Error).message)}\n`,
+      `error: cannot write the trace ${displayText(options.record ?? '')}: ${displayText(why ?? (error as Error).message)}\n`,
     );
     return 2;
   }
@@ -76,5 +87,6 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
     ...judgementLines(verdict.judgements),
   ];
   process.stderr.write(`${lines.join('\n')}\n`);
-  return end.code ?? 1;
+  // A server ended by a signal exits as a shell reports it: 128 + the signal's number.
+  return end.code ?? 128 + (end.signal === null ? 0 : (osConstants.signals[end.signal] ?? 0));
 }

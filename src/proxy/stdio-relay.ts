@@ -43,6 +43,10 @@ export function relayStdio(argv: readonly string[], ends: RelayEnds, line: (from
   ends.input.pipe(child.stdin);
   child.stdout.on('data', (chunk: Buffer) => fromServer.write(chunk));
   child.stdout.pipe(ends.output, { end: false });
+  // The host went away (its end of our stdout closed): nobody is left to answer, so the server is ended.
+  ends.output.on('error', () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
   child.stderr.pipe(ends.errors, { end: false });
   const ended = new Promise<RelayEnd>((resolve) => {
     child.on('error', (error: NodeJS.ErrnoException) => {

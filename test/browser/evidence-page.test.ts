@@ -84,16 +84,32 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 /** The cumulative layout shift recorded since the page started loading. */
-async function layoutShift(page: Page): Promise<number> {
+/** The page's layout shifts without input since it loaded, and what moved in each (for the failure message). */
+async function layoutShift(page: Page): Promise<{ total: number; moved: string[] }> {
   return page.evaluate(
     () =>
-      new Promise<number>((done) => {
+      new Promise<{ total: number; moved: string[] }>((done) => {
         let total = 0;
+        const moved: string[] = [];
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
-            if (!entry.hadRecentInput) total += entry.value;
+          for (const entry of list.getEntries() as unknown as {
+            value: number;
+            hadRecentInput: boolean;
+            startTime: number;
+            sources?: { node?: Node | null }[];
+          }[]) {
+            if (entry.hadRecentInput) continue;
+            total += entry.value;
+            const nodes = (entry.sources ?? []).map((source) => {
+              const element = source.node instanceof Element ? source.node : source.node?.parentElement;
+              return element === null || element === undefined
+                ? '?'
+                : `${element.tagName.toLowerCase()}${element.id === '' ? '' : `#${element.id}`}.${element.className}`;
+            });
+            moved.push(`${entry.value.toFixed(4)} at ${Math.round(entry.startTime)} ms: ${nodes.join(', ')}`);
+          }
         }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => done(total), 200);
+        setTimeout(() => done({ total, moved }), 200);
       }),
   );
 }
@@ -178,9 +194,12 @@ describe.each(EXAMPLES)('the evidence page of %s', (manifest) => {
 
   it('has no serious accessibility violation, no layout shift, and a skip link first in the tab order', async () => {
     const { page } = opened;
+    // The page's own shifts, from its load on (buffered), read before the screenshot and axe touch it: axe's
+    // checks scroll and measure the page, and a shift they caused (0.006 once in CI) is not the page's.
+    const shift = await layoutShift(page);
+    expect(shift.total, shift.moved.join('; ')).toBe(0);
     await page.screenshot({ path: join(SHOTS, `${name}.png`) });
     expect(await seriousViolations(page)).toEqual([]);
-    expect(await layoutShift(page)).toBe(0);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the verdict');
     await page.keyboard.press('Enter');

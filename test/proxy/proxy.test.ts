@@ -163,6 +163,10 @@ function rawProxy(server: readonly string[], trace: string) {
       child.stdin.end();
       return { code: await exited, stderr };
     },
+    interrupt: async (signal: NodeJS.Signals) => {
+      child.kill(signal);
+      return { code: await exited, stderr };
+    },
   };
 }
 
@@ -234,11 +238,38 @@ describe('deliberately bad clients through the proxy', () => {
     expect(bad.stdout).toMatch(/client-request-ids-unique/);
   });
 
+  it('SIGTERM to the proxy: the server is ended, the verdict and the end of the trace are written, exit 128 + 15', async () => {
+    const trace = join(work, `raw-${++traces}.jsonl`);
+    const proxy = rawProxy([HOSTILE, 'none'], trace);
+    await handshake(proxy);
+    proxy.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    await proxy.answered(1);
+    const { code, stderr } = await proxy.interrupt('SIGTERM');
+    expect(code).toBe(143);
+    expect(stderr).toMatch(/mcprely proxy: \d+ messages relayed, interrupted \(SIGTERM\)/);
+    expect(stderr).toMatch(/PASS +client-request-ids-unique/);
+    expect(readFileSync(trace, 'utf8').trimEnd().split('\n').at(-1)).toMatch(/"end":"interrupted \(SIGTERM\)"/);
+  });
+
   it('a server command that cannot start: a clear error and exit 2, no stack trace', () => {
     const run = runCli(['proxy', '--', 'definitely-not-a-program-mcprely']);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/error: the program "definitely-not-a-program-mcprely" was not found/);
     expect(showsStackTrace(run.stderr)).toBe(false);
     expect(run.stdout).toBe('');
+    for (const [args, said] of [
+      [[], /give the server command: mcprely proxy --stdio/],
+      [['--stdio', 'node x', '--', 'node', 'y'], /give the server command once/],
+      [['--stdio', "node 'x"], /unclosed single quote/],
+      [
+        ['--record', join(work, 'no-such-folder', 't.jsonl'), '--', 'node', '-e', '1'],
+        /cannot write the trace .*: its folder does not exist/,
+      ],
+    ] as const) {
+      const usage = runCli(['proxy', ...args]);
+      expect(usage.status, args.join(' ')).toBe(2);
+      expect(usage.stderr).toMatch(said);
+      expect(showsStackTrace(usage.stderr)).toBe(false);
+    }
   });
 });
