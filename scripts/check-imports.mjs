@@ -36,7 +36,7 @@ export const ALLOWED = {
   probe: ['manifest', 'policy', 'reference', 'spec', 'findings', 'lint', 'report', 'document', 'json', 'text', 'fixtures', 'live'],
   init: ['probe', 'manifest', 'policy', 'spec'],
   judges: ['findings', 'live', 'spec', 'text'],
-  proxy: ['judges', 'probe'],
+  proxy: ['judges', 'probe', 'text'],
   workspace: ['config', 'document', 'findings', 'generated', 'lint', 'report', 'rules', 'text'],
   'lint-cache': ['json', 'lint', 'rules', 'text'],
   'fix-writer': ['document', 'findings', 'lint', 'rules', 'text'],

@@ -19,6 +19,8 @@ export interface AuditOptions {
   readonly outputs: readonly OutputSpec[];
 }
 
+const TRACE_FILE_FIX = INPUT_RULES.find((rule) => rule.id === 'trace-file')?.fix ?? '';
+
 /** A trace judged, or the findings that say why it cannot be. */
 type AuditedTrace = { readonly file: string; readonly verdict?: SessionVerdict; readonly findings: readonly Finding[] };
 
@@ -31,7 +33,7 @@ function traceProblem(file: string, message: string, line = 1, column = 1): Find
     file,
     path: '',
     range: { start: { line, column }, end: { line, column } },
-    fix: 'Record the session again with mcprely proxy --record, or correct the line shown',
+    fix: TRACE_FILE_FIX,
   });
 }
 

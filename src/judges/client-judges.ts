@@ -1,7 +1,6 @@
 import { fact } from '../spec/revision-facts.js';
-import { type JudgedCase, type Judgement, judged } from './judgement.js';
-import type { SessionIndex, SessionRequest } from './session-requests.js';
-import { describeRequest, type Judge } from './server-judges.js';
+import { type Judge, type JudgedCase, type Judgement, judged } from './judgement.js';
+import { describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
 
 /** When the idle timeout ends for a request: its sending, or the last progress that came before the timer ran out. */
 function idleDeadline(request: SessionRequest, idleMs: number): number {

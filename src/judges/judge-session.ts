@@ -1,8 +1,8 @@
 import { clientCancelsOnIdleTimeout, clientCancelsOnlyPending, clientEnforcesMaximum, clientRequestIdsUnique } from './client-judges.js';
 import type { JudgeOptions } from './judge-options.js';
-import type { Judgement } from './judgement.js';
+import type { Judge, Judgement } from './judgement.js';
 import { clientRetryKeepsKey } from './retry-judge.js';
-import { type Judge, SERVER_JUDGES } from './server-judges.js';
+import { SERVER_JUDGES } from './server-judges.js';
 import { indexSession, type SessionIndex } from './session-requests.js';
 import type { SessionTranscript } from './session-transcript.js';
 

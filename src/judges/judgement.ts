@@ -1,5 +1,7 @@
 import type { CheckStatus } from '../live/outcome.js';
 import type { FactId } from '../spec/revision-facts.js';
+import type { JudgeOptions } from './judge-options.js';
+import type { SessionIndex } from './session-requests.js';
 import type { Party } from './session-transcript.js';
 
 export type JudgeBasis = { readonly fact: FactId } | { readonly lesson: string; readonly says: string };
@@ -46,3 +48,6 @@ export function judged(
   if (cases.length > 0) return { ...base, status: 'pass', summary: passed(cases.length), cases };
   return { ...base, status: 'inconclusive', summary: unexercised, cases };
 }
+
+/** A judge: a pure function of the session read as requests, and of what it is measured against. */
+export type Judge = (session: SessionIndex, options: JudgeOptions) => Judgement;

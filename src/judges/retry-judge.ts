@@ -1,6 +1,5 @@
-import { type JudgedCase, judged } from './judgement.js';
-import type { SessionIndex, SessionRequest } from './session-requests.js';
-import { describeRequest, type Judge } from './server-judges.js';
+import { type Judge, type JudgedCase, judged } from './judgement.js';
+import { describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
 
 /** Argument names that carry an idempotency key when neither the manifest nor an option names one. */
 const KEY_NAME = /^idempotency[-_]?key$|^request[-_]?key$|^dedup(e|lication)?[-_]?key$/i;

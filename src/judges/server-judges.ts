@@ -1,14 +1,5 @@
-import { type JudgedCase, type Judgement, judged } from './judgement.js';
-import type { JudgeOptions } from './judge-options.js';
-import type { SessionIndex, SessionRequest } from './session-requests.js';
-
-/** What a judge of one party's behaviour is: a pure function of the session read as requests. */
-export type Judge = (session: SessionIndex, options: JudgeOptions) => Judgement;
-
-export function describeRequest(request: SessionRequest): string {
-  const name = typeof request.params['name'] === 'string' ? ` ${request.params['name']}` : '';
-  return `${request.method}${name} (id ${JSON.stringify(request.id)})`;
-}
+import { type Judge, type JudgedCase, judged } from './judgement.js';
+import { describeRequest } from './session-requests.js';
 
 /**
  * After the client cancelled a request, the server sends nothing more for it: no response, no progress. What was

@@ -1,4 +1,4 @@
-import { fact, revisionsWhere } from '../spec/revision-facts.js';
+import { revisionsWhere } from '../spec/revision-facts.js';
 import { isSpecVersion, type SpecVersion } from '../spec/revisions.js';
 import type { Party, SessionMessage, SessionTranscript } from './session-transcript.js';
 
@@ -25,6 +25,12 @@ export interface SessionRequest {
   cancelled?: SessionMessage;
   /** `notifications/progress` for its token from the other party while it was the token's latest request. */
   readonly progress: SessionMessage[];
+}
+
+/** A request as findings name it: its method, the tool's name, its id. */
+export function describeRequest(request: SessionRequest): string {
+  const name = typeof request.params['name'] === 'string' ? ` ${request.params['name']}` : '';
+  return `${request.method}${name} (id ${JSON.stringify(request.id)})`;
 }
 
 /** A notification of the session (a message with a method and no id). */
@@ -118,8 +124,9 @@ function agreedRevision(requests: readonly SessionRequest[]): SpecVersion | unde
       const version = record(record(request.response?.message)?.['result'])?.['protocolVersion'];
       if (isSpecVersion(version)) return version;
     }
-    const discovering = revisionsWhere('handshake', (value) => value === request.method);
-    if (discovering.length === 1 && fact(discovering[0] as SpecVersion, 'handshake').value !== 'initialize') return discovering[0];
+    // A handshake other than initialize names its revision by itself (server/discover).
+    const [only, ...others] = revisionsWhere('handshake', (value) => value === request.method && value !== 'initialize');
+    if (only !== undefined && others.length === 0) return only;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@ import { makeFinding, type Finding, type Severity } from '../findings/finding.js
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { fact } from '../spec/revision-facts.js';
 import { MOST_DEPLOYED_REVISION } from '../spec/revisions.js';
+import { STATUS_LABELS } from '../live/outcome.js';
 import { displayText } from '../text/display-text.js';
 import type { Judgement, JudgeBasis } from './judgement.js';
 import type { SessionVerdict } from './judge-session.js';
@@ -157,7 +158,5 @@ export function sessionFindings(verdict: SessionVerdict, file: string): Finding[
 
 /** The judgements as report lines: each judge's status and summary. */
 export function judgementLines(judgements: readonly Judgement[]): string[] {
-  return judgements.map(
-    (one) => `  ${one.status.toUpperCase().replace('-', ' ').padEnd(14)} ${one.judge} (${one.party}): ${displayText(one.summary)}`,
-  );
+  return judgements.map((one) => `  ${STATUS_LABELS[one.status].padEnd(14)} ${one.judge} (${one.party}): ${displayText(one.summary)}`);
 }

@@ -1,3 +1,5 @@
+import { sha1Hex } from '../text/sha1.js';
+
 /** Serialized arguments longer than this are kept as their length and a digest, not as values. */
 const MAX_KEPT_ARGUMENTS = 16 * 1024;
 /** A kept string param longer than this is kept as its head and a digest. */
@@ -7,16 +9,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A short digest (FNV-1a, 32 bits) of a string: two different large argument sets are told apart. */
-function digest(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0');
-}
-
 /** The params the judges read: a tool's name and arguments, the progress token, a cancellation's id, progress values. */
 const KEPT_PARAMS = ['name', 'requestId', 'progressToken', 'progress', 'total', 'protocolVersion'] as const;
 
@@ -24,7 +16,7 @@ function paramEssentials(params: Readonly<Record<string, unknown>>): Record<stri
   const kept: Record<string, unknown> = {};
   for (const key of KEPT_PARAMS) {
     const value = params[key];
-    if (typeof value === 'string') kept[key] = value.length > MAX_KEPT_STRING ? `${value.slice(0, 64)}…#${digest(value)}` : value;
+    if (typeof value === 'string') kept[key] = value.length > MAX_KEPT_STRING ? `${value.slice(0, 64)}…#${sha1Hex(value)}` : value;
     else if (typeof value === 'number' || typeof value === 'boolean') kept[key] = value;
   }
   const meta = params['_meta'];
@@ -32,7 +24,7 @@ function paramEssentials(params: Readonly<Record<string, unknown>>): Record<stri
   const args = params['arguments'];
   if (args !== undefined) {
     const serialized = JSON.stringify(args);
-    kept['arguments'] = serialized.length > MAX_KEPT_ARGUMENTS ? { size: serialized.length, digest: digest(serialized) } : args;
+    kept['arguments'] = serialized.length > MAX_KEPT_ARGUMENTS ? { size: serialized.length, digest: sha1Hex(serialized) } : args;
   }
   return kept;
 }

@@ -238,6 +238,34 @@ describe('deliberately bad clients through the proxy', () => {
     expect(bad.stdout).toMatch(/client-request-ids-unique/);
   });
 
+  it('the server judges fail on the hostile server of each defect, and pass on the well-behaved one', async () => {
+    const judgedOn = async (defect: string) => {
+      const trace = join(work, `raw-${++traces}.jsonl`);
+      const proxy = rawProxy([HOSTILE, defect], trace);
+      await handshake(proxy);
+      proxy.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'slow_job', arguments: {}, _meta: { progressToken: 'p-1' } },
+      });
+      await proxy.answered(1);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await proxy.end();
+      return judged(trace);
+    };
+    const [monotonic, nonMonotonic, double] = [
+      await judgedOn('none'),
+      await judgedOn('non-monotonic-progress'),
+      await judgedOn('double-response'),
+    ];
+    expect(monotonic['server-progress-increases']?.status).toBe('pass');
+    expect(monotonic['server-progress-for-active-requests']?.status).toBe('pass');
+    expect(monotonic['server-answers-only-requests']?.status).toBe('pass');
+    expect(nonMonotonic['server-progress-increases']?.summary).toMatch(/went from 3 to 2/);
+    expect(double['server-answers-only-requests']?.status).toBe('fail');
+  });
+
   it('SIGTERM to the proxy: the server is ended, the verdict and the end of the trace are written, exit 128 + 15', async () => {
     const trace = join(work, `raw-${++traces}.jsonl`);
     const proxy = rawProxy([HOSTILE, 'none'], trace);
