@@ -103,7 +103,7 @@ export async function lintPaths(paths: readonly string[], options: LintSelection
     const opened =
       options.cacheLocation === undefined || options.input !== undefined
         ? undefined
-        : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', settings.definitions);
+        : LintCache.open(options.cacheLocation, cwd, options.toolVersion ?? 'unknown', settings);
     cache = opened;
     targets =
       options.input === undefined

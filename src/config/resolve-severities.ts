@@ -1,18 +1,18 @@
 import type { Severity } from '../findings/finding.js';
-import type { RuleDefinition } from '../rules/rule-types.js';
+import type { RuleHead } from '../rules/rule-types.js';
 import type { RuleSeverities } from '../rules/run-rules.js';
 import type { Config, Preset, RuleSetting } from './config.js';
 import { globMatcher } from './glob.js';
 
 const RAISED: Record<Severity, Severity> = { error: 'error', warn: 'error', info: 'warn' };
 
-function presetSetting(preset: Preset, rule: RuleDefinition): RuleSetting {
+function presetSetting(preset: Preset, rule: RuleHead): RuleSetting {
   if (preset === 'strict') return RAISED[rule.severity];
   return rule.recommended === false ? 'off' : rule.severity;
 }
 
 /** Resolves a configuration for one file into a compiled matcher per override, so many files cost little. */
-export function severityResolver(config: Config, rules: readonly RuleDefinition[]): (relativeFile: string) => RuleSeverities {
+export function severityResolver(config: Config, rules: readonly RuleHead[]): (relativeFile: string) => RuleSeverities {
   const base = new Map<string, RuleSetting>();
   for (const preset of config.extends ?? ['recommended']) for (const rule of rules) base.set(rule.id, presetSetting(preset, rule));
   for (const [id, setting] of Object.entries(config.rules ?? {})) base.set(id, setting);

@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { dirname, join, resolve } from 'node:path';
 import { canonicalJson } from '../json/canonical-json.js';
 import type { FileReport } from '../lint/file-report.js';
-import { BUNDLED_DEFINITIONS } from '../rules/bundled-definitions.js';
-import type { RuleDefinition } from '../rules/rule-types.js';
+import { BUNDLED_RULES_DIGEST } from '../rules/bundled-rule-heads.js';
+import type { RuleDefinition, RuleHead } from '../rules/rule-types.js';
 import type { RuleSeverities } from '../rules/run-rules.js';
 import { displayText } from '../text/display-text.js';
 import { hexDigest } from '../text/sha.js';
@@ -80,15 +80,19 @@ export class LintCache {
 
   /**
    * Opens the cache at `location` (a file, or a folder to hold `lint-cache.json`), relative to `cwd`, for the rules
-   * of these definitions (the rules in force, uncompiled: opening it never needs the rule engine).
+   * in force: their heads (ids and severities) and the definitions of the user's own (opening it never needs the
+   * rule engine, nor the bundled definitions: their digest stands for them).
    */
-  static open(location: string, cwd: string, toolVersion: string, definitions: readonly RuleDefinition[]): LintCache {
+  static open(
+    location: string,
+    cwd: string,
+    toolVersion: string,
+    { rules: heads, userDefinitions }: { readonly rules: readonly RuleHead[]; readonly userDefinitions: readonly RuleDefinition[] },
+  ): LintCache {
     const path = cacheFilePath(location, cwd);
     const tool = `${toolVersion}+${typeof MCPRELY_BUILD_ID === 'string' ? MCPRELY_BUILD_ID : 'source'}`;
-    // A build's own rules are part of its build id; without one (run from source), and for the user's rules, the definitions count.
-    const bundled = new Set<RuleDefinition>(typeof MCPRELY_BUILD_ID === 'string' ? BUNDLED_DEFINITIONS : []);
-    const rules = sha1Hex(canonicalJson(definitions.filter((definition) => !bundled.has(definition))));
-    const defaults = new Map(definitions.map((definition) => [definition.id, definition.severity]));
+    const rules = sha1Hex(`${BUNDLED_RULES_DIGEST}\n${canonicalJson(userDefinitions)}`);
+    const defaults = new Map(heads.map((head) => [head.id, head.severity]));
     const cache = new LintCache(path, tool, rules, {}, defaults);
     cache.#changed = true;
     let text: string;

@@ -31,6 +31,9 @@ export interface RuleDefinition {
   readonly verification?: { readonly lintOnly: string };
 }
 
+/** What a configuration's severities need of a rule: its id and its own severity, and whether the recommended preset has it on. */
+export type RuleHead = Pick<RuleDefinition, 'id' | 'severity' | 'recommended'>;
+
 export const FIX_KINDS = ['layout', 'claim'] as const;
 export type FixKind = (typeof FIX_KINDS)[number];
 

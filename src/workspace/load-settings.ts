@@ -4,8 +4,8 @@ import { relativeResolved } from './relative-path.js';
 import { CONFIG_FILE_NAMES, DEFAULT_CONFIG, type Config } from '../config/config.js';
 import { severityResolver } from '../config/resolve-severities.js';
 import type { Baseline } from '../lint/baseline.js';
-import { BUNDLED_DEFINITIONS } from '../rules/bundled-definitions.js';
-import type { RuleDefinition } from '../rules/rule-types.js';
+import { BUNDLED_RULE_HEADS } from '../rules/bundled-rule-heads.js';
+import type { RuleDefinition, RuleHead } from '../rules/rule-types.js';
 import { displayText } from '../text/display-text.js';
 import type { DocumentProblem } from '../document/problem.js';
 import type { RuleSet } from '../rules/load-rules.js';
@@ -58,8 +58,10 @@ function readOrRefuse(path: string, shown: string, kind: keyof typeof UNREADABLE
 
 /** The rules a run uses (the bundled ones and the user's own) and each manifest's severities. */
 export interface Settings {
-  /** The definitions of the rules in force, the bundled ones first: enough for the severities and the lint cache's key. */
-  readonly definitions: readonly RuleDefinition[];
+  /** The rules in force, the bundled ones first: each one's id and severities (what a configuration resolves). */
+  readonly rules: readonly RuleHead[];
+  /** The definitions of the user's own rules (from the configuration's rule folders), for the lint cache's key. */
+  readonly userDefinitions: readonly RuleDefinition[];
   /**
    * The rules compiled, loaded on first use: a `lint --cache` run whose files are all unchanged never asks, and so
    * never loads the rule engine. With rule folders they are compiled up front (a bad rule file stops the run).
@@ -81,7 +83,8 @@ async function compiledBundledRules(): Promise<RuleSet> {
 export async function loadSettings(configOption: string | false | undefined, cwd: string): Promise<Settings> {
   let config: Config = DEFAULT_CONFIG;
   let baseDir = cwd;
-  let definitions = BUNDLED_DEFINITIONS;
+  let rules: readonly RuleHead[] = BUNDLED_RULE_HEADS;
+  let userDefinitions: readonly RuleDefinition[] = [];
   let ruleSet = compiledBundledRules;
   const file =
     configOption === false
@@ -92,7 +95,7 @@ export async function loadSettings(configOption: string | false | undefined, cwd
     baseDir = dirname(resolve(cwd, file));
     const { loadConfig } = await import('../config/load-config.js');
     const bytes = readOrRefuse(resolve(cwd, file), shown, 'config');
-    const bundledIds = new Set(BUNDLED_DEFINITIONS.map((rule) => rule.id));
+    const bundledIds = new Set(BUNDLED_RULE_HEADS.map((rule) => rule.id));
     let folders: readonly string[] = [];
     let loaded = loadConfig(shown, bytes, (read) => {
       folders = read.ruleFolders ?? [];
@@ -104,7 +107,8 @@ export async function loadSettings(configOption: string | false | undefined, cwd
       const engine = await ruleEngine();
       loaded = loadConfig(shown, bytes, (read) => {
         const withUser = userRuleSet(read.ruleFolders ?? [], baseDir, cwd, engine);
-        definitions = withUser.rules.map((rule) => rule.definition);
+        rules = withUser.rules.map((rule) => rule.definition);
+        userDefinitions = withUser.rules.map((rule) => rule.definition).filter((definition) => !bundledIds.has(definition.id));
         ruleSet = async () => withUser;
         return withUser.ids;
       });
@@ -112,9 +116,10 @@ export async function loadSettings(configOption: string | false | undefined, cwd
     if (!loaded.ok) throw await refusal(shown, loaded.text, loaded.problems, 'config');
     config = loaded.config;
   }
-  const resolver = severityResolver(config, definitions);
+  const resolver = severityResolver(config, rules);
   return {
-    definitions,
+    rules,
+    userDefinitions,
     ruleSet,
     severitiesFor: (manifestFile) => resolver(toSlashes(relativeResolved(baseDir, resolve(cwd, manifestFile)))),
   };

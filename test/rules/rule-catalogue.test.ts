@@ -1,6 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/json/canonical-json.js';
+import { BUNDLED_DEFINITIONS } from '../../src/rules/bundled-definitions.js';
+import { BUNDLED_RULE_HEADS, BUNDLED_RULES_DIGEST } from '../../src/rules/bundled-rule-heads.js';
 import { bundledRules } from '../../src/rules/load-rules.js';
+import { sha1Hex } from '../../src/text/sha1.js';
 import { runRuleExamples } from '../../src/rule-docs/rule-examples.js';
 import { RULE_AREAS } from '../../src/rules/rule-types.js';
 import { FACT_IDS } from '../../src/spec/revision-facts.js';
@@ -16,6 +20,15 @@ describe('the rule catalogue', () => {
       .map((file) => file.replace(/\.yaml$/, ''))
       .sort();
     expect(definitions.map((rule) => rule.id).sort()).toEqual(files);
+  });
+
+  it('has a head for each bundled rule (id, severities) and a digest of them all, as the lint cache keys on them', () => {
+    expect(BUNDLED_RULE_HEADS).toEqual(
+      BUNDLED_DEFINITIONS.map(({ id, severity, recommended }) =>
+        recommended === undefined ? { id, severity } : { id, severity, recommended },
+      ),
+    );
+    expect(BUNDLED_RULES_DIGEST).toBe(sha1Hex(canonicalJson(BUNDLED_DEFINITIONS)));
   });
 
   it('covers every area of the design with at least two rules, and more than forty in all', () => {
