@@ -315,8 +315,10 @@ export function buildProgram(only?: CommandName): Command {
       .description(
         "relay a real session between a host and a server, record it and judge both parties (put it in the host's MCP configuration)",
       )
-      .usage('[options] (--stdio "<server command>" | -- <program> [arguments...])')
+      .usage('[options] (--stdio "<server command>" | -- <program> [arguments...] | --url <endpoint> [--listen 127.0.0.1:PORT])')
       .option('--stdio <command>', 'start this server command (no shell) and relay stdio to it')
+      .option('--url <endpoint>', "relay Streamable HTTP to this server endpoint (the host connects to the proxy's address instead)")
+      .option('--listen <[host:]port>', 'with --url: where the host connects (default 127.0.0.1 on a free port; loopback unless told)')
       .option('--record <trace.jsonl>', 'write every message, as it passes, to this trace (mcprely audit reads it)')
       .argument('[server...]', 'the server command as words, after --');
     addJudgeOptions(proxyCommand).action(async (server: string[], options: Record<string, unknown>) => {
@@ -329,6 +331,8 @@ export function buildProgram(only?: CommandName): Command {
       process.exitCode = await runProxy({
         ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
         argv: server,
+        ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
+        ...(typeof options['listen'] === 'string' ? { listen: options['listen'] } : {}),
         ...(typeof options['record'] === 'string' ? { record: options['record'] } : {}),
         judge: judgeOptionsFrom(options),
       });

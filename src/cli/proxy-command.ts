@@ -1,20 +1,37 @@
 import { constants as osConstants } from 'node:os';
 import { basename } from 'node:path';
 import type { JudgeOptions } from '../judges/judge-options.js';
-import { judgeSession } from '../judges/judge-session.js';
-import { judgementLines } from '../judges/session-rules.js';
 import { splitCommand } from '../probe/command-line.js';
-import { SessionRecorder } from '../proxy/session-recorder.js';
 import { relayStdio } from '../proxy/stdio-relay.js';
 import { displayText } from '../text/display-text.js';
-import { plural } from '../text/plural.js';
+import { openRecorder, writeVerdict } from './proxy-session.js';
 
 export interface ProxyOptions {
   /** The server command as one string (`--stdio`), or its words (after `--`). */
   readonly stdio?: string;
   readonly argv?: readonly string[];
+  /** Streamable HTTP: the upstream server's endpoint (`--url`), and where to listen for the host (`--listen`). */
+  readonly url?: string;
+  readonly listen?: string;
   readonly record?: string;
   readonly judge: JudgeOptions;
+}
+
+/** `mcprely proxy`: over stdio (`--stdio` or after `--`) or Streamable HTTP (`--url`). */
+export async function runProxy(options: ProxyOptions): Promise<number> {
+  if (options.url !== undefined) {
+    if (options.stdio !== undefined || (options.argv ?? []).length > 0) {
+      process.stderr.write('error: give one server: --url <endpoint> or a command (--stdio, or after --), not both\n');
+      return 2;
+    }
+    const { runHttpProxy } = await import('./http-proxy-command.js');
+    return runHttpProxy({ ...options, url: options.url });
+  }
+  if (options.listen !== undefined) {
+    process.stderr.write('error: --listen is for a Streamable HTTP upstream: give it with --url <endpoint>\n');
+    return 2;
+  }
+  return runStdioProxy(options);
 }
 
 /**
@@ -24,7 +41,7 @@ export interface ProxyOptions {
  * judges' verdict to stderr — never to stdout, which is the protocol's. Exits as the server did; 2 when it could
  * not start.
  */
-export async function runProxy(options: ProxyOptions): Promise<number> {
+async function runStdioProxy(options: ProxyOptions): Promise<number> {
   let argv: readonly string[] = [];
   try {
     if (options.argv !== undefined && options.argv.length > 0) argv = options.argv;
@@ -37,24 +54,8 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
     process.stderr.write('error: give the server command: mcprely proxy --stdio "<command>" or mcprely proxy -- <program> [arguments]\n');
     return 2;
   }
-  let recorder: SessionRecorder;
-  try {
-    recorder = new SessionRecorder({ transport: 'stdio', server: basename(argv[0] as string) }, options.record);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'its folder does not exist'
-        : code === 'EISDIR'
-          ? 'it is a folder'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : code;
-    process.stderr.write(
-      `error: cannot write the trace ${displayText(options.record ?? '')}: ${displayText(why ?? (error as Error).message)}\n`,
-    );
-    return 2;
-  }
+  const recorder = openRecorder({ transport: 'stdio', server: basename(argv[0] as string) }, options.record);
+  if (recorder === undefined) return 2;
   const relay = relayStdio(argv, { input: process.stdin, output: process.stdout, errors: process.stderr }, (from, text, cut) =>
     recorder.message(from, text, cut),
   );
@@ -79,14 +80,7 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
       : end.signal !== null
         ? `server ended by ${end.signal}`
         : `server exited ${end.code}`;
-  const transcript = recorder.end(how);
-  const verdict = judgeSession(transcript, options.judge);
-  const lines = [
-    `mcprely proxy: ${plural(recorder.messageCount, 'message')} relayed, ${how}` +
-      (options.record === undefined ? '' : `; trace in ${displayText(options.record)} (mcprely audit judges it again)`),
-    ...judgementLines(verdict.judgements),
-  ];
-  process.stderr.write(`${lines.join('\n')}\n`);
+  writeVerdict(recorder, how, options);
   // A server ended by a signal exits as a shell reports it: 128 + the signal's number.
   return end.code ?? 128 + (end.signal === null ? 0 : (osConstants.signals[end.signal] ?? 0));
 }

@@ -52,7 +52,9 @@ export class SessionRecorder {
       } catch {
         isJson = false;
       }
-    if (this.#fd !== undefined) writeSync(this.#fd, traceMessageLine(at, from, text, isJson, stream));
+    // A message laid out on several lines (an HTTP body may be) is written compact: a trace record is one line.
+    const raw = isJson && /[\r\n]/.test(text) ? JSON.stringify(parsed) : text;
+    if (this.#fd !== undefined) writeSync(this.#fd, traceMessageLine(at, from, raw, isJson, stream));
     if (!isJson) return;
     const members = Array.isArray(parsed) ? parsed : [parsed];
     for (const member of members)

@@ -1,0 +1,67 @@
+import { isIP } from 'node:net';
+import { type ListenAddress, startHttpRelay } from '../proxy/http-relay.js';
+import { displayText } from '../text/display-text.js';
+import type { ProxyOptions } from './proxy-command.js';
+import { openRecorder, writeVerdict } from './proxy-session.js';
+
+/** Where the relay listens when `--listen` is not given: loopback, a free port (printed at start). */
+const DEFAULT_LISTEN: ListenAddress = { host: '127.0.0.1', port: 0 };
+
+/** `--listen`: `PORT`, `HOST:PORT` or `[IPv6]:PORT`; a message saying what is wrong otherwise. */
+export function parseListen(text: string): ListenAddress | string {
+  const match = /^(?:(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]+)):)?(\d{1,5})$/.exec(text.trim());
+  const port = Number(match?.[3]);
+  if (match === null || port > 65535) return `--listen ${text}: give a port, or host:port (127.0.0.1:8931, [::1]:8931)`;
+  const host = match[1] ?? match[2] ?? DEFAULT_LISTEN.host;
+  if (match[1] !== undefined && isIP(host) !== 6) return `--listen ${text}: ${host} is not an IPv6 address`;
+  return { host, port };
+}
+
+/** `--url`: an absolute http(s) URL; a message saying what is wrong otherwise. */
+export function parseUpstream(text: string): URL | string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `--url ${text}: not a URL; give the server's endpoint, such as http://127.0.0.1:3001/mcp`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `--url ${text}: the endpoint must be http:// or https://`;
+  return url;
+}
+
+/**
+ * `mcprely proxy --url <endpoint> [--listen 127.0.0.1:PORT]`: a Streamable HTTP relay the host connects to in place
+ * of the server's endpoint. Prints where it listens, relays until SIGINT or SIGTERM, then writes the verdict to
+ * stderr. The trace's header names the upstream by origin and path only: credentials and query (tokens) never reach it.
+ */
+export async function runHttpProxy(options: ProxyOptions & { readonly url: string }): Promise<number> {
+  const upstream = parseUpstream(options.url);
+  const listen = options.listen === undefined ? DEFAULT_LISTEN : parseListen(options.listen);
+  for (const problem of [upstream, listen])
+    if (typeof problem === 'string') {
+      process.stderr.write(`error: ${displayText(problem)}\n`);
+      return 2;
+    }
+  const endpoint = upstream as URL;
+  const recorder = openRecorder({ transport: 'http', server: `${endpoint.origin}${endpoint.pathname}` }, options.record);
+  if (recorder === undefined) return 2;
+  let relay: Awaited<ReturnType<typeof startHttpRelay>>;
+  try {
+    relay = await startHttpRelay(endpoint, listen as ListenAddress, (from, text, cut, stream) => recorder.message(from, text, cut, stream));
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    const why =
+      code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : (code ?? message);
+    recorder.end(`not started: ${why}`);
+    process.stderr.write(`error: cannot listen on ${displayText(options.listen ?? '127.0.0.1')}: ${displayText(why)}\n`);
+    return 2;
+  }
+  process.stderr.write(`mcprely proxy: listening on ${relay.url} → ${endpoint.origin}${endpoint.pathname} (SIGINT or SIGTERM ends it)\n`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await relay.close();
+  writeVerdict(recorder, `interrupted (${signal})`, options);
+  return 0;
+}

@@ -1,0 +1,43 @@
+import type { JudgeOptions } from '../judges/judge-options.js';
+import { judgeSession } from '../judges/judge-session.js';
+import { judgementLines } from '../judges/session-rules.js';
+import { SessionRecorder } from '../proxy/session-recorder.js';
+import { displayText } from '../text/display-text.js';
+import { plural } from '../text/plural.js';
+
+/** The trace recorder of `--record` (or one that only counts, without it); undefined, with the error said, when it cannot be written. */
+export function openRecorder(
+  header: ConstructorParameters<typeof SessionRecorder>[0],
+  record: string | undefined,
+): SessionRecorder | undefined {
+  try {
+    return new SessionRecorder(header, record);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'its folder does not exist'
+        : code === 'EISDIR'
+          ? 'it is a folder'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : code;
+    process.stderr.write(`error: cannot write the trace ${displayText(record ?? '')}: ${displayText(why ?? (error as Error).message)}\n`);
+    return undefined;
+  }
+}
+
+/** Ends the recording (`how` the session ended) and writes the judges' verdict to stderr, never to stdout. */
+export function writeVerdict(
+  recorder: SessionRecorder,
+  how: string,
+  options: { readonly record?: string; readonly judge: JudgeOptions },
+): void {
+  const verdict = judgeSession(recorder.end(how), options.judge);
+  const lines = [
+    `mcprely proxy: ${plural(recorder.messageCount, 'message')} relayed, ${how}` +
+      (options.record === undefined ? '' : `; trace in ${displayText(options.record)} (mcprely audit judges it again)`),
+    ...judgementLines(verdict.judgements),
+  ];
+  process.stderr.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,144 @@
+import {
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
+import type { Party } from '../judges/session-transcript.js';
+import { SseParser } from '../probe/sse-parser.js';
+import { BodyTap } from './body-tap.js';
+import { MAX_RECORDED_LINE } from './line-tap.js';
+
+/** What the relay reports of each message as it passes: who sent it, its text, whether it was cut, its stream. */
+export type MessageTap = (from: Party, text: string, cut: boolean, stream: string) => void;
+
+/** Where the relay listens: loopback unless the user names another address. */
+export interface ListenAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface HttpRelay {
+  /** The endpoint a host connects to: the listening address with the upstream endpoint's path. */
+  readonly url: string;
+  /** Stops listening and ends every open connection (streams included). */
+  close(): Promise<void>;
+}
+
+/** Headers of one hop only (RFC 9110 §7.6.1), never forwarded; `host` is the upstream's own. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
+
+function forwarded(headers: IncomingHttpHeaders, drop: readonly string[] = []): OutgoingHttpHeaders {
+  const kept: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined && !HOP_BY_HOP.has(name) && !drop.includes(name)) kept[name] = value;
+  return kept;
+}
+
+/** The upstream URL a request goes to: the same path on the upstream's origin; the endpoint's own query kept for it. */
+export function upstreamTarget(upstream: URL, requestPath: string): URL {
+  const target = new URL(requestPath, upstream.origin);
+  if (target.pathname === upstream.pathname && target.search === '') target.search = upstream.search;
+  return target;
+}
+
+/**
+ * A Streamable HTTP relay: each request the host sends is forwarded to the same path on `upstream` (method, body and
+ * headers as sent, except hop-by-hop ones and `accept-encoding` — the relay must read what it passes, so responses come
+ * uncompressed); each response (JSON or an SSE stream) is passed back as its bytes arrive. A copy of every message
+ * goes to `tap` with its stream ("POST 3": the third request, a POST, and everything the server sent on its
+ * response): the client's POST bodies, the server's JSON bodies and SSE events. Headers are never tapped.
+ * The host closing a response ends the upstream request (a 2026-07-28 cancellation is exactly that).
+ */
+export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: MessageTap): Promise<HttpRelay> {
+  const secure = upstream.protocol === 'https:';
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const send = secure ? httpsRequest : httpRequest;
+  let requests = 0;
+
+  const relay = (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const method = incoming.method ?? 'GET';
+    const stream = `${method} ${++requests}`;
+    const target = upstreamTarget(upstream, incoming.url ?? '/');
+    const upstreamRequest = send(target, {
+      method,
+      agent,
+      headers: { ...forwarded(incoming.headers, ['accept-encoding']), host: target.host },
+    });
+    const clientBody = method === 'POST' ? new BodyTap() : undefined;
+    incoming.on('data', (chunk: Buffer) => clientBody?.write(chunk));
+    incoming.on('end', () => {
+      const body = clientBody?.end();
+      if (body !== undefined && body.text.trim() !== '') tap('client', body.text, body.cut, stream);
+    });
+    incoming.pipe(upstreamRequest);
+    upstreamRequest.on('response', (response) => {
+      outgoing.writeHead(response.statusCode ?? 502, response.statusMessage, forwarded(response.headers));
+      outgoing.flushHeaders();
+      const type = String(response.headers['content-type'] ?? '').toLowerCase();
+      if (type.startsWith('text/event-stream')) {
+        const decoder = new StringDecoder('utf8');
+        const events = new SseParser((event) => tap('server', event.data, false, stream), MAX_RECORDED_LINE);
+        response.on('data', (chunk: Buffer) => events.push(decoder.write(chunk)));
+      } else if (type.includes('json')) {
+        const body = new BodyTap();
+        response.on('data', (chunk: Buffer) => body.write(chunk));
+        response.on('end', () => {
+          const { text, cut } = body.end();
+          if (text.trim() !== '') tap('server', text, cut, stream);
+        });
+      }
+      response.pipe(outgoing);
+      response.on('error', () => outgoing.destroy());
+    });
+    upstreamRequest.on('error', (error: NodeJS.ErrnoException) => {
+      if (outgoing.destroyed) return;
+      if (outgoing.headersSent) outgoing.destroy();
+      else {
+        outgoing.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+        outgoing.end(`mcprely proxy: the upstream server ${upstream.origin} did not answer (${error.code ?? error.message})\n`);
+      }
+    });
+    // The host went away before the response ended (it cancelled, or gave up): so does the upstream request.
+    outgoing.on('close', () => {
+      if (!outgoing.writableFinished) upstreamRequest.destroy();
+    });
+  };
+
+  const server: Server = createServer(relay);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : listen.port;
+      const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+      resolve({
+        url: `http://${host}:${port}${upstream.pathname}`,
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+            agent.destroy();
+          }),
+      });
+    });
+  });
+}
