@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { MAX_RECORDED_LINE } from './line-tap.js';
+import { appendBounded } from './line-tap.js';
 
 /**
  * One HTTP body read from a copy of its bytes, chunk by chunk: the whole text at the end (a JSON-RPC message or
@@ -22,10 +22,6 @@ export class BodyTap {
 
   #take(text: string): void {
     if (this.#cut || text === '') return;
-    const room = MAX_RECORDED_LINE - this.#text.length;
-    if (text.length > room) {
-      this.#text += text.slice(0, room);
-      this.#cut = true;
-    } else this.#text += text;
+    ({ text: this.#text, cut: this.#cut } = appendBounded(this.#text, text));
   }
 }

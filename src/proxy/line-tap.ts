@@ -3,6 +3,12 @@ import { StringDecoder } from 'node:string_decoder';
 /** A line longer than this is recorded cut (the bytes still pass through whole). */
 export const MAX_RECORDED_LINE = 4 * 1024 * 1024;
 
+/** `held` with `text` added, up to `MAX_RECORDED_LINE` characters; `cut` when some of `text` did not fit. */
+export function appendBounded(held: string, text: string): { readonly text: string; readonly cut: boolean } {
+  const room = MAX_RECORDED_LINE - held.length;
+  return text.length > room ? { text: held + text.slice(0, room), cut: true } : { text: held + text, cut: false };
+}
+
 /**
  * Newline-delimited messages read from a copy of a byte stream, chunk by chunk however the chunks fall: each
  * complete line goes to `line` (without its newline or a trailing CR). Holds at most one line, cut at
@@ -35,11 +41,7 @@ export class LineTap {
 
   #take(text: string): void {
     if (this.#cut || text === '') return;
-    const room = MAX_RECORDED_LINE - this.#pending.length;
-    if (text.length > room) {
-      this.#pending += text.slice(0, room);
-      this.#cut = true;
-    } else this.#pending += text;
+    ({ text: this.#pending, cut: this.#cut } = appendBounded(this.#pending, text));
   }
 
   #flushLine(): void {
