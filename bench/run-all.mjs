@@ -16,6 +16,7 @@ const scripts = [
   'lsp.mjs',
   'evidence-memory.mjs',
   'proxy-latency.mjs',
+  'http-proxy-latency.mjs',
 ];
 let failed = 0;
 for (const script of scripts) {

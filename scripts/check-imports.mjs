@@ -35,7 +35,7 @@ export const ALLOWED = {
   verify: ['simulator', 'fixtures', 'document', 'manifest', 'generated', 'json', 'text', 'findings', 'report'],
   probe: ['manifest', 'policy', 'reference', 'spec', 'findings', 'lint', 'report', 'document', 'json', 'text', 'fixtures', 'live'],
   init: ['probe', 'manifest', 'policy', 'spec'],
-  judges: ['findings', 'live', 'spec', 'text'],
+  judges: ['findings', 'live', 'reference', 'spec', 'text'],
   proxy: ['judges', 'probe', 'text'],
   workspace: ['config', 'document', 'findings', 'generated', 'lint', 'report', 'rules', 'text'],
   'lint-cache': ['json', 'lint', 'rules', 'text'],

@@ -47,7 +47,7 @@ export async function runHttpProxy(options: ProxyOptions & { readonly url: strin
   if (recorder === undefined) return 2;
   let relay: Awaited<ReturnType<typeof startHttpRelay>>;
   try {
-    relay = await startHttpRelay(endpoint, listen as ListenAddress, (from, text, cut, stream) => recorder.message(from, text, cut, stream));
+    relay = await startHttpRelay(endpoint, listen as ListenAddress, recorder);
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     const why =
@@ -61,7 +61,8 @@ export async function runHttpProxy(options: ProxyOptions & { readonly url: strin
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  await relay.close();
+  // The recording ends first: streams the relay's own closing ends are not the host's doing (not cancellations).
   writeVerdict(recorder, `interrupted (${signal})`, options);
+  await relay.close();
   return 0;
 }

@@ -14,7 +14,7 @@ function idleDeadline(request: SessionRequest, idleMs: number): number {
 
 /**
  * The session's cancellation signal is one the trace shows: `notifications/cancelled` (stdio, and HTTP where the
- * revision says so); closing the request's stream otherwise, which a trace of messages does not hold.
+ * revision says so), or closing the request's stream — seen only where the trace records its streams' ends.
  */
 function signalHidden(session: SessionIndex, judge: string, rests: Judgement['rests']): Judgement | undefined {
   if (session.transcript.transport === 'stdio') return undefined;
@@ -25,7 +25,7 @@ function signalHidden(session: SessionIndex, judge: string, rests: Judgement['re
       status: 'inconclusive',
       summary: 'the session does not show its revision, so the cancellation signal over HTTP is unknown',
     };
-  if (fact(session.revision, 'http-cancel-signal').value === 'notification') return undefined;
+  if (fact(session.revision, 'http-cancel-signal').value === 'notification' || session.transcript.streams !== undefined) return undefined;
   return {
     ...base,
     status: 'not-observable',

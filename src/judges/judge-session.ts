@@ -1,4 +1,5 @@
 import { clientCancelsOnIdleTimeout, clientCancelsOnlyPending, clientEnforcesMaximum, clientRequestIdsUnique } from './client-judges.js';
+import { clientResumesOnlyWhereSupported, HTTP_SERVER_JUDGES } from './http-judges.js';
 import type { JudgeOptions } from './judge-options.js';
 import type { Judge, Judgement } from './judgement.js';
 import { clientRetryKeepsKey } from './retry-judge.js';
@@ -9,11 +10,13 @@ import type { SessionTranscript } from './session-transcript.js';
 /** Every judge, the server's first: the order of a report. */
 export const JUDGES: readonly Judge[] = [
   ...SERVER_JUDGES,
+  ...HTTP_SERVER_JUDGES,
   clientCancelsOnIdleTimeout,
   clientEnforcesMaximum,
   clientRequestIdsUnique,
   clientCancelsOnlyPending,
   clientRetryKeepsKey,
+  clientResumesOnlyWhereSupported,
 ];
 
 /** What the judges made of one session. */

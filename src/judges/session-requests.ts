@@ -1,6 +1,6 @@
-import { revisionsWhere } from '../spec/revision-facts.js';
+import { fact, revisionsWhere } from '../spec/revision-facts.js';
 import { isSpecVersion, type SpecVersion } from '../spec/revisions.js';
-import type { Party, SessionMessage, SessionTranscript } from './session-transcript.js';
+import type { Party, SessionMessage, SessionStream, SessionTranscript } from './session-transcript.js';
 
 /** A JSON-RPC id as a key: 1 and "1" are different ids. */
 export type IdKey = string;
@@ -21,7 +21,7 @@ export interface SessionRequest {
   readonly progressToken?: string | number;
   /** The first response (result or error) the other party sent for it. */
   response?: SessionMessage;
-  /** The first `notifications/cancelled` its sender sent for it. */
+  /** Its sender's first cancellation: `notifications/cancelled`, or the client closing its stream where that is the signal (2026-07-28 HTTP). */
   cancelled?: SessionMessage;
   /** `notifications/progress` for its token from the other party while it was the token's latest request. */
   readonly progress: SessionMessage[];
@@ -113,8 +113,37 @@ export function indexSession(transcript: SessionTranscript): SessionIndex {
       else answered.response = entry;
     }
   }
-  const revision = transcript.revision ?? agreedRevision(requests);
+  const revision = transcript.revision ?? agreedRevision(requests) ?? headerRevision(transcript.streams);
+  if (revision !== undefined && transcript.streams !== undefined && fact(revision, 'http-cancel-signal').value === 'close-stream')
+    cancelByClosedStreams(requests, transcript.streams);
   return { transcript, ...(revision === undefined ? {} : { revision }), requests, notifications, strayResponses, cancellations, progress };
+}
+
+/** The revision the client's HTTP requests name in their MCP-Protocol-Version header, when they name one. */
+function headerRevision(streams: readonly SessionStream[] | undefined): SpecVersion | undefined {
+  const named = streams?.find((stream) => isSpecVersion(stream.protocolVersion))?.protocolVersion;
+  return isSpecVersion(named) ? named : undefined;
+}
+
+/**
+ * Where closing a request's response stream is the cancellation (2026-07-28 Streamable HTTP), a stream the client
+ * closed before a request on it had its answer cancels that request, at the close's line and time.
+ */
+function cancelByClosedStreams(requests: readonly SessionRequest[], streams: readonly SessionStream[]): void {
+  const byId = new Map(streams.map((stream) => [stream.id, stream]));
+  for (const request of requests) {
+    if (request.from !== 'client' || request.cancelled !== undefined || request.sent.stream === undefined) continue;
+    const closed = byId.get(request.sent.stream)?.closed;
+    if (closed === undefined || closed.by !== 'client') continue;
+    if (request.response !== undefined && request.response.at <= closed.at) continue;
+    request.cancelled = {
+      line: closed.line,
+      at: closed.at,
+      from: 'client',
+      stream: request.sent.stream,
+      message: { closedStream: request.sent.stream },
+    };
+  }
 }
 
 /** The revision the session shows: the version `initialize` settled on, or the handshake that has no initialize. */

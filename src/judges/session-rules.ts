@@ -19,6 +19,8 @@ interface RuleText {
   readonly description: string;
   readonly rests: JudgeBasis;
   readonly fix: string;
+  /** Where the fact's strength on the most deployed revision understates the rule (a MUST on the other), its severity. */
+  readonly severity?: Severity;
 }
 
 const TEXTS: readonly RuleText[] = [
@@ -49,6 +51,27 @@ const TEXTS: readonly RuleText[] = [
     description: 'Every response answers one pending request; a notification (a cancellation) is never answered.',
     rests: { fact: 'notification-no-response' },
     fix: 'Answer requests only, once each; treat a message without an id as a notification.',
+  },
+  {
+    id: 'server-sse-headers',
+    party: 'server',
+    description: 'Every SSE response carries Content-Type: text/event-stream, Cache-Control: no-cache and X-Accel-Buffering: no.',
+    rests: {
+      lesson: 'Streamable HTTP',
+      says: 'without no-cache and X-Accel-Buffering: no a proxy on the way may hold the events back, so progress arrives only with the answer',
+    },
+    fix: 'Send Content-Type: text/event-stream, Cache-Control: no-cache and X-Accel-Buffering: no on every SSE response.',
+  },
+  {
+    id: 'server-messages-on-own-stream',
+    party: 'server',
+    description:
+      "A request's response and progress travel on the stream of the POST that carried it (the GET stream only where the revision allows).",
+    rests: { fact: 'request-scoped-notifications' },
+    severity: 'error',
+    fix:
+      "Write a request's progress and result to its own response stream; when that stream is gone, drop them " +
+      '(where closing is the cancellation, the request is over).',
   },
   {
     id: 'client-cancels-on-idle-timeout',
@@ -88,6 +111,16 @@ const TEXTS: readonly RuleText[] = [
     },
     fix: 'Make the key once per intent, before the first attempt, and send it with every retry under a new request id.',
   },
+  {
+    id: 'client-resumes-only-where-supported',
+    party: 'client',
+    description: 'The client resumes a stream with Last-Event-ID only on a revision that supports resumption.',
+    rests: { fact: 'last-event-id-resumption' },
+    severity: 'error',
+    fix:
+      "Where the revision has no resumption, send a broken stream's request again under a new request id instead of resuming " +
+      'with Last-Event-ID.',
+  },
 ];
 
 /** MUST and MUST NOT are errors; SHOULD and the lesson warnings. */
@@ -109,7 +142,7 @@ export const SESSION_RULES: readonly SessionRule[] = TEXTS.map((text) => {
   const rationale = `Rests on ${basisText(text.rests)}. Judged on the messages of a real session, so it binds the ${text.party}.`;
   return {
     id: text.id,
-    severity: severityOf(text.rests),
+    severity: text.severity ?? severityOf(text.rests),
     description: text.description,
     rationale,
     fix: text.fix,

@@ -1,9 +1,11 @@
 import type { Party, SessionMessage, SessionTranscript } from './session-transcript.js';
+import { StreamBook, type StreamRecord, streamRecordOf } from './stream-records.js';
 
 /**
  * A session trace is JSON Lines (schemas/trace.schema.json): a header, then one record per message as it passed —
  * `{"at": ms, "from": "client"|"server", "message": …}`, or `"text"` for a line that was not JSON — and an end
- * record when the recording stopped. Times are ms since the header's `started`.
+ * record when the recording stopped. Times are ms since the header's `started`. Over Streamable HTTP each exchange
+ * also has its stream records (`stream-records.ts`): `{"at", "from", "stream", "request" | "response" | "closed"}`.
  */
 export const TRACE_VERSION = 1;
 
@@ -30,6 +32,11 @@ export function traceMessageLine(at: number, from: Party, raw: string, isJson: b
   return isJson
     ? `{"at":${time},"from":"${from}"${where},"message":${raw.trim()}}\n`
     : `{"at":${time},"from":"${from}"${where},"text":${JSON.stringify(raw)}}\n`;
+}
+
+/** One stream record of an HTTP exchange (its request, its response's status and headers, its end) as a trace line. */
+export function traceStreamLine(at: number, from: Party, stream: string, record: StreamRecord): string {
+  return `${JSON.stringify({ at: Math.round(at * 10) / 10, from, stream, ...record })}\n`;
 }
 
 export function traceEndLine(at: number, reason: string): string {
@@ -61,6 +68,7 @@ export function readTrace(text: string): TraceRead {
   if (lines.at(-1) === '') lines.pop();
   let header: TraceHeader | undefined;
   let endedAt = 0;
+  const book = new StreamBook();
   const problem = (line: number, message: string, column = 1) => {
     if (problems.length < MAX_PROBLEMS) problems.push({ line, column, message });
   };
@@ -118,8 +126,21 @@ export function readTrace(text: string): TraceRead {
       continue;
     }
     if ('text' in value) continue;
+    const streamRecord = streamRecordOf(value);
+    if (typeof streamRecord === 'string') {
+      problem(line, streamRecord);
+      continue;
+    }
+    if (streamRecord !== undefined) {
+      const wrong = stream === undefined ? 'a stream record names its "stream"' : book.add(stream, from, streamRecord, { line, at });
+      if (wrong !== undefined) problem(line, wrong);
+      continue;
+    }
     if (!('message' in value)) {
-      problem(line, 'a record has "message" (the JSON-RPC message), "text" (a line that was not JSON) or "end"');
+      problem(
+        line,
+        'a record has "message" (the JSON-RPC message), "text" (a line that was not JSON), "end", or a stream\'s "request", "response" or "closed"',
+      );
       continue;
     }
     const members = Array.isArray(value['message']) ? (value['message'] as unknown[]) : [value['message']];
@@ -127,5 +148,6 @@ export function readTrace(text: string): TraceRead {
   }
   if (header === undefined && problems.length === 0) problem(1, 'the trace is empty: record one with mcprely proxy --record <file>');
   if (problems.length > 0 || header === undefined) return { ok: false, problems };
-  return { ok: true, header, transcript: { transport: header.transport, messages, endedAt } };
+  const streams = book.streams.length > 0 ? { streams: book.streams } : {};
+  return { ok: true, header, transcript: { transport: header.transport, messages, ...streams, endedAt } };
 }

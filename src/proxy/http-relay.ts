@@ -11,12 +11,45 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import type { Party } from '../judges/session-transcript.js';
+import { RECORDED_RESPONSE_HEADERS, type StreamRecord } from '../judges/stream-records.js';
 import { SseParser } from '../probe/sse-parser.js';
 import { BodyTap } from './body-tap.js';
 import { MAX_RECORDED_LINE } from './line-tap.js';
 
-/** What the relay reports of each message as it passes: who sent it, its text, whether it was cut, its stream. */
-export type MessageTap = (from: Party, text: string, cut: boolean, stream: string) => void;
+/**
+ * What the relay reports as it passes: each message (who sent it, its text, whether it was cut, its stream), and each
+ * exchange's request, response headers and end.
+ */
+export interface RelayTap {
+  message(from: Party, text: string, cut: boolean, stream: string): void;
+  stream(from: Party, stream: string, record: StreamRecord): void;
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** What a trace keeps of a request's headers: the protocol version and Last-Event-ID, nothing else. */
+function requestRecord(method: string, headers: IncomingHttpHeaders): StreamRecord {
+  const protocolVersion = headerText(headers['mcp-protocol-version']);
+  const lastEventId = headerText(headers['last-event-id']);
+  return {
+    request: {
+      method,
+      ...(protocolVersion === undefined ? {} : { protocolVersion }),
+      ...(lastEventId === undefined ? {} : { lastEventId }),
+    },
+  };
+}
+
+function responseRecord(response: IncomingMessage): StreamRecord {
+  const headers: Record<string, string> = {};
+  for (const name of RECORDED_RESPONSE_HEADERS) {
+    const value = headerText(response.headers[name]);
+    if (value !== undefined) headers[name] = value;
+  }
+  return { response: { status: response.statusCode ?? 0, headers } };
+}
 
 /** Where the relay listens: loopback unless the user names another address. */
 export interface ListenAddress {
@@ -64,10 +97,12 @@ export function upstreamTarget(upstream: URL, requestPath: string): URL {
  * headers as sent, except hop-by-hop ones and `accept-encoding` — the relay must read what it passes, so responses come
  * uncompressed); each response (JSON or an SSE stream) is passed back as its bytes arrive. A copy of every message
  * goes to `tap` with its stream ("POST 3": the third request, a POST, and everything the server sent on its
- * response): the client's POST bodies, the server's JSON bodies and SSE events. Headers are never tapped.
- * The host closing a response ends the upstream request (a 2026-07-28 cancellation is exactly that).
+ * response): the client's POST bodies, the server's JSON bodies and SSE events (an event over the recording bound
+ * cut). Of the headers only the few the judges read are tapped (`requestRecord`, `responseRecord`), never a
+ * credential, cookie or session id. Each exchange's end is tapped with who ended it: the host closing a response
+ * ends the upstream request (a 2026-07-28 cancellation is exactly that).
  */
-export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: MessageTap): Promise<HttpRelay> {
+export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: RelayTap): Promise<HttpRelay> {
   const secure = upstream.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const send = secure ? httpsRequest : httpRequest;
@@ -82,33 +117,53 @@ export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: Messag
       agent,
       headers: { ...forwarded(incoming.headers, ['accept-encoding']), host: target.host },
     });
-    const clientBody = method === 'POST' ? new BodyTap() : undefined;
-    incoming.on('data', (chunk: Buffer) => clientBody?.write(chunk));
-    incoming.on('end', () => {
-      const body = clientBody?.end();
-      if (body !== undefined && body.text.trim() !== '') tap('client', body.text, body.cut, stream);
-    });
+    tap.stream('client', stream, requestRecord(method, incoming.headers));
+    let closedBy: Party | undefined;
+    const closed = (by: Party) => {
+      if (closedBy !== undefined) return;
+      closedBy = by;
+      tap.stream(by, stream, { closed: true });
+    };
+    if (method === 'POST') {
+      const clientBody = new BodyTap();
+      incoming.on('data', (chunk: Buffer) => clientBody.write(chunk));
+      incoming.on('end', () => {
+        const body = clientBody.end();
+        if (body.text.trim() !== '') tap.message('client', body.text, body.cut, stream);
+      });
+    }
     incoming.pipe(upstreamRequest);
     upstreamRequest.on('response', (response) => {
+      tap.stream('server', stream, responseRecord(response));
       outgoing.writeHead(response.statusCode ?? 502, response.statusMessage, forwarded(response.headers));
       outgoing.flushHeaders();
       const type = String(response.headers['content-type'] ?? '').toLowerCase();
       if (type.startsWith('text/event-stream')) {
         const decoder = new StringDecoder('utf8');
-        const events = new SseParser((event) => tap('server', event.data, false, stream), MAX_RECORDED_LINE);
+        const events = new SseParser((event) => tap.message('server', event.data, event.cut === true, stream), MAX_RECORDED_LINE, true);
         response.on('data', (chunk: Buffer) => events.push(decoder.write(chunk)));
       } else if (type.includes('json')) {
         const body = new BodyTap();
         response.on('data', (chunk: Buffer) => body.write(chunk));
         response.on('end', () => {
           const { text, cut } = body.end();
-          if (text.trim() !== '') tap('server', text, cut, stream);
+          if (text.trim() !== '') tap.message('server', text, cut, stream);
         });
       }
       response.pipe(outgoing);
-      response.on('error', () => outgoing.destroy());
+      response.on('end', () => closed('server'));
+      // The upstream broke the response before its end: the server ended the exchange, and so does the relay.
+      const broke = () => {
+        if (response.complete) return;
+        closed('server');
+        outgoing.destroy();
+      };
+      response.on('error', broke);
+      response.on('close', broke);
     });
     upstreamRequest.on('error', (error: NodeJS.ErrnoException) => {
+      if (closedBy === 'client') return;
+      closed('server');
       if (outgoing.destroyed) return;
       if (outgoing.headersSent) outgoing.destroy();
       else {
@@ -118,7 +173,9 @@ export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: Messag
     });
     // The host went away before the response ended (it cancelled, or gave up): so does the upstream request.
     outgoing.on('close', () => {
-      if (!outgoing.writableFinished) upstreamRequest.destroy();
+      if (outgoing.writableFinished) return;
+      closed('client');
+      upstreamRequest.destroy();
     });
   };
 

@@ -1,6 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Party, SessionMessage, SessionTranscript } from '../judges/session-transcript.js';
-import { type TraceHeader, traceEndLine, traceHeaderLine, traceMessageLine } from '../judges/trace-format.js';
+import { StreamBook, type StreamRecord } from '../judges/stream-records.js';
+import { type TraceHeader, traceEndLine, traceHeaderLine, traceMessageLine, traceStreamLine } from '../judges/trace-format.js';
 import { sessionEssentials } from './session-essentials.js';
 
 /** Notifications the judges read; the others (logging, list changes, …) are recorded but not kept. */
@@ -23,8 +24,10 @@ export class SessionRecorder {
   readonly #started = performance.now();
   readonly #messages: SessionMessage[] = [];
   readonly #transport: TraceHeader['transport'];
+  readonly #streams = new StreamBook();
   #fd: number | undefined;
   #line = 1;
+  #relayed = 0;
   #endedAt: number | undefined;
 
   constructor(header: Omit<TraceHeader, 'mcprelyTrace' | 'started'>, recordPath?: string) {
@@ -44,6 +47,7 @@ export class SessionRecorder {
     if (this.#endedAt !== undefined) return;
     const at = this.#now();
     this.#line++;
+    this.#relayed++;
     let parsed: unknown;
     let isJson = !cut;
     if (isJson)
@@ -68,6 +72,15 @@ export class SessionRecorder {
         });
   }
 
+  /** An HTTP exchange's request, response headers or end: written to the trace and kept for the judges. */
+  stream(from: Party, stream: string, record: StreamRecord): void {
+    if (this.#endedAt !== undefined) return;
+    const at = this.#now();
+    this.#line++;
+    if (this.#fd !== undefined) writeSync(this.#fd, traceStreamLine(at, from, stream, record));
+    this.#streams.add(stream, from, record, { line: this.#line, at });
+  }
+
   /** Stops recording (`reason`: how the session ended); the session as the judges read it. */
   end(reason: string): SessionTranscript {
     if (this.#endedAt === undefined) {
@@ -78,10 +91,12 @@ export class SessionRecorder {
         this.#fd = undefined;
       }
     }
-    return { transport: this.#transport, messages: this.#messages, endedAt: this.#endedAt };
+    const streams = this.#streams.streams.length > 0 ? { streams: this.#streams.streams } : {};
+    return { transport: this.#transport, messages: this.#messages, ...streams, endedAt: this.#endedAt };
   }
 
+  /** How many messages passed (stream records not counted). */
   get messageCount(): number {
-    return this.#line - 1;
+    return this.#relayed;
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { readTrace, traceEndLine, traceHeaderLine, traceMessageLine } from '../../src/judges/trace-format.js';
+import { readTrace, traceEndLine, traceHeaderLine, traceMessageLine, traceStreamLine } from '../../src/judges/trace-format.js';
 
 const validateRecord = new Ajv2020({ allErrors: true, strict: true }).compile(
   JSON.parse(readFileSync('schemas/trace.schema.json', 'utf8')),
@@ -54,6 +54,59 @@ describe('session traces', () => {
     ]);
     expect(read.problems[5]?.message).toMatch(/goes back in time/);
     for (const line of lines.slice(2, 6)) expect(validateRecord(JSON.parse(line)), line).toBe(false);
+  });
+
+  it("an HTTP exchange's request, response and end read back as its stream, and match the schema", () => {
+    const text =
+      traceHeaderLine({ mcprelyTrace: 1, transport: 'http', started: '2026-12-02T10:00:00.000Z' }) +
+      traceStreamLine(1, 'client', 'POST 1', { request: { method: 'POST', protocolVersion: '2026-07-28' } }) +
+      traceMessageLine(1.5, 'client', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}', true, 'POST 1') +
+      traceStreamLine(3, 'server', 'POST 1', { response: { status: 200, headers: { 'content-type': 'text/event-stream' } } }) +
+      traceStreamLine(40, 'client', 'POST 1', { closed: true }) +
+      traceStreamLine(41, 'client', 'GET 2', { request: { method: 'GET', lastEventId: 'e-7' } }) +
+      traceEndLine(50, 'interrupted (SIGTERM)');
+    for (const line of text.trimEnd().split('\n'))
+      expect(validateRecord(JSON.parse(line)), `${line} ${JSON.stringify(validateRecord.errors)}`).toBe(true);
+    const read = readTrace(text);
+    if (!read.ok) throw new Error(JSON.stringify(read.problems));
+    expect(read.transcript.messages).toHaveLength(1);
+    expect(read.transcript.streams).toEqual([
+      {
+        id: 'POST 1',
+        method: 'POST',
+        opened: { line: 2, at: 1 },
+        protocolVersion: '2026-07-28',
+        response: { line: 4, at: 3, status: 200, headers: { 'content-type': 'text/event-stream' } },
+        closed: { line: 5, at: 40, by: 'client' },
+      },
+      { id: 'GET 2', method: 'GET', opened: { line: 6, at: 41 }, lastEventId: 'e-7' },
+    ]);
+  });
+
+  it('stream records out of order or of the wrong shape are each reported at their line', () => {
+    const lines = [
+      '{"at":1,"from":"server","stream":"POST 1","response":{"status":200,"headers":{}}}',
+      '{"at":2,"from":"client","stream":"POST 2","request":{"method":"POST"}}',
+      '{"at":3,"from":"client","stream":"POST 2","request":{"method":"POST"}}',
+      '{"at":4,"from":"client","stream":"POST 2","response":{"status":200,"headers":{}}}',
+      '{"at":5,"from":"server","stream":"POST 2","closed":true}',
+      '{"at":6,"from":"client","stream":"POST 2","closed":true}',
+      '{"at":7,"from":"client","request":{"method":"POST"}}',
+      '{"at":8,"from":"server","stream":"POST 2","response":{"status":"200","headers":{}}}',
+      '{"at":9,"from":"server","stream":"POST 2","closed":false}',
+    ];
+    const read = readTrace(`${traceHeaderLine({ mcprelyTrace: 1, transport: 'http', started: 'now' })}${lines.join('\n')}\n`);
+    if (read.ok) throw new Error('read a broken trace');
+    expect(read.problems.map((one) => [one.line, one.message])).toEqual([
+      [2, expect.stringMatching(/has no "request" record before/)],
+      [4, expect.stringMatching(/was opened before, on line 3/)],
+      [5, expect.stringMatching(/response is the server's/)],
+      [7, expect.stringMatching(/was closed already, on line 6/)],
+      [8, expect.stringMatching(/names its "stream"/)],
+      [9, expect.stringMatching(/"status": integer/)],
+      [10, expect.stringMatching(/"closed" must be true/)],
+    ]);
+    for (const line of lines.slice(6)) expect(validateRecord(JSON.parse(line)), line).toBe(false);
   });
 
   it('a file that is not a trace says what one is', () => {

@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, describe, expect, it } from 'vitest';
 import { judgeSession } from '../../src/judges/judge-session.js';
 import { readTrace } from '../../src/judges/trace-format.js';
-import { CLI, REPO_ROOT, runCli, showsStackTrace } from '../helpers/run-cli.js';
+import { MAX_RECORDED_LINE } from '../../src/proxy/line-tap.js';
+import { runCli, showsStackTrace } from '../helpers/run-cli.js';
+import { spawnHttpProxy } from './http-proxy-process.js';
 import { EVERYTHING, freePort, HOSTILE, startHttp, stopServers } from '../probe/probe-harness.js';
 
 const work = mkdtempSync(join(tmpdir(), 'mcprely-http-proxy-'));
@@ -20,30 +22,18 @@ afterAll(() => {
 });
 let traces = 0;
 
-/** `mcprely proxy --url <upstream>` as a host would run it: resolves once it prints where it listens. */
+/** `mcprely proxy --url <upstream>` as a host would run it, recording to a trace of its own; killed after the tests if left running. */
 async function httpProxy(upstream: string, extra: readonly string[] = []) {
   const trace = join(work, `trace-${++traces}.jsonl`);
-  const child = spawn(process.execPath, [CLI, 'proxy', '--url', upstream, '--record', trace, ...extra], { cwd: REPO_ROOT });
-  proxies.add(child);
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const found = /listening on (\S+)/.exec(stderr);
-      if (found !== null) resolve(found[1] as string);
-    });
-    child.on('close', (code) => reject(new Error(`the proxy exited ${code}: ${stderr}`)));
-  });
+  const proxy = await spawnHttpProxy(upstream, ['--record', trace, ...extra]);
+  proxies.add(proxy.child);
   return {
-    url,
+    url: proxy.url,
     trace,
-    /** SIGTERM, as a host ending it would: the exit code and everything it wrote to stderr. */
-    async stop(): Promise<{ code: number | null; stderr: string }> {
-      child.kill('SIGTERM');
-      const code = await exited;
-      proxies.delete(child);
-      return { code, stderr };
+    async stop() {
+      const stopped = await proxy.stop();
+      proxies.delete(proxy.child);
+      return stopped;
     },
   };
 }
@@ -101,6 +91,8 @@ describe('mcprely proxy over Streamable HTTP, with real parties', () => {
     }
     expect(verdict['client-request-ids-unique']?.status).toBe('pass');
     expect(verdict['server-answers-only-requests']?.status).toBe('pass');
+    expect(verdict['server-messages-on-own-stream']?.status).toBe('pass');
+    expect(verdict['server-sse-headers']?.status).toBe('pass');
   });
 
   it('a server that stops when cancelled passes; one that keeps sending progress fails — the SDK client cancelling at its timeout', {
@@ -120,12 +112,121 @@ describe('mcprely proxy over Streamable HTTP, with real parties', () => {
       server.stop();
       return { ...judged(proxy.trace, { idleTimeoutMs: 450 }), stderr };
     };
-    const [good, bad] = [await outcome('none'), await outcome('progress-after-cancel')];
+    const [good, bad, bare] = [await outcome('none'), await outcome('progress-after-cancel'), await outcome('missing-sse-headers')];
     expect(good.verdict['server-silent-after-cancel']?.status, JSON.stringify(good.verdict)).toBe('pass');
     expect(good.verdict['client-cancels-on-idle-timeout']?.status).toBe('pass');
+    expect(good.verdict['server-sse-headers']?.status).toBe('pass');
+    expect(good.verdict['server-messages-on-own-stream']?.status).toBe('pass');
+    // 2025-11-25: the SDK client closing its stream is not the cancellation; it POSTs notifications/cancelled.
+    expect(good.read.transcript.streams?.some((stream) => stream.closed?.by === 'client')).toBe(true);
+    expect(bare.verdict['server-sse-headers']?.summary).toMatch(
+      /^the SSE response of POST \d+ lacks Cache-Control: no-cache, X-Accel-Buffering: no$/,
+    );
+    expect(bare.verdict['server-silent-after-cancel']?.status).toBe('pass');
     expect(bad.verdict['server-silent-after-cancel']?.status).toBe('fail');
     expect(bad.verdict['server-silent-after-cancel']?.summary).toMatch(/sent progress for tools\/call slow_job/);
     expect(bad.stderr).toMatch(/FAIL +server-silent-after-cancel/);
+  });
+});
+
+/**
+ * A bare 2026-07-28 client: POSTs a tools/call of slow_job (progress token = id, unless `progress: false`) and reads its SSE stream; closes the
+ * stream after `closeAfterMs` (the revision's cancellation), or reads it to its end. Resolves when the stream is over.
+ */
+function call2026(
+  url: string,
+  id: number,
+  options: { closeAfterMs?: number; lastEventId?: string; method?: string; progress?: false } = {},
+) {
+  const method = options.method ?? 'tools/call';
+  const meta = options.progress === false ? {} : { _meta: { progressToken: id } };
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method,
+    params: method === 'tools/call' ? { name: 'slow_job', arguments: {}, ...meta } : {},
+  });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    ...(options.lastEventId === undefined ? {} : { 'last-event-id': options.lastEventId }),
+  };
+  return new Promise<string>((resolve, reject) => {
+    let text = '';
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve(text));
+      res.on('close', () => resolve(text));
+    });
+    req.on('error', (error) => (req.destroyed ? resolve(text) : reject(error)));
+    if (options.closeAfterMs !== undefined) setTimeout(() => req.destroy(), options.closeAfterMs);
+    req.end(body);
+  });
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('mcprely proxy over Streamable HTTP on 2026-07-28: the stream is the cancellation', () => {
+  /** One session through the proxy to the hostile server of `defect` (2026-07-28, progress every 150 ms, the answer at 600 ms). */
+  async function session(defect: string, client: (url: string) => Promise<unknown>) {
+    const server = await startHttp([HOSTILE, defect, '--http', '0', '--revision', '2026-07-28']);
+    const proxy = await httpProxy(`http://127.0.0.1:${server.port}/mcp`);
+    await client(proxy.url);
+    await proxy.stop();
+    server.stop();
+    return judged(proxy.trace, { idleTimeoutMs: 200 });
+  }
+  /** Cancels its call at the idle timeout by closing the stream, then sends a later request (a stream the server may misuse). */
+  const closesAtTimeout = async (url: string) => {
+    await call2026(url, 1, { closeAfterMs: 200 });
+    await pause(700);
+    await call2026(url, 2, { method: 'tools/list' });
+  };
+
+  it('a client that closes the stream at its timeout passes; the server that then stays silent passes, one that writes the answer into a later stream fails', {
+    timeout: 30_000,
+  }, async () => {
+    const good = await session('none', closesAtTimeout);
+    expect(good.read.transcript.streams?.find((stream) => stream.id === 'POST 1')?.closed?.by).toBe('client');
+    expect(good.verdict['client-cancels-on-idle-timeout']?.status, JSON.stringify(good.verdict['client-cancels-on-idle-timeout'])).toBe(
+      'pass',
+    );
+    expect(good.verdict['server-silent-after-cancel']?.status).toBe('pass');
+    expect(good.verdict['server-messages-on-own-stream']?.status).toBe('pass');
+    expect(good.verdict['server-sse-headers']?.status).toBe('pass');
+    const held = await session('held-for-next-stream', closesAtTimeout);
+    expect(held.verdict['server-silent-after-cancel']?.status).toBe('fail');
+    expect(held.verdict['server-silent-after-cancel']?.summary).toMatch(
+      /for tools\/call slow_job \(id 1\) \d+ ms after the client cancelled it/,
+    );
+    expect(held.verdict['server-messages-on-own-stream']?.summary).toMatch(
+      /for tools\/call slow_job \(id 1\) came on POST 2, not on POST 1/,
+    );
+    // The cancelled call's progress written into another call's open stream.
+    const crossed = await session('cross-stream', (url) => Promise.all([call2026(url, 1, { closeAfterMs: 200 }), call2026(url, 2)]));
+    expect(crossed.verdict['server-messages-on-own-stream']?.status).toBe('fail');
+    const misplaced = crossed.verdict['server-messages-on-own-stream']?.cases
+      .filter((one) => one.status === 'fail')
+      .map((one) => one.message);
+    expect(misplaced).toContain('progress for tools/call slow_job (id 1) came on POST 2, not on POST 1, the stream of the request');
+    expect(crossed.verdict['server-silent-after-cancel']?.status).toBe('fail');
+  });
+
+  it('a client that never closes a timed-out call fails; one that resumes with Last-Event-ID fails', { timeout: 30_000 }, async () => {
+    // Without progress nothing resets the idle timer: the answer at 600 ms is past the 200 ms timeout (and its tolerance).
+    const waits = await session('none', (url) => call2026(url, 1, { progress: false }));
+    expect(waits.verdict['client-cancels-on-idle-timeout']?.summary).toMatch(
+      /^tools\/call slow_job \(id 1\) passed its idle timeout \(200 ms\) without a cancellation/,
+    );
+    const resumes = await session('none', async (url) => {
+      await call2026(url, 1, { closeAfterMs: 200 });
+      await call2026(url, 1, { lastEventId: 'e-3', closeAfterMs: 200 });
+    });
+    expect(resumes.verdict['client-resumes-only-where-supported']?.summary).toMatch(
+      /^POST 2 sent Last-Event-ID e-3, but 2026-07-28 has no resumption/,
+    );
+    expect(resumes.verdict['client-request-ids-unique']?.status).toBe('fail');
   });
 });
 
@@ -197,6 +298,10 @@ describe('what the HTTP proxy forwards', () => {
     const posted = await send(proxy.url, 'POST', headers, body);
     const stream = await send(proxy.url, 'GET', { accept: 'text/event-stream', 'mcp-session-id': 's-1' });
     const deleted = await send(proxy.url, 'DELETE', { 'mcp-session-id': 's-1' });
+    // A GET stream still open when the proxy stops: its end is the proxy's, not the host's, so no "closed" record.
+    const open = request(proxy.url, { method: 'GET', headers: { accept: 'text/event-stream', 'last-event-id': 'e1' } });
+    open.on('error', () => {});
+    await new Promise((resolve) => open.on('response', resolve).end());
     const { code } = await proxy.stop();
     upstream.close();
     expect(code).toBe(0);
@@ -204,12 +309,28 @@ describe('what the HTTP proxy forwards', () => {
     expect(posted.headers['mcp-session-id']).toBe('s-1');
     expect(stream.body).toBe('id: e1\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"a"}}\n\n');
     expect(deleted.status).toBe(200);
-    expect(upstream.seen.map((one) => `${one.method} ${one.url}`)).toEqual(['POST /mcp', 'GET /mcp', 'DELETE /mcp']);
+    expect(upstream.seen.map((one) => `${one.method} ${one.url}`)).toEqual(['POST /mcp', 'GET /mcp', 'DELETE /mcp', 'GET /mcp']);
     expect(upstream.seen[0]?.body).toBe(body);
     expect(upstream.seen[0]?.headers).toMatchObject({ ...headers, host: `127.0.0.1:${upstream.port}` });
     const trace = readFileSync(proxy.trace, 'utf8');
-    expect(trace).not.toMatch(/secret|user:pw|pw@/);
+    expect(trace).not.toMatch(/secret|user:pw|pw@|s-1|session-id/i);
     const { read } = judged(proxy.trace);
+    // Each exchange with the headers the judges read, and who ended it (the client closed the first GET after one event).
+    expect(
+      read.transcript.streams?.map(({ id, protocolVersion, lastEventId, response, closed }) => [
+        id,
+        protocolVersion,
+        lastEventId,
+        response?.status,
+        response?.headers['content-type'],
+        closed?.by,
+      ]),
+    ).toEqual([
+      ['POST 1', '2025-11-25', undefined, 200, 'application/json', 'server'],
+      ['GET 2', undefined, undefined, 200, 'text/event-stream', 'client'],
+      ['DELETE 3', undefined, undefined, 200, undefined, 'server'],
+      ['GET 4', undefined, 'e1', 200, 'text/event-stream', undefined],
+    ]);
     expect(read.header.server).toBe(`http://127.0.0.1:${upstream.port}/mcp`);
     expect(
       read.transcript.messages.map((one) => [one.from, one.stream, (one.message as { method?: string }).method ?? 'response']),
@@ -217,10 +338,42 @@ describe('what the HTTP proxy forwards', () => {
       ['client', 'POST 1', 'tools/list'],
       ['server', 'POST 1', 'response'],
       ['server', 'GET 2', 'notifications/message'],
+      ['server', 'GET 4', 'notifications/message'],
     ]);
     // The pretty-printed POST body is one trace line, written compact; the SSE event's data as it was sent.
     expect(trace).toMatch(/"from":"client","stream":"POST 1","message":\{"jsonrpc":"2.0","id":1,"method":"tools\/list"\}/);
     expect(trace).toMatch(/"from":"server","stream":"GET 2","message":\{"jsonrpc":"2.0","method":"notifications\/message"/);
+  });
+
+  it('an SSE event over the recording bound passes whole and is recorded once, cut (not dropped)', { timeout: 30_000 }, async () => {
+    const server = await startHttp([HOSTILE, 'huge-sse-line', '--http', '0']);
+    const proxy = await httpProxy(`http://127.0.0.1:${server.port}/mcp`);
+    // The server answers tools/call with one SSE event of 50 MiB: "data: " + 50 MiB of "x" + a blank line.
+    const received = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        proxy.url,
+        { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' } },
+        (res) => {
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          res.on('end', () => resolve(bytes));
+        },
+      );
+      req.on('error', reject);
+      req.end('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow_job","arguments":{}}}');
+    });
+    await proxy.stop();
+    server.stop();
+    expect(received).toBe(6 + 50 * 1024 * 1024 + 2);
+    const records = readFileSync(proxy.trace, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const cut = records.filter((record) => record.from === 'server' && 'text' in record);
+    expect(cut).toHaveLength(1);
+    expect(cut[0].stream).toBe('POST 1');
+    expect(cut[0].text).toBe('x'.repeat(MAX_RECORDED_LINE));
+    expect(records.find((record) => record.closed === true && record.stream === 'POST 1')?.from).toBe('server');
   });
 
   it('an upstream that is not there: 502 with a clear reason, and the proxy keeps running', async () => {

@@ -1,58 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LineTap, MAX_RECORDED_LINE } from '../../src/proxy/line-tap.js';
 import { readTrace } from '../../src/judges/trace-format.js';
 import { CLI, REPO_ROOT } from '../helpers/run-cli.js';
+import { peakRssHook } from './peak-rss.js';
+import { chunks, messages, random } from './random-messages.js';
 
 const work = mkdtempSync(join(tmpdir(), 'mcprely-passthrough-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** A seeded generator (mulberry32): a failing case can be replayed from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const TEXTS = ['plain', 'héllo ✓', '日本語のテキスト', 'emoji 🧪🔥', 'quote " and \\ backslash', 'tab\there'];
-
-/** Random JSON-RPC messages, one per line: requests, notifications, responses, some large, text of every width. */
-function messages(next: () => number, count: number, large: boolean): string[] {
-  const lines: string[] = [];
-  for (let index = 0; index < count; index++) {
-    const text = TEXTS[Math.floor(next() * TEXTS.length)]!.repeat(
-      large && next() < 0.05 ? 20_000 + Math.floor(next() * 60_000) : 1 + Math.floor(next() * 5),
-    );
-    const kind = next();
-    const message =
-      kind < 0.4
-        ? { jsonrpc: '2.0', id: index, method: 'tools/call', params: { name: 'echo', arguments: { text } } }
-        : kind < 0.7
-          ? { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: index, progress: index, message: text } }
-          : { jsonrpc: '2.0', id: index, result: { content: [{ type: 'text', text }] } };
-    lines.push(JSON.stringify(message));
-  }
-  return lines;
-}
-
-/** The bytes cut at random places (inside multi-byte characters too). */
-function chunks(bytes: Buffer, next: () => number): Buffer[] {
-  const out: Buffer[] = [];
-  for (let at = 0; at < bytes.length; ) {
-    const size = next() < 0.1 ? 1 + Math.floor(next() * 3) : 1 + Math.floor(next() * 70_000);
-    out.push(bytes.subarray(at, at + size));
-    at += size;
-  }
-  return out;
-}
 
 describe('LineTap', () => {
   it.each([1, 2, 3, 4, 5, 6, 7, 8])('seed %i: however the bytes are cut, the same lines come out, in order', (seed) => {
@@ -84,15 +42,7 @@ describe('LineTap', () => {
  * ones and a flood, come back byte for byte; every line is in the trace; the proxy's memory stays bounded.
  */
 function throughEcho(pieces: readonly Buffer[], trace: string): Promise<{ output: Buffer; maxRssMb: number; code: number | null }> {
-  const hook = join(work, `rss-${Math.random().toString(36).slice(2)}.cjs`);
-  const report = `${hook}.txt`;
-  // The peak of this process alone: /proc's VmHWM. getrusage's maxRSS starts from the parent's peak at fork, and
-  // the test process holds hundreds of MB of flood by then.
-  writeFileSync(
-    hook,
-    "process.on('exit',()=>{const fs=require('node:fs');let kb;try{kb=/VmHWM:\\s+(\\d+)/.exec(fs.readFileSync('/proc/self/status','utf8'))[1]}" +
-      `catch{kb=process.resourceUsage().maxRSS}fs.writeFileSync(${JSON.stringify(report)},String(kb))})\n`,
-  );
+  const { hook, peakMb } = peakRssHook(work);
   const echo = 'process.stdin.pipe(process.stdout)';
   const child = spawn(process.execPath, ['--require', hook, CLI, 'proxy', '--record', trace, '--', process.execPath, '-e', echo], {
     cwd: REPO_ROOT,
@@ -101,7 +51,7 @@ function throughEcho(pieces: readonly Buffer[], trace: string): Promise<{ output
   child.stdout.on('data', (chunk: Buffer) => received.push(chunk));
   child.stderr.resume();
   return new Promise((resolve) => {
-    child.on('close', (code) => resolve({ output: Buffer.concat(received), maxRssMb: Number(readFileSync(report, 'utf8')) / 1024, code }));
+    child.on('close', (code) => resolve({ output: Buffer.concat(received), maxRssMb: peakMb(), code }));
     (async () => {
       for (const piece of pieces) if (!child.stdin.write(piece)) await new Promise((drained) => child.stdin.once('drain', drained));
       child.stdin.end();

@@ -1,0 +1,174 @@
+import { missingSseHeaders } from '../reference/recovery.js';
+import { fact } from '../spec/revision-facts.js';
+import { type Judge, type JudgedCase, type Judgement, judged } from './judgement.js';
+import { describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
+import type { SessionMessage, SessionStream } from './session-transcript.js';
+
+type JudgeHead = Pick<Judgement, 'judge' | 'party' | 'rests'>;
+
+/** Stdio has no HTTP streams; an HTTP trace without stream records (an older recording) shows no headers or ends. */
+function streamsHidden(session: SessionIndex, head: JudgeHead): Judgement | undefined {
+  const base = { ...head, status: 'not-observable' as const, cases: [] };
+  if (session.transcript.transport === 'stdio') return { ...base, summary: 'stdio has no HTTP streams or headers' };
+  if (session.transcript.streams === undefined)
+    return { ...base, summary: 'the trace does not record its HTTP streams (record it again with mcprely proxy --url)' };
+  return undefined;
+}
+
+function isSse(stream: SessionStream): boolean {
+  return (stream.response?.headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+}
+
+/**
+ * Every SSE response carries `Content-Type: text/event-stream`, `Cache-Control: no-cache` and `X-Accel-Buffering: no`:
+ * without them a proxy or a CDN on the way may hold the events back, and progress reaches the client only with the
+ * answer. Judged on each SSE response the session saw.
+ */
+export const serverSseHeaders: Judge = (session) => {
+  const head: JudgeHead = {
+    judge: 'server-sse-headers',
+    party: 'server',
+    rests: {
+      lesson: 'Streamable HTTP',
+      says: 'SSE responses carry Content-Type: text/event-stream, Cache-Control: no-cache and X-Accel-Buffering: no',
+    },
+  };
+  const hidden = streamsHidden(session, head);
+  if (hidden !== undefined) return hidden;
+  const streams = session.transcript.streams ?? [];
+  const cases: JudgedCase[] = [];
+  for (const stream of streams) {
+    const response = stream.response;
+    if (response === undefined || !isSse(stream)) continue;
+    const missing = missingSseHeaders(response.headers);
+    cases.push(
+      missing.length > 0
+        ? { status: 'fail', message: `the SSE response of ${stream.id} lacks ${missing.join(', ')}`, lines: [response.line] }
+        : { status: 'pass', message: `the SSE response of ${stream.id} has all three headers`, lines: [response.line] },
+    );
+  }
+  return judged(head, cases, 'the server sent no SSE response', (count) => `each of ${count} SSE response(s) had the three headers`);
+};
+
+/** Why a server message about `request` may come on `carrier`, a stream other than the request's own: or undefined. */
+function allowedElsewhere(session: SessionIndex, isResponse: boolean, carrier: SessionStream | undefined): string | undefined {
+  if (session.revision === undefined || carrier === undefined) return undefined;
+  if (carrier.lastEventId !== undefined && fact(session.revision, 'last-event-id-resumption').value === true)
+    return `on ${carrier.id}, which resumed a stream (Last-Event-ID ${carrier.lastEventId})`;
+  if (!isResponse && carrier.method === 'GET' && fact(session.revision, 'request-scoped-notifications').value === 'any-stream')
+    return `on the GET stream ${carrier.id}, as ${session.revision} allows`;
+  return undefined;
+}
+
+/**
+ * The server answers a request, and sends its progress, on the stream of the POST that carried it: a client reads a
+ * request's messages there (on 2026-07-28 only there), and a message written into another request's stream is lost
+ * to it or taken for that request's. A response on the GET stream is allowed only on a resumed stream; progress on
+ * it only where the revision lets request-scoped notifications travel on any stream (2025-11-25).
+ */
+export const serverMessagesOnOwnStream: Judge = (session) => {
+  const head: JudgeHead = { judge: 'server-messages-on-own-stream', party: 'server', rests: { fact: 'request-scoped-notifications' } };
+  const hidden = streamsHidden(session, head);
+  if (hidden !== undefined) return hidden;
+  const streams = session.transcript.streams ?? [];
+  const byId = new Map(streams.map((stream) => [stream.id, stream]));
+  const cases: JudgedCase[] = [];
+  const judgeOne = (request: SessionRequest, message: SessionMessage, isResponse: boolean) => {
+    const own = request.sent.stream;
+    if (message.stream === undefined || own === undefined) return;
+    const what = isResponse ? 'the response' : 'progress';
+    if (message.stream === own) {
+      cases.push({ status: 'pass', message: `${what} for ${describeRequest(request)} on its own stream ${own}`, lines: [message.line] });
+      return;
+    }
+    const elsewhere = allowedElsewhere(session, isResponse, byId.get(message.stream));
+    if (elsewhere !== undefined)
+      cases.push({ status: 'pass', message: `${what} for ${describeRequest(request)} ${elsewhere}`, lines: [message.line] });
+    // Another request's POST stream is wrong on every revision; the GET stream depends on it, unknown here.
+    else if (session.revision !== undefined || byId.get(message.stream)?.method === 'POST')
+      cases.push({
+        status: 'fail',
+        message: `${what} for ${describeRequest(request)} came on ${message.stream}, not on ${own}, the stream of the request`,
+        lines: [message.line, request.sent.line],
+      });
+  };
+  for (const request of session.requests) {
+    if (request.from !== 'client') continue;
+    if (request.response !== undefined) judgeOne(request, request.response, true);
+    for (const progress of request.progress) judgeOne(request, progress, false);
+  }
+  return judged(
+    head,
+    cases,
+    'the server sent no response or progress on a stream the trace records',
+    (count) => `each of ${count} response(s) and progress notification(s) came on its request's stream`,
+  );
+};
+
+/** Streams the server ended before a request sent on them had its answer: where a client might resume. */
+function brokenStreams(session: SessionIndex, streams: readonly SessionStream[]): SessionStream[] {
+  return streams.filter((stream) => {
+    const closed = stream.closed;
+    if (closed === undefined || closed.by !== 'server') return false;
+    return session.requests.some(
+      (request) =>
+        request.from === 'client' &&
+        request.sent.stream === stream.id &&
+        (request.response === undefined || request.response.at > closed.at),
+    );
+  });
+}
+
+/**
+ * The client resumes a stream with `Last-Event-ID` only where the revision supports it: 2026-07-28 has no
+ * resumption, and a broken stream's request must be sent again under a new id. Judged on each request that
+ * carried the header, and — on a revision without resumption — on each stream that broke before its answer.
+ */
+export const clientResumesOnlyWhereSupported: Judge = (session) => {
+  const head: JudgeHead = { judge: 'client-resumes-only-where-supported', party: 'client', rests: { fact: 'last-event-id-resumption' } };
+  const hidden = streamsHidden(session, head);
+  if (hidden !== undefined) return hidden;
+  const streams = session.transcript.streams ?? [];
+  const revision = session.revision;
+  if (revision === undefined)
+    return {
+      ...head,
+      status: 'inconclusive',
+      summary: 'the session does not show its revision, so whether it allows resumption is unknown',
+      cases: [],
+    };
+  const supported = fact(revision, 'last-event-id-resumption').value === true;
+  const cases: JudgedCase[] = [];
+  for (const stream of streams) {
+    if (stream.lastEventId === undefined) continue;
+    cases.push(
+      supported
+        ? {
+            status: 'pass',
+            message: `${stream.id} resumed after event ${stream.lastEventId}, as ${revision} allows`,
+            lines: [stream.opened.line],
+          }
+        : {
+            status: 'fail',
+            message: `${stream.id} sent Last-Event-ID ${stream.lastEventId}, but ${revision} has no resumption: send the request again under a new id`,
+            lines: [stream.opened.line],
+          },
+    );
+  }
+  if (!supported)
+    for (const stream of brokenStreams(session, streams))
+      cases.push({
+        status: 'pass',
+        message: `${stream.id} broke before its answer and the client did not resume it`,
+        lines: [stream.closed?.line ?? 1],
+      });
+  return judged(
+    head,
+    cases,
+    supported ? 'the client resumed no stream' : 'no stream broke before its answer, so the client had nothing to resume',
+    (count) =>
+      supported ? `${count} resumption(s), which ${revision} allows` : `the client did not resume any of ${count} broken stream(s)`,
+  );
+};
+
+export const HTTP_SERVER_JUDGES: readonly Judge[] = [serverSseHeaders, serverMessagesOnOwnStream];

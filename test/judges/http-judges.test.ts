@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { judgeSession } from '../../src/judges/judge-session.js';
+import type { JudgeOptions } from '../../src/judges/judge-options.js';
+import type { Judgement } from '../../src/judges/judgement.js';
+import type { Party, SessionTranscript } from '../../src/judges/session-transcript.js';
+import { readTrace } from '../../src/judges/trace-format.js';
+import { call, progress, request, result, transcript } from './session-builder.js';
+
+const OPTIONS: JudgeOptions = { toleranceMs: 100, graceMs: 50, idleTimeoutMs: 1000 };
+
+/** An HTTP session as the relay records it: trace records after a header, read back as a transcript. */
+function http(records: readonly object[], endedAt = 5000): SessionTranscript {
+  const lines = [{ mcprelyTrace: 1, transport: 'http', started: '2026-12-03T00:00:00.000Z' }, ...records, { at: endedAt, end: 'stopped' }];
+  const read = readTrace(lines.map((line) => JSON.stringify(line)).join('\n'));
+  if (!read.ok) throw new Error(JSON.stringify(read.problems));
+  return read.transcript;
+}
+const opens = (at: number, stream: string, headers: { protocolVersion?: string; lastEventId?: string } = {}) => ({
+  at,
+  from: 'client',
+  stream,
+  request: { method: stream.split(' ')[0], ...headers },
+});
+const SSE = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+const answers = (at: number, stream: string, headers: Record<string, string> = SSE, status = 200) => ({
+  at,
+  from: 'server',
+  stream,
+  response: { status, headers },
+});
+const closes = (at: number, stream: string, by: Party = 'server') => ({ at, from: by, stream, closed: true });
+const says = (at: number, from: Party, stream: string, message: unknown) => ({ at, from, stream, message });
+
+/** The 2025-11-25 handshake over HTTP: initialize on POST 1, answered as JSON. */
+const HANDSHAKE_2025 = [
+  opens(0, 'POST 1'),
+  says(1, 'client', 'POST 1', request(0, 'initialize', { protocolVersion: '2025-11-25' })),
+  answers(2, 'POST 1', { 'content-type': 'application/json' }),
+  says(3, 'server', 'POST 1', result(0, { protocolVersion: '2025-11-25' })),
+  closes(3, 'POST 1'),
+];
+const V2026 = { protocolVersion: '2026-07-28' };
+
+function judgement(session: SessionTranscript, judge: string, options: JudgeOptions = OPTIONS): Judgement {
+  const found = judgeSession(session, options).judgements.find((one) => one.judge === judge);
+  if (found === undefined) throw new Error(`no judge ${judge}`);
+  return found;
+}
+
+describe('server-sse-headers', () => {
+  const streamed = (headers: Record<string, string>) =>
+    http([
+      ...HANDSHAKE_2025,
+      opens(10, 'POST 2'),
+      says(10, 'client', 'POST 2', call(1, 'slow')),
+      answers(12, 'POST 2', headers),
+      says(20, 'server', 'POST 2', result(1)),
+      closes(20, 'POST 2'),
+    ]);
+  it('passes an SSE response with the three headers (values with parameters too)', () => {
+    const good = judgement(
+      streamed({ ...SSE, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform' }),
+      'server-sse-headers',
+    );
+    expect(good.status).toBe('pass');
+  });
+  it('fails one without Cache-Control and X-Accel-Buffering, at the response line', () => {
+    const bad = judgement(streamed({ 'content-type': 'text/event-stream' }), 'server-sse-headers');
+    expect(bad.status).toBe('fail');
+    expect(bad.summary).toBe('the SSE response of POST 2 lacks Cache-Control: no-cache, X-Accel-Buffering: no');
+    expect(bad.cases[0]?.lines).toEqual([9]);
+  });
+  it('is inconclusive with JSON responses only, and not observable over stdio or in a trace without stream records', () => {
+    expect(judgement(http(HANDSHAKE_2025), 'server-sse-headers').status).toBe('inconclusive');
+    expect(judgement(transcript([[0, 'client', call(1, 'slow')]]), 'server-sse-headers').status).toBe('not-observable');
+    const older = judgement(transcript([[0, 'client', call(1, 'slow')]], { transport: 'http' }), 'server-sse-headers');
+    expect(older).toMatchObject({ status: 'not-observable', summary: expect.stringMatching(/does not record its HTTP streams/) });
+  });
+});
+
+describe('server-messages-on-own-stream', () => {
+  /** Two calls with progress, the first's messages on `where` (a stream opened for it, or the second's). */
+  const twoCalls = (where: string, more: readonly object[] = [], handshake: readonly object[] = HANDSHAKE_2025, headers = {}) =>
+    http([
+      ...handshake,
+      opens(10, 'POST 2', headers),
+      says(10, 'client', 'POST 2', call(1, 'slow', {}, 11)),
+      answers(11, 'POST 2'),
+      opens(20, 'POST 3', headers),
+      says(20, 'client', 'POST 3', call(2, 'slow', {}, 12)),
+      answers(21, 'POST 3'),
+      ...more,
+      says(100, 'server', where, progress(11, 1)),
+      says(110, 'server', 'POST 3', progress(12, 1)),
+      says(200, 'server', where, result(1)),
+      says(210, 'server', 'POST 3', result(2)),
+      closes(220, 'POST 3'),
+    ]);
+  it("passes every response and progress on its request's own stream", () => {
+    const good = judgement(twoCalls('POST 2'), 'server-messages-on-own-stream');
+    expect(good).toMatchObject({ status: 'pass', summary: expect.stringMatching(/each of 5 response\(s\) and progress/) });
+  });
+  it("fails a request's progress and response written into another request's stream, on either revision", () => {
+    const crossed = judgement(twoCalls('POST 3'), 'server-messages-on-own-stream');
+    expect(crossed.status).toBe('fail');
+    expect(crossed.cases.filter((one) => one.status === 'fail').map((one) => one.message)).toEqual([
+      'the response for tools/call slow (id 1) came on POST 3, not on POST 2, the stream of the request',
+      'progress for tools/call slow (id 1) came on POST 3, not on POST 2, the stream of the request',
+    ]);
+    expect(judgement(twoCalls('POST 3', [], [], V2026), 'server-messages-on-own-stream').status).toBe('fail');
+  });
+  it('2025-11-25: progress on the GET stream passes; a response there only on a stream resumed with Last-Event-ID', () => {
+    const onGet = (headers: { lastEventId?: string }) =>
+      judgement(twoCalls('GET 4', [opens(50, 'GET 4', headers), answers(51, 'GET 4')]), 'server-messages-on-own-stream');
+    const plain = onGet({});
+    expect(plain.status).toBe('fail');
+    expect(plain.cases.filter((one) => one.status === 'fail').map((one) => one.message)).toEqual([
+      'the response for tools/call slow (id 1) came on GET 4, not on POST 2, the stream of the request',
+    ]);
+    expect(
+      plain.cases.some((one) => one.status === 'pass' && /progress .* on the GET stream GET 4, as 2025-11-25 allows/.test(one.message)),
+    ).toBe(true);
+    expect(onGet({ lastEventId: 'e-3' }).status).toBe('pass');
+  });
+  it('2026-07-28: progress on another stream fails even on a GET (the revision has none: request-scoped messages ride their own)', () => {
+    const onGet = judgement(
+      twoCalls('GET 4', [opens(50, 'GET 4', V2026), answers(51, 'GET 4')], [], V2026),
+      'server-messages-on-own-stream',
+    );
+    expect(onGet.cases.filter((one) => one.status === 'fail')).toHaveLength(2);
+  });
+});
+
+describe('client-resumes-only-where-supported', () => {
+  const broken = (headers: { protocolVersion?: string }, after: readonly object[], handshake: readonly object[] = []) =>
+    http([
+      ...handshake,
+      opens(10, 'POST 2', headers),
+      says(10, 'client', 'POST 2', call(1, 'slow', {}, 11)),
+      answers(11, 'POST 2'),
+      says(100, 'server', 'POST 2', progress(11, 1)),
+      closes(150, 'POST 2'),
+      ...after,
+    ]);
+  it('2026-07-28: a request with Last-Event-ID fails at its line; sending the call again under a new id passes', () => {
+    const resumed = judgement(
+      broken(V2026, [opens(200, 'POST 3', { ...V2026, lastEventId: 'e-1' })]),
+      'client-resumes-only-where-supported',
+    );
+    expect(resumed.status).toBe('fail');
+    expect(resumed.summary).toMatch(/^POST 3 sent Last-Event-ID e-1, but 2026-07-28 has no resumption/);
+    expect(resumed.cases[0]?.lines).toEqual([7]);
+    const reissued = broken(V2026, [opens(200, 'POST 3', V2026), says(200, 'client', 'POST 3', call(2, 'slow', {}, 12))]);
+    expect(judgement(reissued, 'client-resumes-only-where-supported')).toMatchObject({
+      status: 'pass',
+      summary: 'the client did not resume any of 1 broken stream(s)',
+    });
+  });
+  it('2026-07-28 with no broken stream is inconclusive: the client had nothing to resume', () => {
+    const whole = http([
+      opens(10, 'POST 2', V2026),
+      says(10, 'client', 'POST 2', call(1, 'slow')),
+      answers(11, 'POST 2'),
+      says(20, 'server', 'POST 2', result(1)),
+      closes(20, 'POST 2'),
+    ]);
+    expect(judgement(whole, 'client-resumes-only-where-supported').status).toBe('inconclusive');
+  });
+  it('2025-11-25: resuming with Last-Event-ID passes; an unknown revision is inconclusive', () => {
+    const resumed = broken({}, [opens(200, 'GET 3', { lastEventId: 'e-1' })], HANDSHAKE_2025);
+    expect(judgement(resumed, 'client-resumes-only-where-supported').status).toBe('pass');
+    expect(judgement(broken({}, [opens(200, 'GET 3', { lastEventId: 'e-1' })]), 'client-resumes-only-where-supported').status).toBe(
+      'inconclusive',
+    );
+  });
+});
+
+describe('closing the stream is the cancellation on 2026-07-28 HTTP', () => {
+  const closedAt = (closeAt: number | undefined, headers: { protocolVersion?: string } = V2026, after: readonly object[] = []) =>
+    http([
+      opens(0, 'POST 1', headers),
+      says(0, 'client', 'POST 1', call(1, 'slow', {}, 11)),
+      answers(2, 'POST 1'),
+      ...(closeAt === undefined ? [] : [closes(closeAt, 'POST 1', 'client')]),
+      ...after,
+    ]);
+  it('a client that closes the stream at its idle timeout passes; one that keeps it open fails', () => {
+    const onTime = judgement(closedAt(1020), 'client-cancels-on-idle-timeout');
+    expect(onTime.status).toBe('pass');
+    expect(onTime.cases).toEqual([
+      { status: 'pass', message: 'tools/call slow (id 1) cancelled 1020 ms after it was sent, at its idle timeout (1000 ms)', lines: [5] },
+    ]);
+    expect(judgement(closedAt(undefined), 'client-cancels-on-idle-timeout').status).toBe('fail');
+  });
+  it('what the server writes for the closed request later, into another stream, fails server-silent-after-cancel', () => {
+    const held = closedAt(1020, V2026, [
+      opens(1500, 'POST 2', V2026),
+      says(1500, 'client', 'POST 2', call(2, 'slow')),
+      answers(1501, 'POST 2'),
+      says(1502, 'server', 'POST 2', result(1)),
+      says(1600, 'server', 'POST 2', result(2)),
+      closes(1600, 'POST 2'),
+    ]);
+    const silent = judgement(held, 'server-silent-after-cancel');
+    expect(silent.status).toBe('fail');
+    expect(silent.summary).toMatch(/its response for tools\/call slow \(id 1\) 482 ms after the client cancelled it/);
+    expect(judgement(held, 'server-messages-on-own-stream').status).toBe('fail');
+    expect(judgement(closedAt(1020), 'server-silent-after-cancel').status).toBe('pass');
+  });
+  it('2025-11-25: a closed stream is not a cancellation, so the timeout judge still wants notifications/cancelled', () => {
+    const closedOnly = closedAt(1020, {}, []);
+    const withHandshake = http([
+      ...HANDSHAKE_2025,
+      opens(10, 'POST 2'),
+      says(10, 'client', 'POST 2', call(1, 'slow', {}, 11)),
+      answers(12, 'POST 2'),
+      closes(1020, 'POST 2', 'client'),
+    ]);
+    expect(judgement(withHandshake, 'client-cancels-on-idle-timeout').status).toBe('fail');
+    expect(judgement(closedOnly, 'client-cancels-on-idle-timeout').status).toBe('inconclusive');
+  });
+});
