@@ -4,25 +4,42 @@ import { INPUT_RULES } from '../findings/input-rules.js';
 import type { JudgeOptions } from '../judges/judge-options.js';
 import { judgeSession, type SessionVerdict } from '../judges/judge-session.js';
 import { judgementLines, SESSION_RULES, sessionFindings } from '../judges/session-rules.js';
-import { readTrace } from '../judges/trace-format.js';
+import { manifestClaims, type SessionClaim, sessionDrift } from '../judges/session-drift.js';
+import { readTrace, type TraceHeader } from '../judges/trace-format.js';
+import { DRIFT_RULES } from '../live/drift-rules.js';
+import type { LoadedManifest } from '../manifest/load.js';
 import { fileReport } from '../lint/file-report.js';
 import { exitCodeOf, lintResult } from '../lint/lint-result.js';
 import { FORMATTERS } from '../report/formats.js';
 import { displayText } from '../text/display-text.js';
 import { writeOutputFile } from '../workspace/output-files.js';
+import { sessionPage } from '../audit/session-page.js';
 import { useColor } from './color.js';
+import { readOptionalManifest } from './manifest-input.js';
 import type { OutputSpec } from './output-spec.js';
 
 export interface AuditOptions {
   readonly judge: JudgeOptions;
+  /** The manifest each request is judged against: its operation's timeouts and key argument, and its claims (drift). */
+  readonly manifest?: string;
+  /** Where to write the page of the session (one trace): the verdict, and the diagrams of what decided it. */
+  readonly html?: string;
   readonly failSeverity: Severity;
   readonly outputs: readonly OutputSpec[];
 }
 
 const TRACE_FILE_FIX = INPUT_RULES.find((rule) => rule.id === 'trace-file')?.fix ?? '';
 
-/** A trace judged, or the findings that say why it cannot be. */
-type AuditedTrace = { readonly file: string; readonly verdict?: SessionVerdict; readonly findings: readonly Finding[] };
+/** A trace judged (and its manifest's claims, when one is given), or the findings that say why it cannot be. */
+type AuditedTrace = {
+  readonly file: string;
+  readonly header?: TraceHeader;
+  readonly verdict?: SessionVerdict;
+  readonly findings: readonly Finding[];
+  readonly claims?: readonly SessionClaim[];
+  /** Where the session contradicts the manifest: findings at the manifest's lines. */
+  readonly drift?: readonly Finding[];
+};
 
 function traceProblem(file: string, message: string, line = 1, column = 1): Finding {
   return makeFinding({
@@ -44,7 +61,7 @@ function readProblem(error: NodeJS.ErrnoException): string {
   return `The file cannot be read (${error.code ?? error.message})`;
 }
 
-function auditTrace(file: string, options: JudgeOptions): AuditedTrace {
+function auditTrace(file: string, options: JudgeOptions, manifest: LoadedManifest | undefined): AuditedTrace {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -54,7 +71,18 @@ function auditTrace(file: string, options: JudgeOptions): AuditedTrace {
   const read = readTrace(text);
   if (!read.ok) return { file, findings: read.problems.map((one) => traceProblem(file, one.message, one.line, one.column)) };
   const verdict = judgeSession(read.transcript, options);
-  return { file, verdict, findings: sessionFindings(verdict, file) };
+  const findings = sessionFindings(verdict, file);
+  if (manifest === undefined) return { file, header: read.header, verdict, findings };
+  const drift = sessionDrift(manifest, verdict.session, options, file);
+  return { file, header: read.header, verdict, findings, claims: drift.claims, drift: drift.findings };
+}
+
+function claimLines(claims: readonly SessionClaim[]): string[] {
+  const label = { seen: 'SEEN', contradicted: 'CONTRADICTED', inconclusive: 'INCONCLUSIVE' } as const;
+  return claims.map(
+    (claim) =>
+      `  ${label[claim.status].padEnd(14)} ${claim.operation} ${claim.field}: ${displayText(claim.value)} — ${displayText(claim.why)}`,
+  );
 }
 
 /**
@@ -64,13 +92,28 @@ function auditTrace(file: string, options: JudgeOptions): AuditedTrace {
  * nothing failed and no judge was exercised (no judge could pass: nothing shown, nothing passed).
  */
 export function runAudit(traces: readonly string[], options: AuditOptions, toolVersion: string): number {
-  const audited = traces.map((file) => auditTrace(file, options.judge));
-  const result = lintResult(audited.map((one) => fileReport(one.file, one.findings)));
+  if (options.html !== undefined && traces.length !== 1) {
+    process.stderr.write(`error: --html draws one session: name one trace (${traces.length} given)\n`);
+    return 2;
+  }
+  const manifest = readOptionalManifest(options.manifest);
+  if (manifest === false) return 2;
+  const judge = manifest === undefined ? options.judge : { ...options.judge, claimsFor: manifestClaims(manifest) };
+  const audited = traces.map((file) => auditTrace(file, judge, manifest));
+  const reports = audited.map((one) => fileReport(one.file, one.findings));
+  if (manifest !== undefined)
+    reports.push(
+      fileReport(
+        manifest.file,
+        audited.flatMap((one) => one.drift ?? []),
+      ),
+    );
+  const result = lintResult(reports);
   for (const output of options.outputs) {
     const color = output.file === undefined && useColor(process.stdout);
     let text = FORMATTERS[output.format](result, {
       toolVersion,
-      rules: [...SESSION_RULES, ...INPUT_RULES],
+      rules: [...SESSION_RULES, ...INPUT_RULES, ...(manifest === undefined ? [] : DRIFT_RULES)],
       color,
       category: 'mcprely-audit',
       sourceRoot: process.cwd(),
@@ -80,14 +123,32 @@ export function runAudit(traces: readonly string[], options: AuditOptions, toolV
         if (one.verdict !== undefined)
           text +=
             `\n${displayText(one.file)}: the judges (${one.verdict.session.transcript.messages.length} messages)\n` +
-            `${judgementLines(one.verdict.judgements).join('\n')}\n`;
+            `${judgementLines(one.verdict.judgements).join('\n')}\n` +
+            (one.claims === undefined
+              ? ''
+              : `\n${displayText(one.file)}: the claims of ${displayText(manifest?.file ?? '')} (a claim not seen stands as declared)\n` +
+                `${claimLines(one.claims).join('\n')}\n`);
     if (output.file === undefined) process.stdout.write(text);
     else writeOutputFile(output.file, text);
   }
+  const [only] = audited;
+  if (options.html !== undefined && only?.verdict !== undefined && only.header !== undefined)
+    writeOutputFile(
+      options.html,
+      sessionPage({
+        trace: only.file,
+        header: only.header,
+        verdict: only.verdict,
+        ...(only.claims === undefined || manifest === undefined ? {} : { claims: only.claims, manifest: manifest.file }),
+      }),
+      'the session page',
+    );
   const code = exitCodeOf(result, { failSeverity: options.failSeverity });
   if (code !== 0) return code;
-  const exercised = audited.some((one) =>
-    one.verdict?.judgements.some((judgement) => judgement.status === 'pass' || judgement.status === 'fail'),
+  const exercised = audited.some(
+    (one) =>
+      one.verdict?.judgements.some((judgement) => judgement.status === 'pass' || judgement.status === 'fail') ||
+      one.claims?.some((claim) => claim.status !== 'inconclusive'),
   );
   if (!exercised) {
     process.stderr.write("inconclusive: no judge was exercised by these sessions (see each judge's reason above); nothing passed\n");

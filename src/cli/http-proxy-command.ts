@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { type ListenAddress, startHttpRelay } from '../proxy/http-relay.js';
 import { displayText } from '../text/display-text.js';
 import type { ProxyOptions } from './proxy-command.js';
-import { openRecorder, writeVerdict } from './proxy-session.js';
+import { judgeAsItGoes, openRecorder, writeVerdict } from './proxy-session.js';
 
 /** Where the relay listens when `--listen` is not given: loopback, a free port (printed at start). */
 const DEFAULT_LISTEN: ListenAddress = { host: '127.0.0.1', port: 0 };
@@ -56,12 +56,14 @@ export async function runHttpProxy(options: ProxyOptions & { readonly url: strin
     process.stderr.write(`error: cannot listen on ${displayText(options.listen ?? '127.0.0.1')}: ${displayText(why)}\n`);
     return 2;
   }
+  const stopJudging = judgeAsItGoes(recorder, options);
   process.stderr.write(`mcprely proxy: listening on ${relay.url} → ${endpoint.origin}${endpoint.pathname} (SIGINT or SIGTERM ends it)\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   // The recording ends first: streams the relay's own closing ends are not the host's doing (not cancellations).
+  stopJudging();
   writeVerdict(recorder, `interrupted (${signal})`, options);
   await relay.close();
   return 0;

@@ -344,7 +344,12 @@ export function buildProgram(only?: CommandName): Command {
     const auditCommand = program
       .command('audit')
       .description('judge recorded sessions (mcprely proxy --record): what the server and the client did, as findings at the trace lines')
-      .argument('<trace...>', 'trace files (JSON Lines)');
+      .argument('<trace...>', 'trace files (JSON Lines)')
+      .option(
+        '--manifest <file>',
+        "judge each request against its operation's claims: its timeouts, key argument, progress and cancellation",
+      )
+      .option('--html <file>', "write the session's page: the verdict and a sequence diagram of the messages that decided each failure");
     addJudgeOptions(auditCommand)
       .addOption(
         new Option('--fail-severity <level>', 'exit 1 when a finding is at least this severe').choices(SEVERITIES).default('error'),
@@ -357,6 +362,8 @@ export function buildProgram(only?: CommandName): Command {
           traces,
           {
             judge: judgeOptionsFrom(options),
+            ...(typeof options['manifest'] === 'string' ? { manifest: options['manifest'] } : {}),
+            ...(typeof options['html'] === 'string' ? { html: options['html'] } : {}),
             failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
             outputs: auditOutputs.resolve(),
           },

@@ -18,6 +18,18 @@ export function readManifestInput(path: string): ManifestInput {
 }
 
 /**
+ * An optional `--manifest`: the loaded manifest, none when not given, or false after printing why it cannot be
+ * used (the caller exits 2).
+ */
+export function readOptionalManifest(path: string | undefined): LoadedManifest | undefined | false {
+  if (path === undefined) return undefined;
+  const input = readManifestInput(path);
+  if (input.ok) return input.manifest;
+  process.stderr.write(input.report);
+  return false;
+}
+
+/**
  * A manifest named on the command line, linted with the configuration (`config`: a path, false for none,
  * undefined to look in the working directory) — what review and evidence start from.
  */

@@ -1,11 +1,10 @@
-import type { LoadedManifest } from '../manifest/load.js';
 import type { ProbeRevision } from '../probe/connection.js';
 import { probeAsLintResult, probeExitCode, renderProbeJunit, renderProbeText } from '../probe/render-probe.js';
 import { PROBE_CHECKS, type ProbeOptions, type ProbeUsageError, runProbe } from '../probe/run-probe.js';
 import type { ProbeReport } from '../probe/probe-types.js';
 import { FORMATTERS } from '../report/formats.js';
 import { useColor } from './color.js';
-import { readManifestInput } from './manifest-input.js';
+import { readOptionalManifest } from './manifest-input.js';
 import type { OutputSpec } from './output-spec.js';
 import { probeTarget } from './probe-target.js';
 import { Progress } from './progress.js';
@@ -45,15 +44,8 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
     process.stderr.write(`error: ${displayText(target.problem)}\n`);
     return 2;
   }
-  let manifest: LoadedManifest | undefined;
-  if (options.manifest !== undefined) {
-    const input = readManifestInput(options.manifest);
-    if (!input.ok) {
-      process.stderr.write(input.report);
-      return 2;
-    }
-    manifest = input.manifest;
-  }
+  const manifest = readOptionalManifest(options.manifest);
+  if (manifest === false) return 2;
   const report = await probeWithProgress({
     target,
     ...(manifest === undefined ? {} : { manifest }),

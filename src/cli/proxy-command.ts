@@ -4,7 +4,7 @@ import type { JudgeOptions } from '../judges/judge-options.js';
 import { splitCommand } from '../probe/command-line.js';
 import { relayStdio } from '../proxy/stdio-relay.js';
 import { displayText } from '../text/display-text.js';
-import { openRecorder, writeVerdict } from './proxy-session.js';
+import { judgeAsItGoes, openRecorder, writeVerdict } from './proxy-session.js';
 
 export interface ProxyOptions {
   /** The server command as one string (`--stdio`), or its words (after `--`). */
@@ -59,6 +59,7 @@ async function runStdioProxy(options: ProxyOptions): Promise<number> {
   const relay = relayStdio(argv, { input: process.stdin, output: process.stdout, errors: process.stderr }, (from, text, cut) =>
     recorder.message(from, text, cut),
   );
+  const stopJudging = judgeAsItGoes(recorder, options);
   let interrupted: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     interrupted = signal;
@@ -70,6 +71,7 @@ async function runStdioProxy(options: ProxyOptions): Promise<number> {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   if (end.problem !== undefined) {
+    stopJudging();
     recorder.end(`not started: ${end.problem}`);
     process.stderr.write(`error: ${displayText(end.problem)}\n`);
     return 2;
@@ -80,6 +82,7 @@ async function runStdioProxy(options: ProxyOptions): Promise<number> {
       : end.signal !== null
         ? `server ended by ${end.signal}`
         : `server exited ${end.code}`;
+  stopJudging();
   writeVerdict(recorder, how, options);
   // A server ended by a signal exits as a shell reports it: 128 + the signal's number.
   return end.code ?? 128 + (end.signal === null ? 0 : (osConstants.signals[end.signal] ?? 0));

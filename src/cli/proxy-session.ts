@@ -1,6 +1,7 @@
 import type { JudgeOptions } from '../judges/judge-options.js';
 import { judgeSession } from '../judges/judge-session.js';
 import { judgementLines } from '../judges/session-rules.js';
+import { LiveVerdict } from '../proxy/live-verdict.js';
 import { SessionRecorder } from '../proxy/session-recorder.js';
 import { displayText } from '../text/display-text.js';
 import { plural } from '../text/plural.js';
@@ -40,4 +41,18 @@ export function writeVerdict(
     ...judgementLines(verdict.judgements),
   ];
   process.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/** Judges the session as it goes, each new failure told on stderr at once; the returned function stops it. */
+export function judgeAsItGoes(recorder: SessionRecorder, options: { readonly judge: JudgeOptions }): () => void {
+  const live = new LiveVerdict(
+    () => recorder.snapshot(),
+    options.judge,
+    (failure) =>
+      process.stderr.write(
+        `mcprely proxy: FAIL ${failure.judge} (${failure.party}): ${displayText(failure.message)} (trace line ${failure.line})\n`,
+      ),
+  );
+  live.start();
+  return () => live.stop();
 }

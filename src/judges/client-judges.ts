@@ -1,4 +1,5 @@
 import { fact } from '../spec/revision-facts.js';
+import { type JudgeOptions, timeoutsOf } from './judge-options.js';
 import { type Judge, type JudgedCase, type Judgement, judged } from './judgement.js';
 import { describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
 
@@ -98,8 +99,7 @@ function timeoutCases(
  */
 export const clientCancelsOnIdleTimeout: Judge = (session, options) => {
   const base = { judge: 'client-cancels-on-idle-timeout', party: 'client' as const, rests: { fact: 'cancel-on-timeout' } as const };
-  const idleMs = options.idleTimeoutMs;
-  if (idleMs === undefined)
+  if (options.idleTimeoutMs === undefined && options.claimsFor === undefined)
     return { ...base, status: 'inconclusive', summary: 'no idle timeout to judge against: give --idle-timeout or a manifest', cases: [] };
   const hidden = signalHidden(session, base.judge, base.rests);
   if (hidden !== undefined) return hidden;
@@ -107,39 +107,53 @@ export const clientCancelsOnIdleTimeout: Judge = (session, options) => {
     session,
     options.toleranceMs,
     (request) => {
+      const { idleMs, maxMs } = timeoutsOf(options, request);
+      if (idleMs === undefined) return undefined;
       const earliest = request.sent.at + idleMs;
       const latest = idleDeadline(request, idleMs);
       // Where the maximum ends first, the maximum's judge has the request.
-      return options.maxTimeoutMs !== undefined && request.sent.at + options.maxTimeoutMs < earliest ? undefined : { earliest, latest };
+      return maxMs !== undefined && request.sent.at + maxMs < earliest ? undefined : { earliest, latest };
     },
-    () => `idle timeout (${idleMs} ms)`,
+    (request) => `idle timeout (${timeoutsOf(options, request).idleMs} ms)`,
   );
   return judged(
     base,
     cases,
-    `no request outlived the idle timeout of ${idleMs} ms`,
+    unexercised('idle timeout', options, options.idleTimeoutMs),
     (count) => `${count} request(s) cancelled at their idle timeout`,
   );
 };
 
+/** What a timeout judge says when no request outlived its timeout: the one given, or each operation's own. */
+function unexercised(what: string, options: JudgeOptions, given: number | undefined): string {
+  return options.claimsFor === undefined && given !== undefined
+    ? `no request outlived the ${what} of ${given} ms`
+    : `no request outlived its ${what} (its operation's in the manifest${given === undefined ? '' : `, else ${given} ms`})`;
+}
+
 /** A request unanswered at the client's maximum timeout is cancelled then, whatever progress came: progress never extends the maximum. */
 export const clientEnforcesMaximum: Judge = (session, options) => {
   const base = { judge: 'client-enforces-maximum', party: 'client' as const, rests: { fact: 'maximum-timeout' } as const };
-  const maxMs = options.maxTimeoutMs;
-  if (maxMs === undefined)
+  if (options.maxTimeoutMs === undefined && options.claimsFor === undefined)
     return { ...base, status: 'inconclusive', summary: 'no maximum timeout to judge against: give --max-timeout or a manifest', cases: [] };
   const hidden = signalHidden(session, base.judge, base.rests);
   if (hidden !== undefined) return hidden;
   const cases = timeoutCases(
     session,
     options.toleranceMs,
-    (request) => ({ earliest: request.sent.at + maxMs, latest: request.sent.at + maxMs }),
-    (request) => `maximum (${maxMs} ms${request.progress.some((one) => one.at < request.sent.at + maxMs) ? ', extended by progress' : ''})`,
+    (request) => {
+      const { maxMs } = timeoutsOf(options, request);
+      return maxMs === undefined ? undefined : { earliest: request.sent.at + maxMs, latest: request.sent.at + maxMs };
+    },
+    (request) => {
+      const maxMs = timeoutsOf(options, request).maxMs ?? 0;
+      return `maximum (${maxMs} ms${request.progress.some((one) => one.at < request.sent.at + maxMs) ? ', extended by progress' : ''})`;
+    },
   );
   return judged(
     base,
     cases,
-    `no request outlived the maximum timeout of ${maxMs} ms`,
+    unexercised('maximum timeout', options, options.maxTimeoutMs),
     (count) => `${count} request(s) cancelled at their maximum`,
   );
 };

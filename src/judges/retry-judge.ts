@@ -40,8 +40,11 @@ function readOnlyTools(session: SessionIndex): ReadonlySet<string> {
  * on the rule that ids are never reused.
  */
 export const clientRetryKeepsKey: Judge = (session, options) => {
-  const keyName = (name: string) =>
-    options.idempotencyKeyField === undefined ? KEY_NAME.test(name) : name === options.idempotencyKeyField;
+  // The key argument its operation names in the manifest, else the one given, else a name like idempotencyKey.
+  const keyNameOf = (request: SessionRequest) => {
+    const field = options.claimsFor?.(request)?.idempotencyKeyField ?? options.idempotencyKeyField;
+    return (name: string) => (field === undefined ? KEY_NAME.test(name) : name === field);
+  };
   const readOnly = readOnlyTools(session);
   const calls = session.requests.filter((request) => request.from === 'client' && request.method === 'tools/call');
   const cases: JudgedCase[] = [];
@@ -51,6 +54,8 @@ export const clientRetryKeepsKey: Judge = (session, options) => {
     if (typeof name !== 'string' || readOnly.has(name)) continue;
     const gaveUpAt = first.cancelled?.at;
     const firstArguments = argumentsOf(first);
+    // The retry is the same tool's call, so the same operation: one key argument for both.
+    const keyName = keyNameOf(first);
     const rest = (args: Readonly<Record<string, unknown>>) =>
       canonical(Object.fromEntries(Object.entries(args).filter(([key]) => !keyName(key))));
     const retry = calls

@@ -81,6 +81,12 @@ export class SessionRecorder {
     this.#streams.add(stream, from, record, { line: this.#line, at });
   }
 
+  /** The session as seen so far, for judging it as it goes (the same arrays the verdict will read; nothing copied). */
+  snapshot(): SessionTranscript {
+    const streams = this.#streams.streams.length > 0 ? { streams: this.#streams.streams } : {};
+    return { transport: this.#transport, messages: this.#messages, ...streams, endedAt: this.#endedAt ?? this.#now() };
+  }
+
   /** Stops recording (`reason`: how the session ended); the session as the judges read it. */
   end(reason: string): SessionTranscript {
     if (this.#endedAt === undefined) {

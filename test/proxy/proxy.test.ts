@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -151,6 +151,8 @@ function rawProxy(server: readonly string[], trace: string) {
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return {
+    /** What the proxy has written to stderr so far (while it runs). */
+    stderr: () => stderr,
     send: (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`),
     answered: async (id: number) => {
       for (let waited = 0; waited < 5000; waited += 10) {
@@ -236,6 +238,121 @@ describe('deliberately bad clients through the proxy', () => {
     expect(bad.status).toBe(2);
     expect(bad.stdout).toMatch(/missing\.jsonl\n\s+1:1\s+error\s+No file exists/);
     expect(bad.stdout).toMatch(/client-request-ids-unique/);
+  });
+
+  it("mcprely audit --manifest: a real session judged against the operation's claims, drift at the manifest's lines", async () => {
+    // slow_job sends progress every 150 ms: its answer at about 600 ms: maxIntervalMs 400 holds, minIntervalMs 500 does not.
+    const manifest = join(work, 'hostile.yaml');
+    writeFileSync(
+      manifest,
+      [
+        'mcprely: 1',
+        'specVersion: "2025-11-25"',
+        'server: { name: hostile, transports: [stdio] }',
+        'operations:',
+        '  - name: slow_job',
+        '    method: tools/call',
+        '    sideEffect: none',
+        '    timeouts: { idleMs: 5000, maxMs: 20000 }',
+        '    progress: { emits: true, minIntervalMs: 500, maxIntervalMs: 400 }',
+        '    cancellation: { stopsWork: immediately, suppressResponseAfterCancel: true }',
+        '',
+      ].join('\n'),
+    );
+    const session = async (defect: string, cancelAfterMs?: number) => {
+      const trace = join(work, `raw-${++traces}.jsonl`);
+      const proxy = rawProxy([HOSTILE, defect], trace);
+      await handshake(proxy);
+      const params = { name: 'slow_job', arguments: {}, _meta: { progressToken: 'p-1' } };
+      proxy.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
+      if (cancelAfterMs === undefined) await proxy.answered(1);
+      else {
+        await new Promise((resolve) => setTimeout(resolve, cancelAfterMs));
+        proxy.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+        await new Promise((resolve) => setTimeout(resolve, 800));
+      }
+      await proxy.end();
+      return trace;
+    };
+    const answered = await session('none');
+    const audit = runCli(['audit', answered, '--manifest', manifest, '-f', 'json']);
+    expect(audit.status, audit.stderr).toBe(1);
+    const files = JSON.parse(audit.stdout).files as {
+      file: string;
+      findings: { ruleId: string; range: { start: { line: number } }; message: string }[];
+    }[];
+    const drift = files.find((file) => file.file.endsWith('hostile.yaml'))?.findings ?? [];
+    expect(drift).toEqual([
+      expect.objectContaining({ ruleId: 'drift-progress', range: expect.objectContaining({ start: { line: 9, column: 45 } }) }),
+    ]);
+    expect(drift[0]?.message).toMatch(
+      /^slow_job: progress\.minIntervalMs is 500, but in .*raw-\d+\.jsonl 4 progress notifications .* came every 1\d\d ms/,
+    );
+    const page = join(work, 'session.html');
+    const stylish = runCli(['audit', answered, '--manifest', manifest, '--html', page]);
+    // The page of the session: the verdict, the claims, and a diagram of the messages that decided the failure.
+    const html = readFileSync(page, 'utf8');
+    expect(html).toContain('data-verdict>1 claim(s) of the manifest contradicted');
+    expect(html).toMatch(
+      /<li><span class="mark mark-fail">contradicted<\/span> <code>slow_job<\/code> <code>progress.minIntervalMs: 500<\/code>/,
+    );
+    expect(html).toMatch(/C-&gt;&gt;S: \d+\u00a0ms tools\/call \(id\u00a01\)/);
+    const twoTraces = runCli(['audit', answered, answered, '--html', page]);
+    expect(twoTraces.status).toBe(2);
+    expect(twoTraces.stderr).toMatch(/--html draws one session: name one trace \(2 given\)/);
+    expect(stylish.stdout).toMatch(
+      /SEEN +slow_job progress\.maxIntervalMs: 400 — tools\/call slow_job \(id 1\) had progress at least every 400 ms/,
+    );
+    expect(stylish.stdout).toMatch(/INCONCLUSIVE +slow_job cancellation\.stopsWork: immediately — no request was cancelled/);
+    expect(stylish.stdout).toMatch(/SEEN +slow_job progress\.emits: true — tools\/call slow_job \(id 1\) asked for progress and got it/);
+
+    const ignored = await session('progress-after-cancel', 200);
+    const cancelled = runCli(['audit', ignored, '--manifest', manifest, '-f', 'json']);
+    const claims = JSON.parse(cancelled.stdout).files.find((file: { file: string }) => file.file.endsWith('hostile.yaml')).findings;
+    expect(claims.map((one: { ruleId: string; path: string }) => [one.ruleId, one.path])).toContainEqual([
+      'drift-cancellation',
+      '/operations/0/cancellation/stopsWork',
+    ]);
+    // The manifest's idle timeout (5 000 ms) is what the client is judged against: the cancellation at 200 ms says nothing of it.
+    const verdict = runCli(['audit', ignored, '--manifest', manifest]).stdout;
+    expect(verdict).toMatch(/INCONCLUSIVE +client-cancels-on-idle-timeout \(client\): no request outlived its idle timeout/);
+
+    const missing = runCli(['audit', answered, '--manifest', join(work, 'nope.yaml')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stdout + missing.stderr).toMatch(/nope\.yaml/);
+    expect(showsStackTrace(missing.stdout + missing.stderr)).toBe(false);
+  });
+
+  it('the verdict as the session goes: a failure is told on stderr while the session runs, once; a good session tells none', async () => {
+    const live = async (defect: string) => {
+      const proxy = rawProxy([HOSTILE, defect], join(work, `raw-${++traces}.jsonl`));
+      await handshake(proxy);
+      proxy.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'slow_job', arguments: {}, _meta: { progressToken: 'p-1' } },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      proxy.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+      // progress-after-cancel keeps reporting for 2 s: the judges (every second) see it before the session ends.
+      let told = '';
+      for (let waited = 0; waited < 3000 && !/FAIL/.test(told); waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        told = proxy.stderr();
+      }
+      const { stderr } = await proxy.end();
+      return { told, stderr };
+    };
+    const bad = await live('progress-after-cancel');
+    expect(bad.told).toMatch(
+      /^mcprely proxy: FAIL server-silent-after-cancel \(server\): the server sent progress for tools\/call slow_job \(id 1\) /m,
+    );
+    expect(bad.told).toMatch(/\d+ ms after the client cancelled it \(trace line \d+\)$/m);
+    expect(bad.stderr.match(/mcprely proxy: FAIL server-silent-after-cancel/g)).toHaveLength(1);
+    expect(bad.stderr).toMatch(/FAIL +server-silent-after-cancel \(server\)/);
+    const good = await live('none');
+    expect(good.stderr).not.toMatch(/mcprely proxy: FAIL/);
   });
 
   it('the server judges fail on the hostile server of each defect, and pass on the well-behaved one', async () => {
