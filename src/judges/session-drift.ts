@@ -24,7 +24,7 @@ export interface SessionClaim {
 
 export interface SessionDrift {
   readonly claims: readonly SessionClaim[];
-  /** Each contradicted claim as a finding at its manifest line (rules drift-progress, drift-cancellation). */
+  /** Each contradicted claim as a finding at its manifest line (rules drift-duration, drift-progress, drift-cancellation). */
   readonly findings: readonly Finding[];
 }
 
@@ -162,8 +162,31 @@ function silenceCase(request: SessionRequest, kind: 'response' | 'progress', gra
     : undefined;
 }
 
+/**
+ * timeouts.maxMs as a claim about the operation: its calls end within it. A call answered later contradicts it, and
+ * so does one still unanswered when its client cancelled it at the maximum (it needed more); a cancellation before
+ * the maximum shows nothing of how long the work takes.
+ */
+function durationCase(request: SessionRequest, maxMs: number, toleranceMs: number): ClaimCase | undefined {
+  const { response, cancelled } = request;
+  if (cancelled !== undefined && (response === undefined || cancelled.at < response.at)) {
+    const at = cancelled.at - request.sent.at;
+    return at >= maxMs - toleranceMs
+      ? {
+          held: false,
+          why: `${describeRequest(request)} was still running at ${ms(at)}, when its client cancelled it (trace line ${cancelled.line})`,
+        }
+      : undefined;
+  }
+  if (response === undefined) return undefined;
+  const took = response.at - request.sent.at;
+  return took > maxMs
+    ? { held: false, why: `${describeRequest(request)} was answered after ${ms(took)} (trace line ${response.line})` }
+    : { held: true, why: `${describeRequest(request)} was answered in ${ms(took)}` };
+}
+
 interface ClaimSpec {
-  readonly rule: 'drift-progress' | 'drift-cancellation';
+  readonly rule: 'drift-progress' | 'drift-cancellation' | 'drift-duration';
   readonly path: readonly string[];
   /** The case of one request, when the claim (with this value) says something about it. */
   readonly judge: (value: unknown, request: SessionRequest, session: SessionIndex, options: JudgeOptions) => ClaimCase | undefined;
@@ -171,6 +194,13 @@ interface ClaimSpec {
 }
 
 const CLAIMS: readonly ClaimSpec[] = [
+  {
+    rule: 'drift-duration',
+    path: ['timeouts', 'maxMs'],
+    judge: (value, request, _session, options) =>
+      typeof value === 'number' ? durationCase(request, value, options.toleranceMs) : undefined,
+    unexercised: 'no request of it was answered, or cancelled at its maximum',
+  },
   {
     rule: 'drift-progress',
     path: ['progress', 'minIntervalMs'],
@@ -210,8 +240,8 @@ const CLAIMS: readonly ClaimSpec[] = [
 ];
 
 /**
- * What a recorded session shows of the manifest's claims about each operation it describes: progress rate and gaps,
- * progress at all, silence after a cancellation — each claim the manifest makes, judged on every request of its
+ * What a recorded session shows of the manifest's claims about each operation it describes: how long its calls take,
+ * progress rate and gaps, progress at all, silence after a cancellation — each claim the manifest makes, judged on every request of its
  * operation that exercised it, and each one the traffic contradicts a finding at the claim's manifest line. Pure.
  */
 export function sessionDrift(manifest: LoadedManifest, session: SessionIndex, options: JudgeOptions, traceFile: string): SessionDrift {

@@ -77,6 +77,14 @@ export const DRIFT_RULES: readonly DriftRule[] = [
     true,
   ),
   rule(
+    'drift-duration',
+    'warn',
+    'Real calls of an operation end within the maximum timeout the manifest gives it (timeouts.maxMs).',
+    'the durations of the calls',
+    'Raise timeouts.maxMs to what the operation needs (or run it as a task), or make the operation faster.',
+    'only',
+  ),
+  rule(
     'drift-ignored-cancellations',
     'error',
     'Late, unknown and malformed cancellations are handled as cancellation.invalidOrLate says.',
@@ -106,12 +114,24 @@ export const DRIFT_RULES: readonly DriftRule[] = [
   ),
 ];
 
-/** `sessions`: the rule is also judged on recorded real traffic (`mcprely audit --manifest`). */
-function rule(id: string, severity: Severity, description: string, from: string, fix: string, sessions = false): DriftRule {
-  const rationale =
-    `A manifest is a claim about a server. Checked against ${from} of the live server (mcprely drift, evidence --stdio/--url)` +
-    (sessions ? ' and against the traffic of real sessions (mcprely audit --manifest)' : '') +
-    ', a claim the server contradicts makes every verdict drawn from the manifest wrong.';
+/**
+ * `sessions`: the rule is also judged on recorded real traffic (`mcprely audit --manifest`); `'only'`: only there
+ * (what a probe's few calls cannot show).
+ */
+function rule(
+  id: string,
+  severity: Severity,
+  description: string,
+  from: string,
+  fix: string,
+  sessions: boolean | 'only' = false,
+): DriftRule {
+  const checked =
+    sessions === 'only'
+      ? `Checked against ${from} in real sessions (mcprely audit --manifest)`
+      : `Checked against ${from} of the live server (mcprely drift, evidence --stdio/--url)` +
+        (sessions ? ' and against the traffic of real sessions (mcprely audit --manifest)' : '');
+  const rationale = `A manifest is a claim about a server. ${checked}, a claim the server contradicts makes every verdict drawn from the manifest wrong.`;
   return {
     id,
     severity,
@@ -127,8 +147,10 @@ function rule(id: string, severity: Severity, description: string, from: string,
       '',
       `**Fix.** ${fix}`,
       '',
-      `Found by \`mcprely drift <manifest> --stdio "<command>" | --url <endpoint>\`, and by \`mcprely evidence --stdio/--url\`, whose verdict it refuses` +
-        (sessions ? '; and in a recorded session by `mcprely audit <trace.jsonl> --manifest <manifest>`.' : '.'),
+      sessions === 'only'
+        ? 'Found in a recorded session by `mcprely audit <trace.jsonl> --manifest <manifest>`.'
+        : `Found by \`mcprely drift <manifest> --stdio "<command>" | --url <endpoint>\`, and by \`mcprely evidence --stdio/--url\`, whose verdict it refuses` +
+          (sessions ? '; and in a recorded session by `mcprely audit <trace.jsonl> --manifest <manifest>`.' : '.'),
     ].join('\n'),
   };
 }

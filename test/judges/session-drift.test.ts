@@ -162,6 +162,29 @@ describe('session drift: the claims of the manifest against real traffic', () =>
     expect(stops).toMatchObject({ ruleId: 'drift-cancellation', range: { start: { line: 8 } } });
   });
 
+  it('calls longer than timeouts.maxMs (answered late, or still running when cancelled at the maximum) are drift-duration', () => {
+    const call = (end: readonly [number, 'client' | 'server', unknown]) =>
+      drift(transcript([[0, 'client', call1()], end], { endedAt: 5000 }));
+    const call1 = () => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow_report', arguments: {} } });
+    expect(claim(call([1000, 'server', result(1)]), 'timeouts.maxMs')).toMatchObject({
+      status: 'seen',
+      why: expect.stringMatching(/answered in 1000 ms/),
+    });
+    const late = call([3500, 'server', result(1)]);
+    expect(claim(late, 'timeouts.maxMs')).toMatchObject({ status: 'contradicted', why: expect.stringMatching(/answered after 3500 ms/) });
+    expect(late.findings.find((one) => one.ruleId === 'drift-duration')).toMatchObject({
+      severity: 'warn',
+      path: '/operations/0/timeouts/maxMs',
+      range: { start: { line: 13, column: 38 } },
+    });
+    expect(claim(call([3000, 'client', cancel(1)]), 'timeouts.maxMs')).toMatchObject({
+      status: 'contradicted',
+      why: expect.stringMatching(/still running at 3000 ms, when its client cancelled it/),
+    });
+    // Cancelled long before the maximum: nothing shown about how long the work takes.
+    expect(claim(call([500, 'client', cancel(1)]), 'timeouts.maxMs')?.status).toBe('inconclusive');
+  });
+
   it('progress.emits: false contradicted by progress; claims of operations the session never called are inconclusive', () => {
     const text = MANIFEST.replace('      emits: true', '      emits: false');
     const chatty = drift(report(200, 1000), manifest(text));
