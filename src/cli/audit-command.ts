@@ -4,7 +4,7 @@ import { INPUT_RULES } from '../findings/input-rules.js';
 import type { JudgeOptions } from '../judges/judge-options.js';
 import { judgeSession, type SessionVerdict } from '../judges/judge-session.js';
 import { judgementLines, SESSION_RULES, sessionFindings } from '../judges/session-rules.js';
-import { manifestClaims, type SessionClaim, sessionDrift } from '../judges/session-drift.js';
+import { manifestClaims, manifestPlacer, type SessionClaim, sessionDrift } from '../judges/session-drift.js';
 import { readTrace, type TraceHeader } from '../judges/trace-format.js';
 import { DRIFT_RULES } from '../live/drift-rules.js';
 import type { LoadedManifest } from '../manifest/load.js';
@@ -71,10 +71,18 @@ function auditTrace(file: string, options: JudgeOptions, manifest: LoadedManifes
   const read = readTrace(text);
   if (!read.ok) return { file, findings: read.problems.map((one) => traceProblem(file, one.message, one.line, one.column)) };
   const verdict = judgeSession(read.transcript, options);
-  const findings = sessionFindings(verdict, file);
-  if (manifest === undefined) return { file, header: read.header, verdict, findings };
+  if (manifest === undefined) return { file, header: read.header, verdict, findings: sessionFindings(verdict, file) };
+  // With a manifest, a failure about a request of one of its operations is reported at that operation's claim.
+  const judged = sessionFindings(verdict, file, manifestPlacer(manifest, verdict.session));
   const drift = sessionDrift(manifest, verdict.session, options, file);
-  return { file, header: read.header, verdict, findings, claims: drift.claims, drift: drift.findings };
+  return {
+    file,
+    header: read.header,
+    verdict,
+    findings: judged.filter((finding) => finding.file === file),
+    claims: drift.claims,
+    drift: [...judged.filter((finding) => finding.file !== file), ...drift.findings],
+  };
 }
 
 function claimLines(claims: readonly SessionClaim[]): string[] {
@@ -101,13 +109,16 @@ export function runAudit(traces: readonly string[], options: AuditOptions, toolV
   const judge = manifest === undefined ? options.judge : { ...options.judge, claimsFor: manifestClaims(manifest) };
   const audited = traces.map((file) => auditTrace(file, judge, manifest));
   const reports = audited.map((one) => fileReport(one.file, one.findings));
-  if (manifest !== undefined)
+  if (manifest !== undefined) {
+    // The manifest's findings in the order of its lines, whichever trace and judge they came from.
+    const at = (finding: Finding) => (finding.range?.start.line ?? 0) * 1e6 + (finding.range?.start.column ?? 0);
     reports.push(
       fileReport(
         manifest.file,
-        audited.flatMap((one) => one.drift ?? []),
+        [...audited.flatMap((one) => one.drift ?? [])].sort((a, b) => at(a) - at(b)),
       ),
     );
+  }
   const result = lintResult(reports);
   for (const output of options.outputs) {
     const color = output.file === undefined && useColor(process.stdout);

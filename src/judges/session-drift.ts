@@ -4,6 +4,8 @@ import { DRIFT_RULES } from '../live/drift-rules.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { ResolvedOperation } from '../manifest/resolved-operation.js';
 import type { JudgeOptions, RequestClaims } from './judge-options.js';
+import type { JudgedCase } from './judgement.js';
+import type { FindingPlace } from './session-rules.js';
 import { describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
 import type { SessionMessage } from './session-transcript.js';
 
@@ -298,4 +300,49 @@ export function sessionDrift(manifest: LoadedManifest, session: SessionIndex, op
     }
   }
   return { claims, findings };
+}
+
+/** The claim of its operation a judge's failure speaks to: where the finding goes in the manifest (else the operation's name). */
+const JUDGE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
+  'client-cancels-on-idle-timeout': ['timeouts', 'idleMs'],
+  'client-enforces-maximum': ['timeouts', 'maxMs'],
+  'client-retry-keeps-key': ['idempotency', 'keyArgument'],
+  'server-silent-after-cancel': ['cancellation'],
+  'server-progress-increases': ['progress'],
+  'server-progress-for-active-requests': ['progress'],
+};
+
+/**
+ * With a manifest, a failed case about a request of one of its operations points at that operation — the claim the
+ * judge speaks to (its idle timeout, its key argument, …) — where a team fixes it; a case about no operation's request
+ * (a stray response, a request of a tool the manifest does not describe) keeps its trace line.
+ */
+export function manifestPlacer(
+  manifest: LoadedManifest,
+  session: SessionIndex,
+): (judge: string, one: JudgedCase) => FindingPlace | undefined {
+  const byLine = new Map<number, SessionRequest>();
+  for (const request of session.requests) {
+    if (request.from !== 'client') continue;
+    for (const message of [request.sent, request.response, request.cancelled, ...request.progress])
+      if (message !== undefined && !byLine.has(message.line)) byLine.set(message.line, request);
+  }
+  let lines: LineIndex | undefined;
+  return (judge, one) => {
+    // The request a case is about: the one its lines name, the last first (the request itself, where a case names two).
+    const request = [...one.lines]
+      .reverse()
+      .map((line) => byLine.get(line))
+      .find((found) => found !== undefined);
+    const operation = request === undefined ? undefined : operationOf(manifest, request);
+    if (operation === undefined) return undefined;
+    const path = JUDGE_CLAIMS[judge] ?? ['name'];
+    const span = operation.locate(path, 'value');
+    lines ??= new LineIndex(manifest.text);
+    return {
+      file: manifest.file,
+      path: ['operations', operation.index, ...path],
+      range: { start: lines.position(span.start), end: lines.position(span.end) },
+    };
+  };
 }

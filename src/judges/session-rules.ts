@@ -4,7 +4,8 @@ import { fact } from '../spec/revision-facts.js';
 import { MOST_DEPLOYED_REVISION } from '../spec/revisions.js';
 import { STATUS_LABELS } from '../live/outcome.js';
 import { displayText } from '../text/display-text.js';
-import type { Judgement, JudgeBasis } from './judgement.js';
+import type { JudgedCase, Judgement, JudgeBasis } from './judgement.js';
+import type { Range } from '../document/position.js';
 import type { SessionVerdict } from './judge-session.js';
 
 /** A judge as a rule of the report formats, with its page's words (docs/rules/<id>.md is rendered from them). */
@@ -163,24 +164,39 @@ export const SESSION_RULES: readonly SessionRule[] = TEXTS.map((text) => {
 
 export const SESSION_RULE_IDS: ReadonlySet<string> = new Set(SESSION_RULES.map((rule) => rule.id));
 
-/** Each failed case of a verdict as a finding at its trace line. */
-export function sessionFindings(verdict: SessionVerdict, file: string): Finding[] {
+/** Where a finding about a failed case goes instead of its trace line: a file (the manifest), its pointer and range. */
+export interface FindingPlace {
+  readonly file: string;
+  readonly path: readonly (string | number)[];
+  readonly range: Range;
+}
+
+/**
+ * Each failed case of a verdict as a finding at its trace line — or, where `place` puts it (a manifest given: the
+ * claim of the request's operation), there, its message naming the trace line.
+ */
+export function sessionFindings(
+  verdict: SessionVerdict,
+  file: string,
+  place?: (judge: string, one: JudgedCase) => FindingPlace | undefined,
+): Finding[] {
   const findings: Finding[] = [];
   for (const judgement of verdict.judgements) {
     const rule = SESSION_RULES.find((candidate) => candidate.id === judgement.judge);
     for (const one of judgement.cases) {
       if (one.status !== 'fail') continue;
       const line = one.lines[0] ?? 1;
+      const placed = place?.(judgement.judge, one);
       findings.push(
         makeFinding({
           ruleId: judgement.judge,
           severity: rule?.severity ?? 'error',
           messageId: 'default',
-          message: one.message,
-          data: { party: judgement.party, lines: one.lines.join(',') },
-          file,
-          path: '',
-          range: { start: { line, column: 1 }, end: { line, column: 1 } },
+          message: placed === undefined ? one.message : `${one.message} (${file}, line ${line})`,
+          data: { party: judgement.party, lines: one.lines.join(','), ...(placed === undefined ? {} : { trace: file }) },
+          file: placed?.file ?? file,
+          path: placed?.path ?? '',
+          range: placed?.range ?? { start: { line, column: 1 }, end: { line, column: 1 } },
           ...(rule === undefined ? {} : { fix: rule.fix }),
         }),
       );

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { judgeSession } from '../../src/judges/judge-session.js';
 import type { JudgeOptions } from '../../src/judges/judge-options.js';
-import { manifestClaims, sessionDrift } from '../../src/judges/session-drift.js';
+import { manifestClaims, manifestPlacer, sessionDrift } from '../../src/judges/session-drift.js';
+import { sessionFindings } from '../../src/judges/session-rules.js';
 import type { SessionTranscript } from '../../src/judges/session-transcript.js';
 import { type LoadedManifest, loadManifest } from '../../src/manifest/load.js';
 import { call, cancel, progress, result, transcript } from './session-builder.js';
@@ -80,6 +81,38 @@ describe('the manifest as what a session is judged against', () => {
     );
     expect(drift(charge).verdict.judgements.find((one) => one.judge === 'client-cancels-on-idle-timeout')?.summary).toMatch(
       /no request outlived its idle timeout \(its operation's in the manifest\)/,
+    );
+  });
+
+  it("a failure about a request of an operation is reported at that operation's claim, naming the trace line; others stay in the trace", () => {
+    const session = transcript(
+      [
+        [0, 'client', call(1, 'slow_report')],
+        [0, 'client', call(2, 'undescribed_tool')],
+        [2000, 'server', result(1)],
+        [2000, 'server', result(2)],
+      ],
+      { endedAt: 3000 },
+    );
+    const loaded = manifest();
+    const { verdict } = drift(session, loaded);
+    const findings = sessionFindings(verdict, 'trace.jsonl', manifestPlacer(loaded, verdict.session));
+    const idle = findings.filter((one) => one.ruleId === 'client-cancels-on-idle-timeout');
+    expect(idle).toHaveLength(1);
+    expect(idle[0]).toMatchObject({
+      file: 'm.yaml',
+      path: '/operations/0/timeouts/idleMs',
+      range: { start: { line: 13, column: 25 } },
+      message: expect.stringMatching(/^tools\/call slow_report \(id 1\) passed its idle timeout \(1000 ms\) .*\(trace\.jsonl, line 2\)$/),
+    });
+    // Without --idle-timeout the undescribed tool has no timeout to fail; with one, its failure stays at its trace line.
+    const withFlag = judgeSession(session, { ...OPTIONS, idleTimeoutMs: 500, claimsFor: manifestClaims(loaded) });
+    const placed = sessionFindings(withFlag, 'trace.jsonl', manifestPlacer(loaded, withFlag.session));
+    expect(placed.filter((one) => one.ruleId === 'client-cancels-on-idle-timeout').map((one) => [one.file, one.range?.start.line])).toEqual(
+      [
+        ['m.yaml', 13],
+        ['trace.jsonl', 3],
+      ],
     );
   });
 

@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { check, probe, type Report } from '../probe/probe-harness.js';
+import { listenSdk, python, SDK_DIR, type SdkServer, sdkServerCommand } from './sdk-server-process.js';
 
 /**
  * The probe against servers built with the official SDKs (TypeScript v1 and v2, Python mcp), each in a correct
@@ -10,18 +11,13 @@ import { check, probe, type Report } from '../probe/probe-harness.js';
  * the wire cannot show it. The manifest names job_status (probe.workStatus), through which the probe sees
  * whether a cancelled run's work still runs. Run by `npm run test:sdk` (slow: about 40 probes).
  */
-const DIR = 'test/probe/servers/sdk';
+const DIR = SDK_DIR;
 const MANIFEST = `${DIR}/sdk-servers.yaml`;
 const ARGS = ['--manifest', MANIFEST, '--grace', '300', '--max-time', '60000'];
 const S25 = '2025-11-25';
 const S26 = '2026-07-28';
 
-const python = (() => {
-  const setup = spawnSync(process.execPath, ['scripts/python-sdk.mjs'], { encoding: 'utf8' });
-  return setup.status === 0 ? setup.stdout.trim() : undefined;
-})();
-
-type Server = 'v1' | 'v2' | 'python';
+type Server = SdkServer;
 type Variant = 'correct' | 'ignore-cancel' | 'progress-after-cancel' | 'reply-to-cancel';
 type Outcome = 'pass' | 'fail' | 'inconclusive' | 'not-observable';
 
@@ -107,25 +103,8 @@ afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-function command(server: Server, variant: Variant, mode: string[]): [string, string[]] {
-  if (server === 'python') return [python!, [`${DIR}/python_server.py`, variant, ...mode]];
-  return [process.execPath, [`${DIR}/${server}.mjs`, variant, ...mode]];
-}
-
-function listen(server: Server, variant: Variant): Promise<{ port: number; child: ChildProcess }> {
-  const [program, args] = command(server, variant, ['http', '0']);
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk;
-      const port = /listening (\d+)/.exec(output)?.[1];
-      if (port !== undefined) resolve({ port: Number(port), child });
-    });
-    child.on('exit', (code) => reject(new Error(`${server} ${variant} exited ${code}: ${output}`)));
-  });
-}
+const command = sdkServerCommand;
+const listen = (server: Server, variant: Variant) => listenSdk(server, variant, children);
 
 async function probeRow(row: Row): Promise<{ report: Report; status: number | null }> {
   const revision = ['--spec-version', row.revision];
