@@ -143,7 +143,9 @@ export function runAudit(traces: readonly string[], options: AuditOptions, toolV
     else writeOutputFile(output.file, text);
   }
   const [only] = audited;
-  if (options.html !== undefined && only?.verdict !== undefined && only.header !== undefined)
+  if (options.html !== undefined && (only?.verdict === undefined || only.header === undefined))
+    process.stderr.write(`mcprely audit: no page written to ${displayText(options.html)}: the trace cannot be read (see above)\n`);
+  else if (options.html !== undefined && only?.verdict !== undefined && only.header !== undefined)
     writeOutputFile(
       options.html,
       sessionPage({

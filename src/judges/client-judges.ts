@@ -1,7 +1,7 @@
 import { fact } from '../spec/revision-facts.js';
 import { type JudgeOptions, timeoutsOf } from './judge-options.js';
 import { type Judge, type JudgedCase, type Judgement, judged } from './judgement.js';
-import { describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
+import { describeRequest, LONG_LIVED_METHODS, lostWithItsStreamAt, type SessionIndex, type SessionRequest } from './session-requests.js';
 
 /** When the idle timeout ends for a request: its sending, or the last progress that came before the timer ran out. */
 function idleDeadline(request: SessionRequest, idleMs: number): number {
@@ -55,12 +55,15 @@ function timeoutCases(
 ): JudgedCase[] {
   const cases: JudgedCase[] = [];
   for (const request of session.requests) {
-    if (request.from !== 'client' || request.method === 'initialize') continue;
+    if (request.from !== 'client' || request.method === 'initialize' || LONG_LIVED_METHODS.has(request.method)) continue;
     const window = windowOf(request);
     if (window === undefined) continue;
     const due = window.latest + toleranceMs;
     const { response, cancelled } = request;
     if (response !== undefined && response.at <= window.earliest) continue;
+    // The server broke the request's stream before the timeout was due: on 2026-07-28 the request is lost with it.
+    const lostAt = cancelled === undefined ? lostWithItsStreamAt(session, request) : undefined;
+    if (lostAt !== undefined && lostAt <= due) continue;
     const sinceSent = (at: number) => Math.round(at - request.sent.at);
     if (cancelled !== undefined && (response === undefined || cancelled.at < response.at)) {
       if (cancelled.at < window.earliest - toleranceMs) continue;

@@ -105,18 +105,34 @@ export const serverMessagesOnOwnStream: Judge = (session) => {
   );
 };
 
-/** Streams the server ended before a request sent on them had its answer: where a client might resume. */
-function brokenStreams(session: SessionIndex, streams: readonly SessionStream[]): SessionStream[] {
-  return streams.filter((stream) => {
+/** The requests of the client lost with a stream the server ended before their answer: where a client might resume. */
+function lostRequests(session: SessionIndex, streams: readonly SessionStream[]): { stream: SessionStream; request: SessionRequest }[] {
+  const lost: { stream: SessionStream; request: SessionRequest }[] = [];
+  for (const stream of streams) {
     const closed = stream.closed;
-    if (closed === undefined || closed.by !== 'server') return false;
-    return session.requests.some(
-      (request) =>
+    if (closed === undefined || closed.by !== 'server') continue;
+    for (const request of session.requests)
+      if (
         request.from === 'client' &&
         request.sent.stream === stream.id &&
-        (request.response === undefined || request.response.at > closed.at),
-    );
-  });
+        (request.response === undefined || request.response.at > closed.at)
+      )
+        lost.push({ stream, request });
+  }
+  return lost;
+}
+
+/** The client's later request that sends `lost` again: the same method and tool, after the break, under another id. */
+function reissueOf(session: SessionIndex, lost: SessionRequest, brokeAt: number): SessionRequest | undefined {
+  return session.requests.find(
+    (later) =>
+      later.from === 'client' &&
+      later.sent.at >= brokeAt &&
+      later !== lost &&
+      later.key !== lost.key &&
+      later.method === lost.method &&
+      later.params['name'] === lost.params['name'],
+  );
 }
 
 /**
@@ -156,18 +172,32 @@ export const clientResumesOnlyWhereSupported: Judge = (session) => {
     );
   }
   if (!supported)
-    for (const stream of brokenStreams(session, streams))
-      cases.push({
-        status: 'pass',
-        message: `${stream.id} broke before its answer and the client did not resume it`,
-        lines: [stream.closed?.line ?? 1],
-      });
+    for (const { stream, request } of lostRequests(session, streams)) {
+      // Passed only where the client did what the revision asks instead: the same call again under a new id.
+      const again = reissueOf(session, request, stream.closed?.at ?? 0);
+      if (
+        again !== undefined &&
+        again.sent.stream !== undefined &&
+        streams.find((one) => one.id === again.sent.stream)?.lastEventId === undefined
+      )
+        cases.push({
+          status: 'pass',
+          message:
+            `${stream.id} broke before the answer to ${describeRequest(request)}; ` +
+            `the client sent it again as id ${JSON.stringify(again.id)}, without Last-Event-ID`,
+          lines: [again.sent.line, stream.closed?.line ?? 1],
+        });
+    }
   return judged(
     head,
     cases,
-    supported ? 'the client resumed no stream' : 'no stream broke before its answer, so the client had nothing to resume',
+    supported
+      ? 'the client resumed no stream'
+      : 'no stream broke before its answer and was followed by the call sent again, so nothing showed what the client does',
     (count) =>
-      supported ? `${count} resumption(s), which ${revision} allows` : `the client did not resume any of ${count} broken stream(s)`,
+      supported
+        ? `${count} resumption(s), which ${revision} allows`
+        : `the client sent each of ${count} lost call(s) again under a new id, never resuming`,
   );
 };
 

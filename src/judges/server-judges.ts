@@ -1,5 +1,5 @@
 import { type Judge, type JudgedCase, judged } from './judgement.js';
-import { describeRequest } from './session-requests.js';
+import { cancelledByClosing, describeRequest } from './session-requests.js';
 
 /**
  * After the client cancelled a request, the server sends nothing more for it: no response, no progress. What was
@@ -26,7 +26,14 @@ export const serverSilentAfterCancel: Judge = (session, options) => {
         lines: [first.line, cancelled.line],
       });
     } else if (session.transcript.endedAt >= after)
-      cases.push({ status: 'pass', message: `nothing for ${describeRequest(request)} after its cancellation`, lines: [cancelled.line] });
+      cases.push({
+        status: 'pass',
+        // A closed stream can carry nothing more: what the server could still do wrong is write into another one.
+        message: cancelledByClosing(cancelled)
+          ? `nothing for ${describeRequest(request)} on any other stream after the client closed its own`
+          : `nothing for ${describeRequest(request)} after its cancellation`,
+        lines: [cancelled.line],
+      });
   }
   return judged(
     { judge: 'server-silent-after-cancel', party: 'server', rests: { fact: 'receiver-stops' } },

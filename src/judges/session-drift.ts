@@ -6,7 +6,7 @@ import type { ResolvedOperation } from '../manifest/resolved-operation.js';
 import type { JudgeOptions, RequestClaims } from './judge-options.js';
 import type { JudgedCase } from './judgement.js';
 import type { FindingPlace } from './session-rules.js';
-import { describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
+import { cancelledByClosing, describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
 import type { SessionMessage } from './session-transcript.js';
 
 /**
@@ -69,10 +69,15 @@ export function manifestClaims(manifest: LoadedManifest): (request: SessionReque
   };
 }
 
-/** One claim judged on the requests of its operation: a case per request that exercised it. */
+/**
+ * One claim judged on the requests of its operation: a case per request that exercised it. `shows: false` — it held,
+ * but what was seen cannot show the claim true (silence after a cancellation does not show the work stopped): such
+ * cases can contradict nothing and make the claim inconclusive, never seen.
+ */
 interface ClaimCase {
   readonly held: boolean;
   readonly why: string;
+  readonly shows?: false;
 }
 
 /** Progress the server sent for a request while it was pending (before its answer and its cancellation). */
@@ -142,7 +147,12 @@ function emitsCase(emits: boolean, request: SessionRequest, idleMs: number | und
   };
 }
 
-/** After a cancellation nothing of `kind` comes past the grace period: its response, or its progress. */
+/**
+ * After a cancellation nothing of `kind` comes past the grace period: its response, or its progress. Progress after it
+ * shows the work went on; silence shows no more than silence — a server may drop what stopped work would have sent
+ * (the TypeScript SDK drops an aborted handler's progress), so `stopsWork` is never seen from silence, and after a
+ * closed stream (2026-07-28) nothing could have come on it, so the response's silence shows nothing either.
+ */
 function silenceCase(request: SessionRequest, kind: 'response' | 'progress', graceMs: number, endedAt: number): ClaimCase | undefined {
   const cancelled = request.cancelled;
   if (cancelled === undefined || (request.response !== undefined && request.response.at <= cancelled.at)) return undefined;
@@ -159,9 +169,13 @@ function silenceCase(request: SessionRequest, kind: 'response' | 'progress', gra
         `the server sent ${kind === 'response' ? 'its response' : 'progress'} for ${describeRequest(request)} ` +
         `${ms(first.at - cancelled.at)} after its cancellation (trace lines ${cancelled.line}, ${first.line})`,
     };
-  return endedAt >= after
-    ? { held: true, why: `nothing for ${describeRequest(request)} after its cancellation (trace line ${cancelled.line})` }
-    : undefined;
+  if (endedAt < after) return undefined;
+  const quiet = `nothing for ${describeRequest(request)} after its cancellation (trace line ${cancelled.line})`;
+  if (kind === 'progress')
+    return { held: true, shows: false, why: `${quiet}, but silence does not show the work stopped (name a status tool: probe.workStatus)` };
+  if (cancelledByClosing(cancelled))
+    return { held: true, shows: false, why: `${quiet}: the client closed its stream, on which nothing could come any more` };
+  return { held: true, why: quiet };
 }
 
 /**
@@ -265,8 +279,10 @@ export function sessionDrift(manifest: LoadedManifest, session: SessionIndex, op
       const field = claim.path.join('.');
       const base = { operation: operation.spec.name, field, value: String(value) };
       if (broken === undefined) {
+        const showing = cases.filter((one) => one.shows !== false);
+        const [first] = showing.length > 0 ? showing : cases;
         claims.push(
-          cases.length === 0
+          first === undefined
             ? {
                 ...base,
                 status: 'inconclusive',
@@ -274,8 +290,8 @@ export function sessionDrift(manifest: LoadedManifest, session: SessionIndex, op
               }
             : {
                 ...base,
-                status: 'seen',
-                why: cases.length === 1 ? (cases[0] as ClaimCase).why : `${cases.length} requests: ${(cases[0] as ClaimCase).why}; …`,
+                status: showing.length > 0 ? 'seen' : 'inconclusive',
+                why: showing.length > 1 ? `${showing.length} requests: ${first.why}; …` : first.why,
               },
         );
         continue;
@@ -321,22 +337,23 @@ export function manifestPlacer(
   manifest: LoadedManifest,
   session: SessionIndex,
 ): (judge: string, one: JudgedCase) => FindingPlace | undefined {
-  const byLine = new Map<number, SessionRequest>();
+  // The requests each trace line holds (a batch holds several).
+  const byLine = new Map<number, SessionRequest[]>();
   for (const request of session.requests) {
     if (request.from !== 'client') continue;
     for (const message of [request.sent, request.response, request.cancelled, ...request.progress])
-      if (message !== undefined && !byLine.has(message.line)) byLine.set(message.line, request);
+      if (message !== undefined) byLine.set(message.line, [...new Set([...(byLine.get(message.line) ?? []), request])]);
   }
   let lines: LineIndex | undefined;
   return (judge, one) => {
-    // The request a case is about: the one its lines name, the last first (the request itself, where a case names two).
-    const request = [...one.lines]
-      .reverse()
-      .map((line) => byLine.get(line))
-      .find((found) => found !== undefined);
-    const operation = request === undefined ? undefined : operationOf(manifest, request);
-    if (operation === undefined) return undefined;
-    const path = JUDGE_CLAIMS[judge] ?? ['name'];
+    // The operation a case is about: that of the requests its lines hold, when they all agree (a batch of calls to
+    // several operations, or a request of none, keeps the case at its trace line).
+    const operations = new Set(one.lines.flatMap((line) => byLine.get(line) ?? []).map((request) => operationOf(manifest, request)));
+    const [operation, ...others] = operations;
+    if (operation === undefined || others.length > 0) return undefined;
+    // The claim the judge speaks to, where the operation makes it (a timeout given by a flag is no claim of the manifest).
+    const claimed = JUDGE_CLAIMS[judge];
+    const path = claimed !== undefined && operation.read(claimed) !== undefined ? claimed : ['name'];
     const span = operation.locate(path, 'value');
     lines ??= new LineIndex(manifest.text);
     return {

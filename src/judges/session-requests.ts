@@ -2,6 +2,30 @@ import { fact, revisionsWhere } from '../spec/revision-facts.js';
 import { isSpecVersion, type SpecVersion } from '../spec/revisions.js';
 import type { Party, SessionMessage, SessionStream, SessionTranscript } from './session-transcript.js';
 
+/**
+ * Requests that are meant to stay open until the client ends them (a 2026-07-28 `subscriptions/listen` stream): no
+ * timeout applies, and closing them is their normal end, not a cancellation.
+ */
+export const LONG_LIVED_METHODS: ReadonlySet<string> = new Set(['subscriptions/listen']);
+
+/**
+ * When the server ended the stream that carried `request` before its answer, on a revision where a broken stream
+ * loses the request (2026-07-28: the client sends it again under a new id, and there is nothing left to cancel).
+ */
+export function lostWithItsStreamAt(session: SessionIndex, request: SessionRequest): number | undefined {
+  if (session.revision === undefined || request.sent.stream === undefined) return undefined;
+  if (fact(session.revision, 'reissue-after-broken-stream').value !== 'new-request-id') return undefined;
+  const closed = session.transcript.streams?.find((stream) => stream.id === request.sent.stream)?.closed;
+  if (closed === undefined || closed.by !== 'server') return undefined;
+  return request.response === undefined || request.response.at > closed.at ? closed.at : undefined;
+}
+
+/** Whether a request's `cancelled` is the client closing its stream (2026-07-28 HTTP), not a notification. */
+export function cancelledByClosing(cancelled: SessionMessage): boolean {
+  const message = cancelled.message;
+  return typeof message === 'object' && message !== null && 'closedStream' in message;
+}
+
 /** A JSON-RPC id as a key: 1 and "1" are different ids. */
 export type IdKey = string;
 
@@ -133,6 +157,7 @@ function cancelByClosedStreams(requests: readonly SessionRequest[], streams: rea
   const byId = new Map(streams.map((stream) => [stream.id, stream]));
   for (const request of requests) {
     if (request.from !== 'client' || request.cancelled !== undefined || request.sent.stream === undefined) continue;
+    if (LONG_LIVED_METHODS.has(request.method)) continue;
     const closed = byId.get(request.sent.stream)?.closed;
     if (closed === undefined || closed.by !== 'client') continue;
     if (request.response !== undefined && request.response.at <= closed.at) continue;

@@ -1,7 +1,7 @@
 import { makeFinding, type Finding, type Severity } from '../findings/finding.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { fact } from '../spec/revision-facts.js';
-import { MOST_DEPLOYED_REVISION } from '../spec/revisions.js';
+import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { STATUS_LABELS } from '../live/outcome.js';
 import { displayText } from '../text/display-text.js';
 import type { JudgedCase, Judgement, JudgeBasis } from './judgement.js';
@@ -22,7 +22,12 @@ interface RuleText {
   readonly fix: string;
   /** Where the fact's strength on the most deployed revision understates the rule (a MUST on the other), its severity. */
   readonly severity?: Severity;
+  /** The revision whose statement of the fact the rule rests on, when not the most deployed one (where the rule is strict). */
+  readonly cites?: SpecVersion;
 }
+
+/** The newest revision: where the HTTP rules that 2025-11-25 only allows become requirements. */
+const NEWEST_REVISION = SPEC_VERSIONS[SPEC_VERSIONS.length - 1] as SpecVersion;
 
 const TEXTS: readonly RuleText[] = [
   {
@@ -70,6 +75,7 @@ const TEXTS: readonly RuleText[] = [
       "A request's response and progress travel on the stream of the POST that carried it (the GET stream only where the revision allows).",
     rests: { fact: 'request-scoped-notifications' },
     severity: 'error',
+    cites: NEWEST_REVISION,
     fix:
       "Write a request's progress and result to its own response stream; when that stream is gone, drop them " +
       '(where closing is the cancellation, the request is over).',
@@ -118,6 +124,7 @@ const TEXTS: readonly RuleText[] = [
     description: 'The client resumes a stream with Last-Event-ID only on a revision that supports resumption.',
     rests: { fact: 'last-event-id-resumption' },
     severity: 'error',
+    cites: NEWEST_REVISION,
     fix:
       "Where the revision has no resumption, send a broken stream's request again under a new request id instead of resuming " +
       'with Last-Event-ID.',
@@ -131,16 +138,17 @@ function severityOf(rests: JudgeBasis): Severity {
   return strength === 'MUST' || strength === 'MUST NOT' ? 'error' : 'warn';
 }
 
-function basisText(rests: JudgeBasis): string {
+function basisText(rests: JudgeBasis, cites?: SpecVersion): string {
   if ('fact' in rests) {
-    const stated = fact(MOST_DEPLOYED_REVISION, rests.fact);
-    return `the specification (${stated.page}, fact \`${rests.fact}\`): ${stated.says}`;
+    const revision = cites ?? MOST_DEPLOYED_REVISION;
+    const stated = fact(revision, rests.fact);
+    return `the specification (${revision === MOST_DEPLOYED_REVISION ? '' : `${revision}, `}${stated.page}, fact \`${rests.fact}\`): ${stated.says}`;
   }
   return `the reliability lesson, section “${rests.lesson}”: ${rests.says}`;
 }
 
 export const SESSION_RULES: readonly SessionRule[] = TEXTS.map((text) => {
-  const rationale = `Rests on ${basisText(text.rests)}. Judged on the messages of a real session, so it binds the ${text.party}.`;
+  const rationale = `Rests on ${basisText(text.rests, text.cites)}. Judged on the messages of a real session, so it binds the ${text.party}.`;
   return {
     id: text.id,
     severity: text.severity ?? severityOf(text.rests),

@@ -223,6 +223,8 @@ export class HttpConnection extends Connection {
           if (parser.oversized > 0) return fail(`the server sent an SSE event or line over ${MAX_SSE_EVENT} characters`);
           if (this.fatal !== undefined) return fail(this.fatal);
         }
+        parser.push(decoder.decode());
+        parser.end();
         call.inbox.close('the server ended the response stream');
         return;
       }

@@ -8,18 +8,24 @@ export interface SseEvent {
 
 /**
  * An incremental text/event-stream parser (WHATWG), bounded: it never holds more than about `maxEvent` characters.
- * An event (or a single line) larger than that is counted in `oversized`, once; it is dropped, or — with
- * `deliverCut` (a recorder, which must show that something passed) — delivered with the first `maxEvent` characters
- * of its data and `cut: true`. The rest of an over-long line is skipped up to its end. Comment lines (keep-alives)
- * are counted, never delivered as events.
+ * An event whose data (lines joined) is larger than that, or a single line longer than it, is counted in `oversized`
+ * once per event. Its data is dropped — or, with `deliverCut` (a recorder, which must show that something passed),
+ * delivered with its first `maxEvent` characters and `cut: true`; the rest of an over-long line is skipped to its
+ * end (an over-long comment, id or event line is skipped and counted, and leaves the event's data whole). Comment
+ * lines (keep-alives) are counted, never delivered as events.
  */
 export class SseParser {
   #buffer = '';
   #data: string[] = [];
   #size = 0;
+  /** The event's data went past the bound. */
   #cut = false;
+  /** This event was counted in `oversized` already. */
+  #counted = false;
   /** The rest of an over-long line is being skipped, up to its end. */
   #skipping = false;
+  /** An over-long line ended with a CR at a chunk's end: an LF that comes next is its CRLF's second half. */
+  #afterCr = false;
   #id: string | undefined;
   #event: string | undefined;
   comments = 0;
@@ -32,6 +38,8 @@ export class SseParser {
   ) {}
 
   push(chunk: string): void {
+    if (this.#afterCr && chunk.startsWith('\n')) chunk = chunk.slice(1);
+    if (chunk !== '') this.#afterCr = false;
     this.#buffer += chunk;
     for (let end = this.#lineEnd(); end !== -1; end = this.#lineEnd()) {
       const line = this.#buffer.slice(0, end);
@@ -40,16 +48,36 @@ export class SseParser {
       if (this.#skipping) this.#skipping = false;
       else this.#line(line);
     }
-    // Skipping: nothing of the line is kept but a CR that may be the first half of its CRLF.
-    if (this.#skipping) this.#buffer = this.#buffer.endsWith('\r') ? '\r' : '';
-    else if (this.#buffer.length > this.maxEvent) {
-      // One line longer than an event may be: what fits of it is kept (a data line), the rest skipped.
-      const partial = this.#buffer;
+    if (this.#skipping) {
+      // Nothing of the skipped line is kept but a CR that may end it (its LF may come in the next chunk).
+      if (this.#buffer.endsWith('\r')) this.#endSkippedLine();
       this.#buffer = '';
-      this.#skipping = true;
-      if (partial.startsWith('data')) this.#line(partial);
-      this.#overflow();
-    }
+    } else if (this.#buffer.length > this.maxEvent) this.#overlong();
+  }
+
+  /**
+   * The stream ended: a CR at its very end ends its line (it could not be known before whether an LF followed), so
+   * an event closed by a CR-only blank line is delivered. An event without its blank line is dropped, as the standard says.
+   */
+  end(): void {
+    if (this.#buffer.endsWith('\r')) this.push('\n');
+  }
+
+  /** A line longer than the bound, not ended yet: what fits of a data line is kept, the rest skipped to its end. */
+  #overlong(): void {
+    const endsWithCr = this.#buffer.endsWith('\r');
+    const partial = endsWithCr ? this.#buffer.slice(0, -1) : this.#buffer;
+    this.#buffer = '';
+    this.#count();
+    if (partial.startsWith('data')) this.#line(partial);
+    if (endsWithCr) this.#afterCr = true;
+    else this.#skipping = true;
+  }
+
+  /** A skipped line ended with the CR at the buffer's end. */
+  #endSkippedLine(): void {
+    this.#skipping = false;
+    this.#afterCr = true;
   }
 
   #lineEnd(): number {
@@ -60,10 +88,9 @@ export class SseParser {
     return Math.min(newline, carriage);
   }
 
-  /** The event being read is over the bound: counted once, and kept cut when asked. */
-  #overflow(): void {
-    if (!this.#cut) this.oversized++;
-    this.#cut = true;
+  #count(): void {
+    if (!this.#counted) this.oversized++;
+    this.#counted = true;
   }
 
   #line(line: string): void {
@@ -78,6 +105,7 @@ export class SseParser {
       this.#data = [];
       this.#size = 0;
       this.#cut = false;
+      this.#counted = false;
       this.#event = undefined;
       return;
     }
@@ -90,11 +118,19 @@ export class SseParser {
     const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
     if (field === 'data') {
       if (this.#cut) return;
+      // Each line after the first adds its separator: empty data lines count too.
       const separator = this.#data.length > 0 ? 1 : 0;
       const room = Math.max(this.maxEvent - this.#size - separator, 0);
-      this.#data.push(value.length > room ? value.slice(0, room) : value);
-      this.#size += separator + Math.min(value.length, room);
-      if (value.length > room) this.#overflow();
+      const need = separator + value.length;
+      if (need > this.maxEvent - this.#size) {
+        if (room > 0 || this.#data.length === 0) this.#data.push(value.slice(0, room));
+        this.#size = this.maxEvent;
+        this.#cut = true;
+        this.#count();
+        return;
+      }
+      this.#data.push(value);
+      this.#size += need;
     } else if (field === 'id') this.#id = value;
     else if (field === 'event') this.#event = value;
   }

@@ -142,6 +142,10 @@ export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: RelayT
         const decoder = new StringDecoder('utf8');
         const events = new SseParser((event) => tap.message('server', event.data, event.cut === true, stream), MAX_RECORDED_LINE, true);
         response.on('data', (chunk: Buffer) => events.push(decoder.write(chunk)));
+        response.on('end', () => {
+          events.push(decoder.end());
+          events.end();
+        });
       } else if (type.includes('json')) {
         const body = new BodyTap();
         response.on('data', (chunk: Buffer) => body.write(chunk));

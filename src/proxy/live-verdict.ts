@@ -14,7 +14,8 @@ export interface LiveFailure {
  * The session judged as it goes: every `intervalMs` (longer when judging takes long: at most about 5% of the time),
  * the judges run on what was seen so far (a timeout can pass with no message at all), and each failed case not told
  * yet goes to `tell`, once. The judges' failures only grow with the session — a late message never undoes one — so
- * what is told stands in the verdict at the end.
+ * what is told stands in the verdict at the end (a case may be told again in new words as it grows: a timeout
+ * passed without a cancellation, then the cancellation came late).
  */
 export class LiveVerdict {
   readonly #told = new Set<string>();
@@ -43,9 +44,9 @@ export class LiveVerdict {
     for (const judgement of judgeSession(transcript, this.options).judgements)
       for (const one of judgement.cases) {
         if (one.status !== 'fail') continue;
-        // Its last line names what the case is about (the request, the cancellation): a case that grows a line later
-        // (a timeout passed, then a late cancellation) is the same failure, told once.
-        const key = `${judgement.judge} ${one.lines.at(-1) ?? 0}`;
+        // Told once per failure as first seen; a case that changes later (a timeout passed, then a late
+        // cancellation) is told again in its new words, never dropped.
+        const key = `${judgement.judge} ${one.lines.join(',')} ${one.message}`;
         if (this.#told.has(key)) continue;
         this.#told.add(key);
         this.tell({ judge: judgement.judge, party: judgement.party, message: one.message, line: one.lines[0] ?? 1 });

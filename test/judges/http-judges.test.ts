@@ -153,8 +153,12 @@ describe('client-resumes-only-where-supported', () => {
     const reissued = broken(V2026, [opens(200, 'POST 3', V2026), says(200, 'client', 'POST 3', call(2, 'slow', {}, 12))]);
     expect(judgement(reissued, 'client-resumes-only-where-supported')).toMatchObject({
       status: 'pass',
-      summary: 'the client did not resume any of 1 broken stream(s)',
+      summary: 'the client sent each of 1 lost call(s) again under a new id, never resuming',
     });
+    // A break the trace ends at, or one after which the client sent something else, shows nothing of what it does.
+    expect(judgement(broken(V2026, []), 'client-resumes-only-where-supported').status).toBe('inconclusive');
+    const other = broken(V2026, [opens(200, 'POST 3', V2026), says(200, 'client', 'POST 3', request(2, 'tools/list'))]);
+    expect(judgement(other, 'client-resumes-only-where-supported').status).toBe('inconclusive');
   });
   it('2026-07-28 with no broken stream is inconclusive: the client had nothing to resume', () => {
     const whole = http([
@@ -207,6 +211,24 @@ describe('closing the stream is the cancellation on 2026-07-28 HTTP', () => {
     expect(judgement(held, 'server-messages-on-own-stream').status).toBe('fail');
     expect(judgement(closedAt(1020), 'server-silent-after-cancel').status).toBe('pass');
   });
+  it('a stream the server broke before the timeout loses the request (2026-07-28): nothing for the client to cancel', () => {
+    const broken = closedAt(undefined, V2026, [closes(150, 'POST 1', 'server')]);
+    expect(judgement(broken, 'client-cancels-on-idle-timeout').status).toBe('inconclusive');
+    // Broken after the timeout was due: the client had already failed to cancel.
+    expect(judgement(closedAt(undefined, V2026, [closes(2000, 'POST 1', 'server')]), 'client-cancels-on-idle-timeout').status).toBe('fail');
+  });
+
+  it('subscriptions/listen stays open by design: no timeout applies, and closing it is its end, not a cancellation', () => {
+    const listen = http([
+      opens(0, 'POST 1', V2026),
+      says(0, 'client', 'POST 1', request(1, 'subscriptions/listen', {})),
+      answers(2, 'POST 1'),
+      closes(4000, 'POST 1', 'client'),
+    ]);
+    expect(judgement(listen, 'client-cancels-on-idle-timeout').status).toBe('inconclusive');
+    expect(judgement(listen, 'server-silent-after-cancel').status).toBe('inconclusive');
+  });
+
   it('2025-11-25: a closed stream is not a cancellation, so the timeout judge still wants notifications/cancelled', () => {
     const closedOnly = closedAt(1020, {}, []);
     const withHandshake = http([

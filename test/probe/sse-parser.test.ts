@@ -5,6 +5,7 @@ function parse(chunks: readonly string[], maxEvent = 1024 * 1024, deliverCut = f
   const events: SseEvent[] = [];
   const parser = new SseParser((event) => events.push(event), maxEvent, deliverCut);
   for (const chunk of chunks) parser.push(chunk);
+  parser.end();
   return { events, parser };
 }
 
@@ -59,5 +60,35 @@ describe('SseParser', () => {
     expect(kept.events[0]?.data.length).toBeLessThanOrEqual(100);
     expect(kept.events[0]?.data).toMatch(/^z+$/);
     expect(kept.events[1]).toEqual({ data: 'next' });
+  });
+
+  it('empty data lines count against the bound (each adds its line break): an event of many is cut, not grown', () => {
+    const { events, parser } = parse([`data: ${'a'.repeat(10)}\n${'data:\n'.repeat(1000)}\n`], 10, true);
+    expect(events).toEqual([{ data: 'a'.repeat(10), cut: true }]);
+    expect(parser.oversized).toBe(1);
+  });
+
+  it.each([
+    ['CR', '\r'],
+    ['CRLF split between its two halves', '\r\n'],
+  ])('an over-long line ended by %s at a chunk boundary: the blank line after it still ends the event, the next comes whole', (_, end) => {
+    const long = `data: ${'x'.repeat(300)}`;
+    // The over-long line and its CR in one chunk; the rest (LF of a CRLF, the blank line, the next event) after.
+    const chunks = [`${long}\r`, `${end === '\r\n' ? '\n' : ''}${end}data: next${end}${end}`];
+    const { events, parser } = parse(chunks, 100, true);
+    expect(events.map((one) => [one.data.length, one.cut === true])).toEqual([
+      [100, true],
+      [4, false],
+    ]);
+    expect(events[1]?.data).toBe('next');
+    expect(parser.oversized).toBe(1);
+  });
+
+  it('an over-long comment or id line is skipped and counted; the data of its event stays whole', () => {
+    const chunks = ['data: kept\n', `: ${'k'.repeat(150)}`, `${'k'.repeat(150)}\n`, '\n'];
+    const { events, parser } = parse(chunks, 100, true);
+    expect(events).toEqual([{ data: 'kept' }]);
+    expect(parser.oversized).toBe(1);
+    expect(parser.comments).toBe(0);
   });
 });
