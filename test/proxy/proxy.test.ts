@@ -183,6 +183,11 @@ async function handshake(proxy: ReturnType<typeof rawProxy>) {
   proxy.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 }
 
+/** Calls slow_job as request 1 with a progress token (the hostile server reports progress every 150 ms, answers at ~600 ms). */
+function callSlowJob(proxy: ReturnType<typeof rawProxy>) {
+  proxy.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow_job', arguments: {}, _meta: { progressToken: 'p-1' } } });
+}
+
 describe('deliberately bad clients through the proxy', () => {
   it('a client that never cancels at its timeout, and re-sends a call with a new key, fails both judges; a good retry passes', async () => {
     const run = async (retryKey: string) => {
@@ -263,8 +268,7 @@ describe('deliberately bad clients through the proxy', () => {
       const trace = join(work, `raw-${++traces}.jsonl`);
       const proxy = rawProxy([HOSTILE, defect], trace);
       await handshake(proxy);
-      const params = { name: 'slow_job', arguments: {}, _meta: { progressToken: 'p-1' } };
-      proxy.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
+      callSlowJob(proxy);
       if (cancelAfterMs === undefined) await proxy.answered(1);
       else {
         await new Promise((resolve) => setTimeout(resolve, cancelAfterMs));
@@ -327,12 +331,7 @@ describe('deliberately bad clients through the proxy', () => {
     const live = async (defect: string) => {
       const proxy = rawProxy([HOSTILE, defect], join(work, `raw-${++traces}.jsonl`));
       await handshake(proxy);
-      proxy.send({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'slow_job', arguments: {}, _meta: { progressToken: 'p-1' } },
-      });
+      callSlowJob(proxy);
       await new Promise((resolve) => setTimeout(resolve, 200));
       proxy.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
       // progress-after-cancel keeps reporting for 2 s: the judges (every second) see it before the session ends.
@@ -360,12 +359,7 @@ describe('deliberately bad clients through the proxy', () => {
       const trace = join(work, `raw-${++traces}.jsonl`);
       const proxy = rawProxy([HOSTILE, defect], trace);
       await handshake(proxy);
-      proxy.send({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'slow_job', arguments: {}, _meta: { progressToken: 'p-1' } },
-      });
+      callSlowJob(proxy);
       await proxy.answered(1);
       await new Promise((resolve) => setTimeout(resolve, 100));
       await proxy.end();
