@@ -264,7 +264,10 @@ export function sessionDrift(manifest: LoadedManifest, session: SessionIndex, op
   const byOperation = new Map<ResolvedOperation, SessionRequest[]>();
   for (const request of session.requests) {
     const operation = operationOf(manifest, request);
-    if (operation !== undefined) byOperation.set(operation, [...(byOperation.get(operation) ?? []), request]);
+    if (operation === undefined) continue;
+    const requests = byOperation.get(operation);
+    if (requests === undefined) byOperation.set(operation, [request]);
+    else requests.push(request);
   }
   const claims: SessionClaim[] = [];
   const findings: Finding[] = [];
@@ -338,17 +341,21 @@ export function manifestPlacer(
   session: SessionIndex,
 ): (judge: string, one: JudgedCase) => FindingPlace | undefined {
   // The requests each trace line holds (a batch holds several).
-  const byLine = new Map<number, SessionRequest[]>();
+  const byLine = new Map<number, Set<SessionRequest>>();
   for (const request of session.requests) {
     if (request.from !== 'client') continue;
     for (const message of [request.sent, request.response, request.cancelled, ...request.progress])
-      if (message !== undefined) byLine.set(message.line, [...new Set([...(byLine.get(message.line) ?? []), request])]);
+      if (message !== undefined) {
+        const held = byLine.get(message.line);
+        if (held === undefined) byLine.set(message.line, new Set([request]));
+        else held.add(request);
+      }
   }
   let lines: LineIndex | undefined;
   return (judge, one) => {
     // The operation a case is about: that of the requests its lines hold, when they all agree (a batch of calls to
     // several operations, or a request of none, keeps the case at its trace line).
-    const operations = new Set(one.lines.flatMap((line) => byLine.get(line) ?? []).map((request) => operationOf(manifest, request)));
+    const operations = new Set(one.lines.flatMap((line) => [...(byLine.get(line) ?? [])]).map((request) => operationOf(manifest, request)));
     const [operation, ...others] = operations;
     if (operation === undefined || others.length > 0) return undefined;
     // The claim the judge speaks to, where the operation makes it (a timeout given by a flag is no claim of the manifest).
