@@ -4,9 +4,10 @@
 // The code a run does not use is still not run: esbuild turns a dynamic import() within a bundle into a function
 // that evaluates the imported modules when it is called.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
 import { build } from 'esbuild';
 import { compileSchemas } from './compile-schemas.mjs';
 
@@ -59,51 +60,75 @@ const lazyChildProcess = {
 };
 
 // The compile cache (src/cli/compile-cache.ts) keeps only modules compiled after it is enabled, so the bundle that
-// enables it cannot be the one that holds the CLI: each command line entry point is a few lines that enable it and
-// import its bundle, left external here (dist/mcprely.js → dist/cli.js, dist/action.js → dist/action-main.js).
+// enables it cannot be the one that holds the action: its entry point is a few lines that enable it and import its
+// bundle, left external here (dist/action.js → dist/action-main.js). The CLI's is dist/cli-function.js (below).
 const entryImports = {
   name: 'entry-imports-external',
   setup(build) {
-    const bundles = [
-      { importer: /[\\/]src[\\/]cli[\\/]bin\.ts$/, path: './start.js', bundle: './cli.js' },
-      { importer: /[\\/]src[\\/]action[\\/]bin\.ts$/, path: './main.js', bundle: './action-main.js' },
-    ];
-    build.onResolve({ filter: /^\.\/(start|main)\.js$/ }, (args) => {
-      const found = bundles.find((entry) => entry.importer.test(args.importer) && entry.path === args.path);
-      return found === undefined ? undefined : { path: found.bundle, external: true };
-    });
+    build.onResolve({ filter: /^\.\/main\.js$/ }, (args) =>
+      /[\\/]src[\\/]action[\\/]bin\.ts$/.test(args.importer) ? { path: './action-main.js', external: true } : undefined,
+    );
   },
 };
 
-await build({
+const define = { MCPRELY_VERSION: JSON.stringify(version), MCPRELY_BUILD_ID: JSON.stringify(buildId.digest('hex').slice(0, 16)) };
+const shared = {
   absWorkingDir: root,
-  // The CLI, the GitHub Action's entry point, and the reference implementation as a library (package export "mcprely/reference").
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  // better-sqlite3 is a native addon and pg is optional: both are loaded from node_modules, never bundled.
+  external: ['better-sqlite3', 'pg'],
+  legalComments: 'none',
+  // Less text to parse at every start (names are kept, so stack traces stay readable).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+};
+
+await build({
+  ...shared,
+  // The command line's entry point, the GitHub Action's, and the reference implementation as a library (package
+  // export "mcprely/reference").
   entryPoints: {
     mcprely: 'src/cli/bin.ts',
-    cli: 'src/cli/start.ts',
     action: 'src/action/bin.ts',
     'action-main': 'src/action/main.ts',
     reference: 'src/reference/index.ts',
     'race-worker': 'src/simulator/race-worker.ts',
   },
   outdir: 'dist',
-  bundle: true,
   // Every bundle self-contained: no chunks. Each process loads one bundle (the race worker's threads one more, in
   // realms of their own), so no module is there twice in one realm, with two copies of its classes or its state.
   splitting: false,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // better-sqlite3 is a native addon and pg is optional: both are loaded from node_modules, never bundled.
-  external: ['better-sqlite3', 'pg'],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
-  define: { MCPRELY_VERSION: JSON.stringify(version), MCPRELY_BUILD_ID: JSON.stringify(buildId.digest('hex').slice(0, 16)) },
-  legalComments: 'none',
-  // Less text to parse at every start (names are kept, so stack traces stay readable).
-  minifyWhitespace: true,
-  minifySyntax: true,
+  define,
   plugins: [entryImports, lazyChildProcess, builtinsByRequire],
-  logLevel: 'warning',
 });
+
+// The CLI (src/cli/start.ts) as one function expression, `(async function (require, __mcprelyModuleUrl) {…})`, which
+// dist/mcprely.js compiles with node:vm and its own code cache (src/cli/run-with-code-cache.ts): a module's code cache
+// cannot be taken after it has run, a script's can. The ES module esbuild writes has no import or export left (the
+// builtins and better-sqlite3 go through require, pg's import() becomes a require in a promise), so its text is a
+// strict async function's body: top-level await stays as it is, import.meta.url is the function's argument.
+const cliModule = await build({
+  ...shared,
+  entryPoints: ['src/cli/start.ts'],
+  write: false,
+  outfile: 'dist/cli-function.js',
+  format: 'esm',
+  supported: { 'dynamic-import': false },
+  define: { ...define, 'import.meta.url': '__mcprelyModuleUrl' },
+  plugins: [lazyChildProcess, builtinsByRequire],
+});
+const cliBody = cliModule.outputFiles[0].text;
+const cliFunction = `(async function (require, __mcprelyModuleUrl) {"use strict";\n${cliBody}\n})\n`;
+// Checked here, so a change of esbuild's output or of the code fails the build, not a user's start: the text is
+// ASCII (the loader reads it as latin1) and compiles as a script (no import, export or import.meta left).
+if (Buffer.byteLength(cliFunction) !== cliFunction.length)
+  throw new Error('dist/cli-function.js is not ASCII: the CLI loader reads it as latin1');
+new Script(cliFunction, { filename: 'dist/cli-function.js' });
+writeFileSync(join(root, 'dist', 'cli-function.js'), cliFunction);

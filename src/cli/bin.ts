@@ -1,6 +1,13 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { enableCompileCache } from './compile-cache.js';
+import { loadWithCodeCache } from './run-with-code-cache.js';
 
-// Before anything else is loaded, so the rest of the CLI is compiled into the cache (Node 22.1+): start.ts, imported
-// after the call, is the CLI (in dist/, one bundle of its own: dist/cli.js).
+declare const MCPRELY_BUILD_ID: string;
+
+// Node's compile cache for what the CLI loads from node_modules (better-sqlite3's and pg's JavaScript), then the CLI
+// itself (dist/cli-function.js, built from start.ts) through its own code cache, which also keeps the code the run
+// compiled lazily (run-with-code-cache.ts).
 enableCompileCache();
-await import('./start.js');
+const cli = new URL('./cli-function.js', import.meta.url);
+await loadWithCodeCache(fileURLToPath(cli), process.argv, MCPRELY_BUILD_ID)(createRequire(cli), cli.href);

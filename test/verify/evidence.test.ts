@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { CODE_CACHE_FOLDER_PREFIX } from '../../src/cli/code-cache.js';
 
 /** What a failed run left to read: its output and the FAIL lines of every transcript in the bundle. */
 function whyFailed(run: { stdout: string; stderr: string }, dir: string): string {
@@ -76,8 +77,10 @@ describe('mcprely evidence', () => {
       env: { TMPDIR: temporary },
     });
     expect(failing.status).toBe(1);
-    // Node 22+ keeps its compile cache there too (node-compile-cache): only mcprely's own folders count.
-    expect(readdirSync(temporary).filter((name) => name.startsWith('mcprely-'))).toEqual([]);
+    // Node 22+ keeps its compile cache there too (node-compile-cache), and mcprely its code cache (meant to stay):
+    // only the folders of a run count.
+    const ofARun = (name: string) => name.startsWith('mcprely-') && !name.startsWith(CODE_CACHE_FOLDER_PREFIX);
+    expect(readdirSync(temporary).filter(ofARun)).toEqual([]);
   });
 
   it('produces byte-identical files when run again', () => {
