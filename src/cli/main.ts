@@ -255,6 +255,10 @@ export function buildProgram(only?: CommandName): Command {
           '--spec-version <revision>',
           `protocol revision to probe (default: the manifest, or asked of an HTTP server, or ${MOST_DEPLOYED_REVISION})`,
         ).choices([...SPEC_VERSIONS]),
+      )
+      .option(
+        '--record <trace.jsonl>',
+        "write the probe's session to this trace, as the proxy records one (mcprely audit judges it again)",
       );
     addLiveOptions(probeCommand, 'also call a mutation twice with one idempotency key (needs --manifest)')
       .addOption(formatOption(probeOutputs))
@@ -267,6 +271,7 @@ export function buildProgram(only?: CommandName): Command {
             ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
             ...(typeof options['manifest'] === 'string' ? { manifest: options['manifest'] } : {}),
             ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
+            ...(typeof options['record'] === 'string' ? { record: options['record'] } : {}),
             ...liveOptionsFrom(options),
             outputs: probeOutputs.resolve(),
           },

@@ -30,6 +30,8 @@ export interface ProbeCommandOptions extends LiveCallOptions {
   readonly url?: string;
   readonly manifest?: string;
   readonly specVersion?: ProbeRevision;
+  /** Where to write the probe's session as a trace (`--record`). */
+  readonly record?: string;
   readonly outputs: readonly OutputSpec[];
 }
 
@@ -50,6 +52,7 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
     target,
     ...(manifest === undefined ? {} : { manifest }),
     ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
+    ...(options.record === undefined ? {} : { record: options.record }),
     ...liveCallOptions(options),
   });
   if ('usage' in report) {

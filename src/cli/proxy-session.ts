@@ -2,7 +2,7 @@ import type { JudgeOptions } from '../judges/judge-options.js';
 import { judgeSession } from '../judges/judge-session.js';
 import { judgementLines } from '../judges/session-rules.js';
 import { LiveVerdict } from '../proxy/live-verdict.js';
-import { SessionRecorder } from '../proxy/session-recorder.js';
+import { SessionRecorder } from '../recording/session-recorder.js';
 import { displayText } from '../text/display-text.js';
 import { plural } from '../text/plural.js';
 

@@ -1,18 +1,41 @@
 import { type Judge, type JudgedCase, judged } from './judgement.js';
-import { cancelledByClosing, describeRequest } from './session-requests.js';
+import { cancelledByClosing, describeRequest, type SessionIndex } from './session-requests.js';
+
+/**
+ * When the server answered the first ping the client sent at or after `at`, over stdio: the fence of a cancellation.
+ * stdio carries each direction in order, and a server answers a ping at once, so what it wrote before that answer
+ * may have been written before it read the cancellation (a slow reader, a full pipe): it crossed the cancellation, as
+ * what is in flight within the grace does. Only a ping fences: another request may take its time to be answered.
+ */
+function pingFences(session: SessionIndex): (at: number) => number | undefined {
+  if (session.transcript.transport !== 'stdio') return () => undefined;
+  const pings = session.requests.filter((request) => request.from === 'client' && request.method === 'ping');
+  return (at) => {
+    let low = 0;
+    let high = pings.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((pings[middle]?.sent.at ?? 0) < at) low = middle + 1;
+      else high = middle;
+    }
+    return pings[low]?.response?.at;
+  };
+}
 
 /**
  * After the client cancelled a request, the server sends nothing more for it: no response, no progress. What was
- * in flight may still arrive within the grace period (both sides must handle the race). Judged on every request the
- * client cancelled before its answer came, watched for at least the grace period after.
+ * in flight may still arrive within the grace period (both sides must handle the race), and over stdio what came
+ * before the server answered the client's next ping (`pingFences`). Judged on every request the client cancelled
+ * before its answer came, watched for at least the grace period after.
  */
 export const serverSilentAfterCancel: Judge = (session, options) => {
   const cases: JudgedCase[] = [];
+  const fenceAfter = pingFences(session);
   for (const request of session.requests) {
     const cancelled = request.cancelled;
     if (request.from !== 'client' || cancelled === undefined) continue;
     if (request.response !== undefined && request.response.at <= cancelled.at) continue;
-    const after = cancelled.at + options.graceMs;
+    const after = Math.max(cancelled.at + options.graceMs, fenceAfter(cancelled.at) ?? Number.NEGATIVE_INFINITY);
     const late = [...(request.response === undefined ? [] : [request.response]), ...request.progress].filter(
       (message) => message.at > after,
     );

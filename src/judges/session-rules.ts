@@ -164,8 +164,12 @@ export const SESSION_RULES: readonly SessionRule[] = TEXTS.map((text) => {
       '',
       `**Fix.** ${text.fix}`,
       '',
-      'Judged by `mcprely audit <trace.jsonl>` on a recorded session and by `mcprely proxy` as it relays one. A judge passes only ' +
-        'when the session exercised it (a cancelled request, a request that outlived the timeout); otherwise it is inconclusive.',
+      (text.party === 'server'
+        ? 'Judged by `mcprely audit <trace.jsonl>` on a recorded session, by `mcprely proxy` as it relays one, and by `mcprely probe` ' +
+          "on its own session with the server (a failure there also fails the probe's check that asserts the rule for that request). "
+        : 'Judged by `mcprely audit <trace.jsonl>` on a recorded session and by `mcprely proxy` as it relays one. ') +
+        'A judge passes only when the session exercised it (a cancelled request, a request that outlived the timeout); otherwise it is ' +
+        'inconclusive.',
     ].join('\n'),
   };
 });

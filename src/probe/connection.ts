@@ -4,6 +4,7 @@ import { CallInbox } from './call-inbox.js';
 import { describeId, idKey, looseKey } from './json-rpc-id.js';
 import { LagMeter } from './lag-meter.js';
 import { isProgress, isResponse, type Received } from './received.js';
+import type { ProbeRecording } from './probe-recording.js';
 import type { WireLog } from './wire-log.js';
 
 export type ProbeRevision = SpecVersion;
@@ -20,6 +21,8 @@ export interface Call {
   readonly inbox: CallInbox;
   /** Response headers (Streamable HTTP only). */
   headers?: Readonly<Record<string, string>>;
+  /** The exchange that carries it in the probe's recording (Streamable HTTP only: "POST 3"). */
+  exchange?: string;
   cancelledAt?: number;
   /** Closes the request's response stream (Streamable HTTP); false when there is none (stdio). */
   closeStream(): boolean;
@@ -67,6 +70,8 @@ export abstract class Connection {
   fatalOwner: string | undefined;
   /** How long the probe itself is held up (for the in-flight allowance). */
   readonly lag: LagMeter;
+  /** The session as the judges read it (run-probe.ts judges it at the end), when it is recorded. */
+  recording: ProbeRecording | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -130,8 +135,17 @@ export abstract class Connection {
     for (const call of this.calls.values()) call.inbox.close(reason);
   }
 
+  /** Records a message from the server, owned by the check whose request it names (none when it names no request of the probe). */
+  protected recordReceived(message: Record<string, unknown>, stream?: Call): void {
+    if (this.recording === undefined) return;
+    const token = isProgress(message) ? (message['params'] as { progressToken?: unknown } | undefined)?.progressToken : undefined;
+    const about = token === undefined ? this.calls.get(idKey(message['id'])) : this.tokens.get(idKey(token));
+    this.recording.message('server', message, about?.owner, stream?.exchange);
+  }
+
   /** Routes one message from the server; `stream` is the request whose response stream carried it (HTTP). */
   protected route(message: Record<string, unknown>, stream?: Call): void {
+    this.recordReceived(message, stream);
     const received: Received = { at: this.clock(), message, ...(stream === undefined ? {} : { stream: stream.id }) };
     if (isResponse(message) && 'id' in message) this.#response(received, stream);
     else if (isProgress(message)) {

@@ -61,22 +61,27 @@ export class HttpConnection extends Connection {
   async send(message: Record<string, unknown>, owner: string): Promise<Call> {
     const abort = new AbortController();
     let closedByProbe = false;
+    const exchange = this.#open(message, owner);
     const call = this.register(message, owner, () => {
       if (closedByProbe) return true;
       closedByProbe = true;
       abort.abort();
       this.log.add('→', `[closes the response stream of request ${call.id}]`);
+      if (exchange !== undefined) this.recording?.closed(exchange, 'client', owner);
       return true;
     });
+    if (exchange !== undefined) call.exchange = exchange;
     this.#aborts.add(abort);
     this.log.sent(`POST ${JSON.stringify(message)}`);
     const response = await this.#post(message, abort, (reason) => call.inbox.fail(reason));
     if (response === undefined) {
       if (closedByProbe) call.inbox.close('the probe closed the stream');
+      else if (exchange !== undefined) this.recording?.closed(exchange, 'server', owner);
       this.#aborts.delete(abort);
       return call;
     }
     call.headers = Object.fromEntries(response.headers);
+    if (exchange !== undefined) this.recording?.response(exchange, response.status, call.headers, owner);
     if (message['method'] === 'initialize' && call.headers['mcp-session-id'] !== undefined) this.sessionId = call.headers['mcp-session-id'];
     this.log.note(`HTTP ${response.status} ${call.headers['content-type'] ?? '(no content type)'} for ${call.method} (id ${call.id})`);
     void this.#consume(response, call, abort, () => closedByProbe).finally(() => this.#aborts.delete(abort));
@@ -85,11 +90,17 @@ export class HttpConnection extends Connection {
 
   async notify(message: Record<string, unknown>, owner: string): Promise<SentNotification> {
     const sent = this.sentNotification(message, owner);
+    const exchange = this.#open(message, owner);
     this.log.sent(`POST ${JSON.stringify(message)}`);
     const abort = new AbortController();
     const response = await this.#post(message, abort, (reason) => (sent.answer = { text: reason, at: this.clock() }));
-    if (response === undefined) return sent;
+    if (response === undefined) {
+      if (exchange !== undefined) this.recording?.closed(exchange, 'server', owner);
+      return sent;
+    }
+    if (exchange !== undefined) this.recording?.response(exchange, response.status, Object.fromEntries(response.headers), owner);
     const body = (await readBounded(response, MAX_ERROR_BODY)).text.trim();
+    if (exchange !== undefined) this.recording?.closed(exchange, 'server', owner);
     this.log.add('←', `HTTP ${response.status}${body === '' ? '' : ` ${body}`}`);
     if (response.status >= 400 || body !== '')
       sent.answer = { text: `HTTP ${response.status}${body === '' ? '' : `: ${body}`}`, at: this.clock() };
@@ -99,6 +110,8 @@ export class HttpConnection extends Connection {
   /** A plain GET on the endpoint, as a client opening a standalone stream would. */
   async get(): Promise<{ status: number; headers: Record<string, string> } | { failed: string }> {
     this.log.add('→', `GET ${this.#url.pathname}`);
+    const owner = this.owner;
+    const exchange = this.recording?.open('GET', owner, this.revision);
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), Math.min(this.headersTimeoutMs, 5000));
     try {
@@ -114,8 +127,13 @@ export class HttpConnection extends Connection {
       const headers = Object.fromEntries(response.headers);
       this.log.add('←', `HTTP ${response.status} ${headers['content-type'] ?? ''}`.trim());
       abort.abort();
+      if (exchange !== undefined) {
+        this.recording?.response(exchange, response.status, headers, owner);
+        this.recording?.closed(exchange, 'client', owner);
+      }
       return { status: response.status, headers };
     } catch (error) {
+      if (exchange !== undefined) this.recording?.closed(exchange, abort.signal.aborted ? 'client' : 'server', owner);
       this.#gone(error);
       const failed = abort.signal.aborted ? 'no answer to the GET within 5 s' : `the GET failed: ${describeFetchError(error)}`;
       this.log.note(failed);
@@ -141,6 +159,8 @@ export class HttpConnection extends Connection {
     const session = this.sessionId;
     this.sessionId = undefined;
     this.log.add('→', `DELETE ${this.#url.pathname} (Mcp-Session-Id ${session})`);
+    const owner = this.owner;
+    const exchange = this.recording?.open('DELETE', owner, this.revision);
     try {
       const response = await fetch(this.#url, {
         method: 'DELETE',
@@ -149,18 +169,36 @@ export class HttpConnection extends Connection {
       });
       await response.body?.cancel();
       this.log.add('←', `HTTP ${response.status}`);
+      if (exchange !== undefined) this.recording?.response(exchange, response.status, Object.fromEntries(response.headers), owner);
       return response.status === 405
         ? 'the probe ended its session with DELETE: HTTP 405 (the server does not let clients end sessions)'
         : `the probe ended its session with DELETE: HTTP ${response.status}`;
     } catch (error) {
       return `the DELETE that ends the probe's session got no answer: ${describeFetchError(error)}`;
+    } finally {
+      if (exchange !== undefined) this.recording?.closed(exchange, 'server', owner);
     }
   }
 
   protected answerServerRequest(message: Record<string, unknown>): void {
     const answer = this.answerTo(message);
+    const owner = this.owner;
+    const exchange = this.#open(answer, owner);
     this.log.sent(`POST ${JSON.stringify(answer)}`);
-    void this.#post(answer, new AbortController(), () => undefined).then((response) => response?.body?.cancel());
+    void this.#post(answer, new AbortController(), () => undefined).then((response) => {
+      if (exchange !== undefined && response !== undefined)
+        this.recording?.response(exchange, response.status, Object.fromEntries(response.headers), owner);
+      if (exchange !== undefined) this.recording?.closed(exchange, 'server', owner);
+      return response?.body?.cancel();
+    });
+  }
+
+  /** Opens the recording's exchange for a POST of `message`, and records the message on it. */
+  #open(message: Record<string, unknown>, owner: string): string | undefined {
+    if (this.recording === undefined) return undefined;
+    const exchange = this.recording.open('POST', owner, this.headersFor(message)['MCP-Protocol-Version']);
+    this.recording.message('client', message, owner, exchange);
+    return exchange;
   }
 
   /** POSTs a message; undefined when no response came (the reason goes to `failed`), with response headers bounded in time. */
@@ -202,18 +240,26 @@ export class HttpConnection extends Connection {
 
   async #consume(response: Response, call: Call, abort: AbortController, closedByProbe: () => boolean): Promise<void> {
     const type = response.headers.get('content-type') ?? '';
+    // The exchange's end, as the recording tells it: the probe closed it, or the server ended or broke it.
+    const ended = (by: 'client' | 'server') => {
+      if (call.exchange !== undefined) this.recording?.closed(call.exchange, by, call.owner);
+    };
     const fail = (reason: string) => {
       this.log.note(`request ${call.id}: ${reason}`);
       call.inbox.fail(reason);
       abort.abort();
+      ended('client');
     };
     try {
       if (response.status >= 400) {
         const body = (await readBounded(response, MAX_ERROR_BODY)).text.trim();
+        ended('server');
         return fail(`the server answered HTTP ${response.status}${body === '' ? '' : `: ${body.slice(0, 300)}`}`);
       }
-      if (response.status === 202 || response.body === null)
+      if (response.status === 202 || response.body === null) {
+        ended('server');
         return fail(`the server answered HTTP ${response.status} with no body: a request needs a response`);
+      }
       if (type.startsWith('text/event-stream')) {
         // An event with empty data carries no message: 2025-11-25 servers send one first, to prime the client's Last-Event-ID.
         const parser = new SseParser((event) => event.data.trim() === '' || this.#deliver(event.data, call), MAX_SSE_EVENT);
@@ -225,6 +271,7 @@ export class HttpConnection extends Connection {
         }
         parser.push(decoder.decode());
         parser.end();
+        ended('server');
         call.inbox.close('the server ended the response stream');
         return;
       }
@@ -234,10 +281,12 @@ export class HttpConnection extends Connection {
         );
       const body = await readBounded(response, MAX_JSON_BODY);
       if (body.over) return fail(`the server sent a response body over ${MAX_JSON_BODY} bytes`);
-      if (body.text.trim() !== '' && !this.#deliver(body.text, call))
-        return fail(`the response body is not JSON: ${JSON.stringify(body.text.slice(0, 120))}`);
+      const delivered = body.text.trim() === '' || this.#deliver(body.text, call);
+      ended('server');
+      if (!delivered) return fail(`the response body is not JSON: ${JSON.stringify(body.text.slice(0, 120))}`);
       call.inbox.close(`HTTP ${response.status} response complete`);
     } catch (error) {
+      ended(closedByProbe() ? 'client' : 'server');
       if (closedByProbe()) call.inbox.close('the probe closed the stream');
       else if (await refusesConnections(this.#url)) {
         // The stream broke because the server is gone: that is the one reason, for this request and every later check.
@@ -255,6 +304,7 @@ export class HttpConnection extends Connection {
       parsed = JSON.parse(text);
     } catch {
       this.notJsonRpc(text);
+      this.recording?.text(text, stream.owner, stream.exchange);
       this.log.add('←', `(not JSON) ${text.slice(0, 200)}`);
       return false;
     }

@@ -1,5 +1,6 @@
 import type { CheckStatus, Observed } from '../live/outcome.js';
 import type { SpecVersion } from '../spec/revisions.js';
+import type { Judgement } from '../judges/judgement.js';
 
 export { type CheckStatus, type Observed, STATUS_LABELS, STATUS_WORDS } from '../live/outcome.js';
 import type { Call, SentNotification } from './connection.js';
@@ -122,6 +123,17 @@ export interface ProbeReport {
   /** What the probe noticed about the server as a whole. */
   readonly observations: readonly string[];
   readonly checks: readonly CheckResult[];
+  /**
+   * The probe's own session judged by the server's judges of `mcprely proxy` and `mcprely audit` (src/judges): one
+   * verdict per rule, each failure also told at the check that drove it. Absent when the probe could not start.
+   */
+  readonly session?: {
+    readonly messages: number;
+    /** What may cross a cancellation, as the judges took it (ms): `mcprely audit --grace` of the trace judges alike. */
+    readonly graceMs: number;
+    /** Each judgement with its first failed and passed cases (`casesLeftOut`: how many more it had). */
+    readonly judgements: readonly (Judgement & { readonly casesLeftOut?: number })[];
+  };
   /** When nothing failed and no request in flight was judged, why (exit 3: inconclusive, not a pass). */
   readonly inconclusive?: string;
   readonly stderr?: string;

@@ -6,6 +6,7 @@ import { type CheckStatus, type ProbeReport, STATUS_LABELS, STATUS_WORDS } from 
 import { escapeXml } from '../report/junit.js';
 import { FRAMING_CHECKS, PROBE_CHECKS } from './run-probe.js';
 import { displayText } from '../text/display-text.js';
+import { judgementLines, SESSION_RULES } from '../judges/session-rules.js';
 
 /** The probe report as text: what it called and why, each check's status, what it found, and its wire transcript. */
 export function renderProbeText(report: ProbeReport): string {
@@ -25,6 +26,13 @@ export function renderProbeText(report: ProbeReport): string {
     if (check.fix !== undefined) lines.push(`      Fix: ${check.fix}`);
     for (const entry of check.transcript) lines.push(`      t=${String(entry.t).padStart(6)}ms ${entry.direction} ${entry.text}`);
   }
+  if (report.session !== undefined)
+    lines.push(
+      '',
+      `The session (${report.session.messages} messages the judges read), judged as mcprely proxy and audit judge one ` +
+        `(the server's judges; grace ${report.session.graceMs} ms, as audit --grace ${report.session.graceMs} of a --record trace):`,
+      ...judgementLines(report.session.judgements),
+    );
   lines.push('', `Summary: ${probeSummary(report)}`);
   if (report.stderr !== undefined) {
     const shown = report.stderr.trimEnd().split('\n').slice(0, 20);
@@ -41,10 +49,13 @@ export function renderProbeText(report: ProbeReport): string {
 export function probeSummary(report: ProbeReport): string {
   const counts: Record<CheckStatus, number> = { pass: 0, fail: 0, inconclusive: 0, 'not-observable': 0 };
   for (const check of report.checks) counts[check.status]++;
+  const judgesFailed = report.session?.judgements.filter((judgement) => judgement.status === 'fail').length ?? 0;
   const ending = !report.startedOk
     ? '; the probe could not start'
-    : counts.fail > 0
-      ? ''
+    : counts.fail > 0 || judgesFailed > 0
+      ? judgesFailed > 0
+        ? `; ${judgesFailed} of the session's judges failed`
+        : ''
       : report.inconclusive !== undefined
         ? `; inconclusive, not a pass: ${report.inconclusive}`
         : '';
@@ -56,6 +67,7 @@ export function probeSummary(report: ProbeReport): string {
 export function probeExitCode(report: ProbeReport): 0 | 1 | 2 | 3 {
   if (!report.startedOk) return 2;
   if (report.checks.some((check) => check.status === 'fail')) return 1;
+  if (report.session?.judgements.some((judgement) => judgement.status === 'fail') === true) return 1;
   return report.inconclusive === undefined ? 0 : 3;
 }
 
@@ -73,13 +85,30 @@ export function renderProbeJunit(report: ProbeReport): string {
     const time = (check.durationMs / 1000).toFixed(3);
     return `    <testcase classname="${escapeXml(report.target)}" name="${name}" time="${time}">${body}\n    </testcase>`;
   });
+  for (const judgement of report.session?.judgements ?? []) {
+    const name = escapeXml(`session: ${judgement.judge}`);
+    const summary = escapeXml(judgement.summary);
+    const body =
+      judgement.status === 'fail'
+        ? `\n      <failure type="session" message="${summary}">${escapeXml(
+            judgement.cases
+              .filter((one) => one.status === 'fail')
+              .map((one) => one.message)
+              .join('\n'),
+          )}</failure>`
+        : judgement.status === 'pass'
+          ? ''
+          : `\n      <skipped message="${escapeXml(`${STATUS_WORDS[judgement.status]}: ${judgement.summary}`)}"/>`;
+    cases.push(`    <testcase classname="${escapeXml(report.target)}" name="${name}">${body}\n    </testcase>`);
+  }
   if (!report.startedOk)
     cases.push(
       `    <testcase classname="${escapeXml(report.target)}" name="probe-start">\n` +
         `      <error type="probe-start" message="${escapeXml(report.problem ?? '')}"/>\n    </testcase>`,
     );
-  const failures = report.checks.filter((check) => check.status === 'fail').length;
-  const skipped = report.checks.filter((check) => check.status === 'inconclusive' || check.status === 'not-observable').length;
+  const entries = [...report.checks, ...(report.session?.judgements ?? [])];
+  const failures = entries.filter((entry) => entry.status === 'fail').length;
+  const skipped = entries.filter((entry) => entry.status === 'inconclusive' || entry.status === 'not-observable').length;
   const counts = `tests="${cases.length}" failures="${failures}" errors="${report.startedOk ? 0 : 1}" skipped="${skipped}"`;
   const plan =
     report.plan === undefined
@@ -131,6 +160,15 @@ export function probeAsLintResult(report: ProbeReport): { result: LintResult; ru
           check.status === 'inconclusive' ? 'the summary names what would let the check play' : 'the summary names what would show it',
         ),
       );
+  // The session's judges, as proxy and audit report them: one finding per failed case, under the judge's own rule.
+  for (const judgement of report.session?.judgements ?? []) {
+    const rule = SESSION_RULES.find((candidate) => candidate.id === judgement.judge);
+    for (const one of judgement.cases)
+      if (one.status === 'fail')
+        findings.push(
+          finding(judgement.judge, rule?.severity ?? 'error', `${one.message} (session message ${one.lines[0] ?? '?'})`, rule?.fix ?? ''),
+        );
+  }
   if (report.inconclusive !== undefined && !report.checks.some((check) => check.status === 'fail'))
     findings.push(
       finding(
@@ -175,6 +213,7 @@ export function probeAsLintResult(report: ProbeReport): { result: LintResult; ru
       fix: check.fix,
       tags: ['probe'],
     })),
+    ...SESSION_RULES.filter((rule) => report.session?.judgements.some((judgement) => judgement.judge === rule.id) === true),
   ];
   return { result: lintResult([fileReport(report.target, findings)]), rules };
 }

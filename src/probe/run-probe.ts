@@ -26,6 +26,10 @@ import { StdioConnection } from './stdio-connection.js';
 import { summariseTools, type ToolSummary } from './tool-summary.js';
 import { WireLog } from './wire-log.js';
 import { REQUEST_CHECK_IDS } from '../live/outcome.js';
+import { DEFAULT_TOLERANCE_MS } from '../judges/judge-options.js';
+import { judgeSession } from '../judges/judge-session.js';
+import { ProbeRecording } from './probe-recording.js';
+import { foldJudgements, PROBE_JUDGED_PARTY, reportedJudgement } from './session-judgements.js';
 import { plural } from '../text/plural.js';
 
 /** The checks the probe runs, in order; `revision` first and `wire` last are decided from what the run saw. */
@@ -77,6 +81,8 @@ export interface ProbeOptions extends PlanOptions {
   readonly maxTimeMs: number;
   /** Called before each check, for a progress display. */
   readonly onCheck?: (index: number, total: number, id: string) => void;
+  /** Where to write the probe's session as a trace (`--record`), which `mcprely audit` judges again. */
+  readonly record?: string;
 }
 
 /** A probe that could not run as asked: the server lists no such tool, or the tool may change state (exit 2). */
@@ -104,6 +110,12 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
       ? new StdioConnection(options.target.stdio, log, clock)
       : new HttpConnection(options.target.url, log, clock, Math.min(HANDSHAKE_MS, options.maxTimeMs));
   const target = 'stdio' in options.target ? options.target.shown : options.target.url.href;
+  const recording = openRecording(options);
+  if ('usage' in recording) {
+    await connection.close();
+    return recording;
+  }
+  connection.recording = recording;
   const requested = options.specVersion ?? options.manifest?.manifest.specVersion;
   const base = {
     version: 3 as const,
@@ -154,10 +166,18 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
     connection.owner = 'the end of the probe';
     const drain = Math.max(0, Math.min(options.graceMs, budgetLeft()));
     if (drain > 0 && connection.fatal === undefined) await new Promise((resolve) => setTimeout(resolve, drain));
-    const judged = run.judge(results);
+    const judgedByChecks = run.judge(results);
     // A session the server opened is ended, as a client that is done with it does.
     const ended = connection instanceof HttpConnection ? await connection.endSession() : undefined;
-    const failed = judged.some((result) => result.status === 'fail');
+    // The session judged as a proxied one is: the server's judges, each failure told at the check that drove it.
+    const transcript = recording.end('the probe ended');
+    // What may cross a cancellation: the probe's in-flight allowance, and however long the probe itself was held up.
+    const allowance = Math.round(session.inFlightMs + connection.lag.total());
+    const sessionJudgements = judgeSession(transcript, { graceMs: allowance, toleranceMs: DEFAULT_TOLERANCE_MS }).judgements.filter(
+      (judgement) => judgement.party === PROBE_JUDGED_PARTY,
+    );
+    const judged = foldJudgements(judgedByChecks, sessionJudgements, (line) => recording.ownerOf(line), fixOf);
+    const failed = judged.some((result) => result.status === 'fail') || sessionJudgements.some((one) => one.status === 'fail');
     const ranRequests = judged.some((result) => REQUEST_CHECK_IDS.has(result.id) && result.status === 'pass');
     return {
       ...base,
@@ -175,13 +195,33 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
           }),
       ...(summaries === undefined ? {} : { tools: summaries }),
       checks: judged,
+      session: { messages: transcript.messages.length, graceMs: allowance, judgements: sessionJudgements.map(reportedJudgement) },
       observations: [...observations(connection), ...(ended === undefined ? [] : [ended])],
       ...(failed || ranRequests ? {} : { inconclusive: `no request in flight was judged: ${whyInconclusive(judged)}` }),
       ...stderrOf(connection),
     };
   } finally {
     await connection.close();
+    recording.end('the probe ended');
   }
+}
+
+/** The probe's recording, writing the trace `--record` names; a usage error when that file cannot be written. */
+function openRecording(options: ProbeOptions): ProbeRecording | ProbeUsageError {
+  // The trace names the server without its arguments or query, which may hold secrets.
+  const server = 'stdio' in options.target ? (options.target.stdio[0] ?? '') : `${options.target.url.origin}${options.target.url.pathname}`;
+  try {
+    return new ProbeRecording('stdio' in options.target ? 'stdio' : 'http', server, options.record);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'EISDIR' ? 'it is a folder' : (code ?? (error as Error).message);
+    return { usage: `cannot write the trace ${options.record}: ${why}` };
+  }
+}
+
+/** What to change in the server when a check fails. */
+function fixOf(id: string): string | undefined {
+  return [...PROBE_CHECKS, ...Object.values(FRAMING_CHECKS)].find((check) => check.id === id)?.fix;
 }
 
 /** The checks of one probe, run in turn: each within the budget left, each owning what its requests bring, even late. */

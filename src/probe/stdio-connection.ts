@@ -68,13 +68,13 @@ export class StdioConnection extends Connection {
 
   async send(message: Record<string, unknown>, owner: string): Promise<Call> {
     const call = this.register(message, owner, () => false);
-    this.#write(message);
+    this.#write(message, owner);
     return call;
   }
 
   async notify(message: Record<string, unknown>, owner: string): Promise<SentNotification> {
     const sent = this.sentNotification(message, owner);
-    this.#write(message);
+    this.#write(message, owner);
     return sent;
   }
 
@@ -92,8 +92,9 @@ export class StdioConnection extends Connection {
     this.#write(this.answerTo(message));
   }
 
-  #write(message: Record<string, unknown>): void {
+  #write(message: Record<string, unknown>, owner = this.owner): void {
     this.log.sent(message);
+    this.recording?.message('client', message, owner);
     if (this.fatal === undefined) this.#child.stdin.write(`${JSON.stringify(message)}\n`);
   }
 
@@ -125,6 +126,7 @@ export class StdioConnection extends Connection {
 
   #garbage(line: string): void {
     this.notJsonRpc(line);
+    this.recording?.text(line, undefined);
     this.#garbageCharacters += line.length;
     this.log.add('←', `(not JSON-RPC) ${line}`);
     if (

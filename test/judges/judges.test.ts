@@ -36,6 +36,52 @@ describe('server-silent-after-cancel', () => {
     expect(late.cases[0]?.lines).toEqual([7, 6]);
     expect(judgement(cancelled([[400, 'server', progress(7, 2)]]), 'server-silent-after-cancel').summary).toMatch(/sent progress/);
   });
+  it("over stdio, what came before the server answered the client's next ping crossed the cancellation (the fence)", () => {
+    // Progress 600 ms after the cancellation, far past the grace, but written before the server answered a ping sent
+    // after the cancellation: the server may not have read the cancellation yet (stdio is ordered both ways).
+    const fenced = (transport: 'stdio' | 'http', pingMethod = 'ping') =>
+      transcript(
+        [
+          ...handshake,
+          [10, 'client', call(1, 'slow', {}, 7)],
+          [200, 'client', cancel(1)],
+          [201, 'client', request(2, pingMethod)],
+          [800, 'server', progress(7, 2)],
+          [810, 'server', result(2)],
+        ],
+        { endedAt: 2000, transport },
+      );
+    expect(judgement(fenced('stdio'), 'server-silent-after-cancel').status).toBe('pass');
+    // Over HTTP there is no order between streams, and another request may take its time: no fence, judged by time.
+    expect(judgement(fenced('http'), 'server-silent-after-cancel').status).toBe('fail');
+    expect(judgement(fenced('stdio', 'tools/list'), 'server-silent-after-cancel').status).toBe('fail');
+    // After the fence, the grace alone: progress once the ping is answered fails.
+    const afterFence = transcript(
+      [
+        ...handshake,
+        [10, 'client', call(1, 'slow', {}, 7)],
+        [200, 'client', cancel(1)],
+        [201, 'client', request(2, 'ping')],
+        [210, 'server', result(2)],
+        [600, 'server', progress(7, 2)],
+      ],
+      { endedAt: 2000 },
+    );
+    expect(judgement(afterFence, 'server-silent-after-cancel')).toMatchObject({ status: 'fail', cases: [{ lines: [8, 5] }] });
+    // A ping sent before the cancellation fences nothing.
+    const pingBefore = transcript(
+      [
+        ...handshake,
+        [10, 'client', call(1, 'slow', {}, 7)],
+        [150, 'client', request(2, 'ping')],
+        [200, 'client', cancel(1)],
+        [800, 'server', progress(7, 2)],
+        [810, 'server', result(2)],
+      ],
+      { endedAt: 2000 },
+    );
+    expect(judgement(pingBefore, 'server-silent-after-cancel').status).toBe('fail');
+  });
   it('is inconclusive when no request was cancelled before its answer', () => {
     const answered = transcript([...handshake, [10, 'client', call(1, 'slow')], [50, 'server', result(1)], [60, 'client', cancel(1)]], {
       endedAt: 1000,

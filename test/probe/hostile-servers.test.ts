@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { check, failing, type ProbeRun, probeHostile, statuses, stopServers } from './probe-harness.js';
+import { check, failing, judgeStatus, type ProbeRun, probeHostile, statuses, stopServers } from './probe-harness.js';
 
 afterAll(stopServers);
 
@@ -318,6 +318,8 @@ const CASES: Readonly<Record<string, Case>> = {
     on: S25,
     exit: 1,
     withinMs: 15_000,
+    // The session's judge of tokens fails on the same messages (progress for a token no request carried).
+    also: ({ report }) => expect(judgeStatus(report, 'server-progress-for-active-requests')).toBe('fail'),
     fails: {
       // Both are true reasons: which comes first depends on how fast the flood reaches the probe on a loaded machine.
       '*': /the server flooded the probe with over 100000 messages$|^the server sent progress for the unknown token "x"$/,
@@ -451,6 +453,10 @@ describe.concurrent('probe: hostile servers of known behaviour, over stdio and S
     if (test.fails['*'] !== undefined) expect(failed[others[0]!]).toMatch(test.fails['*']);
     // Each failure says what to change.
     for (const entry of run.report.checks.filter((candidate) => candidate.status === 'fail')) expect(entry.fix, entry.id).toMatch(/^[a-z]/);
+    // The session's judges ran (whenever the probe started) and agree: a server no check faults, no judge faults either.
+    if (run.report.startedOk) expect(run.report.session?.judgements.length).toBe(6);
+    if (Object.keys(test.fails).length === 0)
+      expect(run.report.session?.judgements.filter((one) => one.status === 'fail').map((one) => one.summary)).toEqual([]);
     expect(run.status).toBe(test.exit);
     expect(run.ms).toBeLessThan(test.withinMs ?? 60_000);
     test.also?.(run);

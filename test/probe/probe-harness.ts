@@ -30,7 +30,13 @@ export interface Report {
   checks: ReportCheck[];
   inconclusive?: string;
   stderr?: string;
+  /** The probe's own session judged by the server's judges of proxy and audit. */
+  session?: { messages: number; graceMs: number; judgements: { judge: string; status: string; summary: string }[] };
 }
+
+/** The status of one of the session's judges in a probe report. */
+export const judgeStatus = (report: Report, judge: string): string | undefined =>
+  report.session?.judgements.find((one) => one.judge === judge)?.status;
 
 export interface ProbeRun {
   readonly status: number | null;

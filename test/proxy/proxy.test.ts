@@ -189,6 +189,23 @@ function callSlowJob(proxy: ReturnType<typeof rawProxy>) {
 }
 
 describe('deliberately bad clients through the proxy', () => {
+  it('a client that cancels at its maximum while progress still comes passes the maximum and only-pending judges', async () => {
+    // The counterpart of the SDK client's maxTotalTimeout above (which fails both): progress every 150 ms, so the idle
+    // timeout never fires; the maximum of 300 ms does, and the cancellation names a request still without its answer.
+    const trace = join(work, `raw-${++traces}.jsonl`);
+    const proxy = rawProxy([HOSTILE, 'none'], trace);
+    await handshake(proxy);
+    callSlowJob(proxy);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proxy.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'maximum timeout' } });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await proxy.end();
+    const verdict = judged(trace, { idleTimeoutMs: 1000, maxTimeoutMs: 300 });
+    expect(verdict['client-enforces-maximum']?.status, JSON.stringify(verdict['client-enforces-maximum'])).toBe('pass');
+    expect(verdict['client-cancels-only-pending']?.status, JSON.stringify(verdict['client-cancels-only-pending'])).toBe('pass');
+    expect(verdict['server-silent-after-cancel']?.status).toBe('pass');
+  });
+
   it('a client that never cancels at its timeout, and re-sends a call with a new key, fails both judges; a good retry passes', async () => {
     const run = async (retryKey: string) => {
       const trace = join(work, `raw-${++traces}.jsonl`);

@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Party, SessionMessage, SessionTranscript } from '../judges/session-transcript.js';
 import { StreamBook, type StreamRecord } from '../judges/stream-records.js';
 import { type TraceHeader, traceEndLine, traceHeaderLine, traceMessageLine, traceStreamLine } from '../judges/trace-format.js';
-import { sessionEssentials } from './session-essentials.js';
+import { sessionEssentials } from '../judges/session-essentials.js';
 
 /** Notifications the judges read; the others (logging, list changes, …) are recorded but not kept. */
 const JUDGED_NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/cancelled', 'notifications/progress']);
@@ -42,9 +42,12 @@ export class SessionRecorder {
     return performance.now() - this.#started;
   }
 
-  /** A line one party sent; `cut` when it was longer than a recording keeps (it passed whole, it is recorded cut). */
-  message(from: Party, text: string, cut: boolean, stream?: string): void {
-    if (this.#endedAt !== undefined) return;
+  /**
+   * A line one party sent; `cut` when it was longer than a recording keeps (it passed whole, it is recorded cut).
+   * Its trace line, or undefined once the recording has ended.
+   */
+  message(from: Party, text: string, cut: boolean, stream?: string): number | undefined {
+    if (this.#endedAt !== undefined) return undefined;
     const at = this.#now();
     this.#line++;
     this.#relayed++;
@@ -59,7 +62,7 @@ export class SessionRecorder {
     // A message laid out on several lines (an HTTP body may be) is written compact: a trace record is one line.
     const raw = isJson && /[\r\n]/.test(text) ? JSON.stringify(parsed) : text;
     if (this.#fd !== undefined) writeSync(this.#fd, traceMessageLine(at, from, raw, isJson, stream));
-    if (!isJson) return;
+    if (!isJson) return this.#line;
     const members = Array.isArray(parsed) ? parsed : [parsed];
     for (const member of members)
       if (isJudged(member))
@@ -70,15 +73,17 @@ export class SessionRecorder {
           ...(stream === undefined ? {} : { stream }),
           message: sessionEssentials(member),
         });
+    return this.#line;
   }
 
-  /** An HTTP exchange's request, response headers or end: written to the trace and kept for the judges. */
-  stream(from: Party, stream: string, record: StreamRecord): void {
-    if (this.#endedAt !== undefined) return;
+  /** An HTTP exchange's request, response headers or end: written to the trace and kept for the judges; its trace line. */
+  stream(from: Party, stream: string, record: StreamRecord): number | undefined {
+    if (this.#endedAt !== undefined) return undefined;
     const at = this.#now();
     this.#line++;
     if (this.#fd !== undefined) writeSync(this.#fd, traceStreamLine(at, from, stream, record));
     this.#streams.add(stream, from, record, { line: this.#line, at });
+    return this.#line;
   }
 
   /** The session as seen so far, for judging it as it goes (the same arrays the verdict will read; nothing copied). */

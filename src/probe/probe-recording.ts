@@ -1,0 +1,75 @@
+import type { Party, SessionTranscript } from '../judges/session-transcript.js';
+import { RECORDED_RESPONSE_HEADERS, type StreamRecord } from '../judges/stream-records.js';
+import { SessionRecorder } from '../recording/session-recorder.js';
+
+/**
+ * The probe's own session as the judges read it, recorded as the proxy records a host's: every message the probe
+ * sent and the server sent back, with its time and (over Streamable HTTP) its exchange, opened, answered and closed.
+ * With `--record` the same records go to a trace file, which `mcprely audit` judges again. Each record remembers the
+ * check it is about, so a judge's failure can be told at the check whose requests met it. The connection's
+ * own bound on messages (a flood ends it) bounds what is kept.
+ */
+export class ProbeRecording {
+  readonly #recorder: SessionRecorder;
+  /** The check each trace line is about: the one that sent it, or sent the request it names. */
+  readonly #owners = new Map<number, string>();
+  readonly #closed = new Set<string>();
+  #exchanges = 0;
+
+  constructor(transport: 'stdio' | 'http', server: string, recordPath?: string) {
+    this.#recorder = new SessionRecorder({ transport, server }, recordPath);
+  }
+
+  /** A message the probe (`client`) or the server sent; over HTTP, the exchange that carried it; the check it is about. */
+  message(from: Party, message: unknown, owner: string | undefined, stream?: string): void {
+    this.#own(this.#recorder.message(from, JSON.stringify(message), false, stream), owner);
+  }
+
+  /** What the server wrote that is not a JSON-RPC message, as it was (the trace keeps it as a string). */
+  text(text: string, owner: string | undefined, stream?: string): void {
+    this.#own(this.#recorder.message('server', text, false, stream), owner);
+  }
+
+  /** Opens an exchange (a POST, GET or DELETE the probe sends); its id, which its messages and records name. */
+  open(method: string, owner: string, protocolVersion?: string): string {
+    const id = `${method} ${++this.#exchanges}`;
+    const request = protocolVersion === undefined ? { method } : { method, protocolVersion };
+    this.#own(this.#recorder.stream('client', id, { request }), owner);
+    return id;
+  }
+
+  /** The status and the recorded headers (content type and the SSE ones) of an exchange's response. */
+  response(stream: string, status: number, headers: Readonly<Record<string, string>>, owner: string): void {
+    const kept: Record<string, string> = {};
+    for (const name of RECORDED_RESPONSE_HEADERS) {
+      const value = headers[name];
+      if (value !== undefined) kept[name] = value;
+    }
+    this.#record(stream, 'server', { response: { status, headers: kept } }, owner);
+  }
+
+  /** The end of an exchange: by the probe (it closed the stream) or by the server (the response ended or broke); once. */
+  closed(stream: string, by: Party, owner: string): void {
+    if (this.#closed.has(stream)) return;
+    this.#closed.add(stream);
+    this.#record(stream, by, { closed: true }, owner);
+  }
+
+  /** The check a trace line is about: the one that sent it, or sent the request it names. */
+  ownerOf(line: number): string | undefined {
+    return this.#owners.get(line);
+  }
+
+  /** Stops recording; the session as the judges read it. */
+  end(reason: string): SessionTranscript {
+    return this.#recorder.end(reason);
+  }
+
+  #record(stream: string, from: Party, record: StreamRecord, owner: string): void {
+    this.#own(this.#recorder.stream(from, stream, record), owner);
+  }
+
+  #own(line: number | undefined, owner: string | undefined): void {
+    if (line !== undefined && owner !== undefined) this.#owners.set(line, owner);
+  }
+}
