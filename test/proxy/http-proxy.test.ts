@@ -213,7 +213,9 @@ describe('mcprely proxy over Streamable HTTP on 2026-07-28: the stream is the ca
     expect(crossed.verdict['server-silent-after-cancel']?.status).toBe('fail');
   });
 
-  it('a client that never closes a timed-out call fails; one that resumes with Last-Event-ID fails', { timeout: 30_000 }, async () => {
+  it('a client that never closes a timed-out call fails; one that resumes with Last-Event-ID fails; one that re-sends a lost call passes', {
+    timeout: 30_000,
+  }, async () => {
     // Without progress nothing resets the idle timer: the answer at 600 ms is past the 200 ms timeout (and its tolerance).
     const waits = await session('none', (url) => call2026(url, 1, { progress: false }));
     expect(waits.verdict['client-cancels-on-idle-timeout']?.summary).toMatch(
@@ -227,6 +229,16 @@ describe('mcprely proxy over Streamable HTTP on 2026-07-28: the stream is the ca
       /^POST 2 sent Last-Event-ID e-3, but 2026-07-28 has no resumption/,
     );
     expect(resumes.verdict['client-request-ids-unique']?.status).toBe('fail');
+    // The way 2026-07-28 recovers a stream the server broke: the lost call sent again under a new id, no Last-Event-ID.
+    const reissues = await session('drop-stream', async (url) => {
+      await call2026(url, 1);
+      await call2026(url, 2);
+    });
+    expect(reissues.read.transcript.streams?.find((stream) => stream.id === 'POST 1')?.closed?.by).toBe('server');
+    expect(
+      reissues.verdict['client-resumes-only-where-supported']?.status,
+      JSON.stringify(reissues.verdict['client-resumes-only-where-supported']),
+    ).toBe('pass');
   });
 });
 

@@ -31,6 +31,8 @@
 //   held-for-next-stream        (HTTP, 2026-07-28) keeps working after a closed stream, holds what it would have sent, and
 //                               writes it into the next stream it opens later (it answers tools/list as an SSE stream)
 //   missing-sse-headers         (HTTP) SSE without Cache-Control and X-Accel-Buffering
+//   drop-stream                 (HTTP) ends the first tools/call's SSE stream after its first progress, unanswered (the
+//                               request is lost with it, and its work stopped); later calls are answered
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 
@@ -226,6 +228,7 @@ function flood() {
 function serveHttp(port) {
   const jobs = new Map();
   const openStreams = new Set();
+  let dropped = false;
   /** What held-for-next-stream would have sent on streams that are closed. */
   const held = [];
   const sseHeaders =
@@ -299,6 +302,15 @@ function serveHttp(port) {
       if (target === undefined && defect === 'held-for-next-stream') held.push(reply);
       if (target === undefined) return;
       target.res.write(`data: ${JSON.stringify(reply)}\n\n`);
+      if (defect === 'drop-stream' && !dropped) {
+        // The stream breaks after the first message: the request is lost with it, and the server stops its work.
+        dropped = true;
+        job.cancelled = true;
+        stream.open = false;
+        openStreams.delete(stream);
+        res.end();
+        return;
+      }
       // The stream ends after the response, once this turn is over (a second response or a stray written in it still goes out).
       if (reply.result !== undefined && target === stream && !stream.ending) {
         stream.ending = true;
