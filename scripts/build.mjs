@@ -4,7 +4,7 @@
 // The code a run does not use is still not run: esbuild turns a dynamic import() within a bundle into a function
 // that evaluates the imported modules when it is called.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -86,29 +86,6 @@ const shared = {
   logLevel: 'warning',
 };
 
-await build({
-  ...shared,
-  // The command line's entry point, the GitHub Action's, and the reference implementation as a library (package
-  // export "mcprely/reference").
-  entryPoints: {
-    mcprely: 'src/cli/bin.ts',
-    action: 'src/action/bin.ts',
-    'action-main': 'src/action/main.ts',
-    reference: 'src/reference/index.ts',
-    'race-worker': 'src/simulator/race-worker.ts',
-  },
-  outdir: 'dist',
-  // Every bundle self-contained: no chunks. Each process loads one bundle (the race worker's threads one more, in
-  // realms of their own), so no module is there twice in one realm, with two copies of its classes or its state.
-  splitting: false,
-  format: 'esm',
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  },
-  define,
-  plugins: [entryImports, lazyChildProcess, builtinsByRequire],
-});
-
 // The CLI (src/cli/start.ts) as one function expression, `(async function (require, __mcprelyModuleUrl) {…})`, which
 // dist/mcprely.js compiles with node:vm and its own code cache (src/cli/run-with-code-cache.ts): a module's code cache
 // cannot be taken after it has run, a script's can. The ES module esbuild writes has no import or export left (the
@@ -131,4 +108,30 @@ const cliFunction = `(async function (require, __mcprelyModuleUrl) {"use strict"
 if (Buffer.byteLength(cliFunction) !== cliFunction.length)
   throw new Error('dist/cli-function.js is not ASCII: the CLI loader reads it as latin1');
 new Script(cliFunction, { filename: 'dist/cli-function.js' });
+mkdirSync(join(root, 'dist'), { recursive: true });
 writeFileSync(join(root, 'dist', 'cli-function.js'), cliFunction);
+const cliScriptId = createHash('sha256').update(cliFunction).digest('hex').slice(0, 16);
+
+await build({
+  ...shared,
+  // The command line's entry point, the GitHub Action's, and the reference implementation as a library (package
+  // export "mcprely/reference").
+  entryPoints: {
+    mcprely: 'src/cli/bin.ts',
+    action: 'src/action/bin.ts',
+    'action-main': 'src/action/main.ts',
+    reference: 'src/reference/index.ts',
+    'race-worker': 'src/simulator/race-worker.ts',
+  },
+  outdir: 'dist',
+  // Every bundle self-contained: no chunks. Each process loads one bundle (the race worker's threads one more, in
+  // realms of their own), so no module is there twice in one realm, with two copies of its classes or its state.
+  splitting: false,
+  format: 'esm',
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+  // The code cache of dist/mcprely.js is keyed on the CLI script's text, so no other build's cache is ever taken.
+  define: { ...define, MCPRELY_CLI_SCRIPT_ID: JSON.stringify(cliScriptId) },
+  plugins: [entryImports, lazyChildProcess, builtinsByRequire],
+});

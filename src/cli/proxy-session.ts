@@ -37,7 +37,8 @@ export function writeVerdict(
   const verdict = judgeSession(recorder.end(how), options.judge);
   const lines = [
     `mcprely proxy: ${plural(recorder.messageCount, 'message')} relayed, ${how}` +
-      (options.record === undefined ? '' : `; trace in ${displayText(options.record)} (mcprely audit judges it again)`),
+      (options.record === undefined ? '' : `; trace in ${displayText(options.record)} (mcprely audit judges it again)`) +
+      (recorder.writeError === undefined ? '' : `; the trace stopped being written (${displayText(recorder.writeError)}): it is cut short`),
     ...judgementLines(verdict.judgements),
   ];
   process.stderr.write(`${lines.join('\n')}\n`);

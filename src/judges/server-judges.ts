@@ -1,36 +1,46 @@
+import type { JudgeOptions } from './judge-options.js';
 import { type Judge, type JudgedCase, judged } from './judgement.js';
 import { cancelledByClosing, describeRequest, type SessionIndex } from './session-requests.js';
 
+/** How long after a cancellation (beyond the grace) the answer to its fencing ping may come and still fence (ms). */
+export const FENCE_MS = 1000;
+
 /**
- * When the server answered the first ping the client sent at or after `at`, over stdio: the fence of a cancellation.
- * stdio carries each direction in order, and a server answers a ping at once, so what it wrote before that answer
- * may have been written before it read the cancellation (a slow reader, a full pipe): it crossed the cancellation, as
- * what is in flight within the grace does. Only a ping fences: another request may take its time to be answered.
+ * Over stdio, the fence of a cancellation: when the server answered a ping the client sent right after it. stdio
+ * carries each direction in order, and a server answers a ping at once, so what it wrote before that answer may have
+ * been written before it read the cancellation (a slow reader, a full pipe): it crossed the cancellation, as what is
+ * in flight within the grace does. Bounded both ways, so that it never hides what a server sends late on purpose:
+ * the ping must follow the cancellation within the grace (a keep-alive ping later fences nothing), and its answer
+ * must come within the grace and FENCE_MS of the cancellation (else the session is judged by time alone). Only a
+ * ping fences: another request may take its time to be answered.
  */
-function pingFences(session: SessionIndex): (at: number) => number | undefined {
+function pingFences(session: SessionIndex, options: JudgeOptions): (cancelledAt: number) => number | undefined {
   if (session.transcript.transport !== 'stdio') return () => undefined;
   const pings = session.requests.filter((request) => request.from === 'client' && request.method === 'ping');
-  return (at) => {
+  return (cancelledAt) => {
     let low = 0;
     let high = pings.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if ((pings[middle]?.sent.at ?? 0) < at) low = middle + 1;
+      if ((pings[middle]?.sent.at ?? 0) < cancelledAt) low = middle + 1;
       else high = middle;
     }
-    return pings[low]?.response?.at;
+    const ping = pings[low];
+    if (ping === undefined || ping.sent.at > cancelledAt + options.graceMs) return undefined;
+    const answeredAt = ping.response?.at;
+    return answeredAt !== undefined && answeredAt <= cancelledAt + options.graceMs + FENCE_MS ? answeredAt : undefined;
   };
 }
 
 /**
  * After the client cancelled a request, the server sends nothing more for it: no response, no progress. What was
  * in flight may still arrive within the grace period (both sides must handle the race), and over stdio what came
- * before the server answered the client's next ping (`pingFences`). Judged on every request the client cancelled
+ * before the server answered the ping the client sent right after the cancellation (`pingFences`, bounded). Judged on every request the client cancelled
  * before its answer came, watched for at least the grace period after.
  */
 export const serverSilentAfterCancel: Judge = (session, options) => {
   const cases: JudgedCase[] = [];
-  const fenceAfter = pingFences(session);
+  const fenceAfter = pingFences(session, options);
   for (const request of session.requests) {
     const cancelled = request.cancelled;
     if (request.from !== 'client' || cancelled === undefined) continue;

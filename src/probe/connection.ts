@@ -138,8 +138,12 @@ export abstract class Connection {
   /** Records a message from the server, owned by the check whose request it names (none when it names no request of the probe). */
   protected recordReceived(message: Record<string, unknown>, stream?: Call): void {
     if (this.recording === undefined) return;
-    const token = isProgress(message) ? (message['params'] as { progressToken?: unknown } | undefined)?.progressToken : undefined;
-    const about = token === undefined ? this.calls.get(idKey(message['id'])) : this.tokens.get(idKey(token));
+    // A response names a request of the probe by its id, progress by its token; the server's own requests name none.
+    const about = isProgress(message)
+      ? this.tokens.get(idKey((message['params'] as { progressToken?: unknown } | undefined)?.progressToken))
+      : isResponse(message)
+        ? this.calls.get(idKey(message['id']))
+        : undefined;
     this.recording.message('server', message, about?.owner, stream?.exchange);
   }
 

@@ -27,6 +27,8 @@ export class HttpConnection extends Connection {
   #messages = 0;
   /** The server answered at least once: a refused connection from then on means it is gone. */
   #reached = false;
+  /** The probe is closing the connection: every stream it aborts now, it closed. */
+  #closing = false;
 
   constructor(
     url: URL,
@@ -76,7 +78,8 @@ export class HttpConnection extends Connection {
     const response = await this.#post(message, abort, (reason) => call.inbox.fail(reason));
     if (response === undefined) {
       if (closedByProbe) call.inbox.close('the probe closed the stream');
-      else if (exchange !== undefined) this.recording?.closed(exchange, 'server', owner);
+      // No response: the probe gave up waiting for its headers (it aborted), or the connection failed.
+      else if (exchange !== undefined) this.recording?.closed(exchange, abort.signal.aborted ? 'client' : 'server', owner);
       this.#aborts.delete(abort);
       return call;
     }
@@ -95,7 +98,7 @@ export class HttpConnection extends Connection {
     const abort = new AbortController();
     const response = await this.#post(message, abort, (reason) => (sent.answer = { text: reason, at: this.clock() }));
     if (response === undefined) {
-      if (exchange !== undefined) this.recording?.closed(exchange, 'server', owner);
+      if (exchange !== undefined) this.recording?.closed(exchange, abort.signal.aborted ? 'client' : 'server', owner);
       return sent;
     }
     if (exchange !== undefined) this.recording?.response(exchange, response.status, Object.fromEntries(response.headers), owner);
@@ -145,6 +148,7 @@ export class HttpConnection extends Connection {
 
   async close(): Promise<void> {
     this.lag.stop();
+    this.#closing = true;
     for (const abort of this.#aborts) abort.abort();
     this.#aborts.clear();
     await this.endSession();
@@ -174,9 +178,11 @@ export class HttpConnection extends Connection {
         ? 'the probe ended its session with DELETE: HTTP 405 (the server does not let clients end sessions)'
         : `the probe ended its session with DELETE: HTTP ${response.status}`;
     } catch (error) {
+      if (exchange !== undefined) this.recording?.closed(exchange, (error as Error).name === 'TimeoutError' ? 'client' : 'server', owner);
       return `the DELETE that ends the probe's session got no answer: ${describeFetchError(error)}`;
     } finally {
-      if (exchange !== undefined) this.recording?.closed(exchange, 'server', owner);
+      // The probe does not read the DELETE's body: it closes the exchange itself.
+      if (exchange !== undefined) this.recording?.closed(exchange, 'client', owner);
     }
   }
 
@@ -185,10 +191,13 @@ export class HttpConnection extends Connection {
     const owner = this.owner;
     const exchange = this.#open(answer, owner);
     this.log.sent(`POST ${JSON.stringify(answer)}`);
-    void this.#post(answer, new AbortController(), () => undefined).then((response) => {
+    const abort = new AbortController();
+    void this.#post(answer, abort, () => undefined).then((response) => {
       if (exchange !== undefined && response !== undefined)
         this.recording?.response(exchange, response.status, Object.fromEntries(response.headers), owner);
-      if (exchange !== undefined) this.recording?.closed(exchange, 'server', owner);
+      // The probe does not read the body of this answer's POST: it closes the exchange (or gave up on its headers).
+      if (exchange !== undefined)
+        this.recording?.closed(exchange, response !== undefined || abort.signal.aborted ? 'client' : 'server', owner);
       return response?.body?.cancel();
     });
   }
@@ -286,7 +295,7 @@ export class HttpConnection extends Connection {
       if (!delivered) return fail(`the response body is not JSON: ${JSON.stringify(body.text.slice(0, 120))}`);
       call.inbox.close(`HTTP ${response.status} response complete`);
     } catch (error) {
-      ended(closedByProbe() ? 'client' : 'server');
+      ended(closedByProbe() || this.#closing ? 'client' : 'server');
       if (closedByProbe()) call.inbox.close('the probe closed the stream');
       else if (await refusesConnections(this.#url)) {
         // The stream broke because the server is gone: that is the one reason, for this request and every later check.

@@ -25,9 +25,18 @@ export class ProbeRecording {
     this.#own(this.#recorder.message(from, JSON.stringify(message), false, stream), owner);
   }
 
-  /** What the server wrote that is not a JSON-RPC message, as it was (the trace keeps it as a string). */
+  /**
+   * What the server wrote that the probe did not take as a JSON-RPC message, kept as a string and never parsed (a JSON
+   * array line would otherwise be judged member by member, unbounded: the connection's message bound counts only
+   * what it took).
+   */
   text(text: string, owner: string | undefined, stream?: string): void {
-    this.#own(this.#recorder.message('server', text, false, stream), owner);
+    this.#own(this.#recorder.message('server', text, true, stream), owner);
+  }
+
+  /** Why the trace file stopped being written (a full disk, a closed pipe), when it did: the judging goes on in memory. */
+  get writeError(): string | undefined {
+    return this.#recorder.writeError;
   }
 
   /** Opens an exchange (a POST, GET or DELETE the probe sends); its id, which its messages and records name. */

@@ -105,16 +105,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
   const clock = () => performance.now() - started;
   const log = new WireLog(clock, 5000);
   const budgetLeft = () => options.maxTimeMs - clock();
+  // Before anything runs: a trace that cannot be written is a usage error, and the server is not started for nothing.
+  const recording = openRecording(options);
+  if ('usage' in recording) return recording;
   const connection: Connection =
     'stdio' in options.target
       ? new StdioConnection(options.target.stdio, log, clock)
       : new HttpConnection(options.target.url, log, clock, Math.min(HANDSHAKE_MS, options.maxTimeMs));
   const target = 'stdio' in options.target ? options.target.shown : options.target.url.href;
-  const recording = openRecording(options);
-  if ('usage' in recording) {
-    await connection.close();
-    return recording;
-  }
   connection.recording = recording;
   const requested = options.specVersion ?? options.manifest?.manifest.specVersion;
   const base = {
@@ -196,13 +194,20 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
       ...(summaries === undefined ? {} : { tools: summaries }),
       checks: judged,
       session: { messages: transcript.messages.length, graceMs: allowance, judgements: sessionJudgements.map(reportedJudgement) },
-      observations: [...observations(connection), ...(ended === undefined ? [] : [ended])],
+      observations: [
+        ...observations(connection),
+        ...(ended === undefined ? [] : [ended]),
+        ...(recording.writeError === undefined ? [] : [`the trace stopped being written (${recording.writeError}): it is cut short`]),
+      ],
       ...(failed || ranRequests ? {} : { inconclusive: `no request in flight was judged: ${whyInconclusive(judged)}` }),
       ...stderrOf(connection),
     };
   } finally {
-    await connection.close();
-    recording.end('the probe ended');
+    try {
+      await connection.close();
+    } finally {
+      recording.end('the probe ended');
+    }
   }
 }
 

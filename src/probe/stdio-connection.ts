@@ -94,8 +94,10 @@ export class StdioConnection extends Connection {
 
   #write(message: Record<string, unknown>, owner = this.owner): void {
     this.log.sent(message);
+    if (this.fatal !== undefined) return;
+    // Recorded only when written: a cancellation the server never got is no cancellation of the session.
     this.recording?.message('client', message, owner);
-    if (this.fatal === undefined) this.#child.stdin.write(`${JSON.stringify(message)}\n`);
+    this.#child.stdin.write(`${JSON.stringify(message)}\n`);
   }
 
   #read(chunk: string): void {

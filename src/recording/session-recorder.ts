@@ -26,6 +26,7 @@ export class SessionRecorder {
   readonly #transport: TraceHeader['transport'];
   readonly #streams = new StreamBook();
   #fd: number | undefined;
+  #writeError: string | undefined;
   #line = 1;
   #relayed = 0;
   #endedAt: number | undefined;
@@ -61,7 +62,7 @@ export class SessionRecorder {
       }
     // A message laid out on several lines (an HTTP body may be) is written compact: a trace record is one line.
     const raw = isJson && /[\r\n]/.test(text) ? JSON.stringify(parsed) : text;
-    if (this.#fd !== undefined) writeSync(this.#fd, traceMessageLine(at, from, raw, isJson, stream));
+    this.#write(traceMessageLine(at, from, raw, isJson, stream));
     if (!isJson) return this.#line;
     const members = Array.isArray(parsed) ? parsed : [parsed];
     for (const member of members)
@@ -81,7 +82,7 @@ export class SessionRecorder {
     if (this.#endedAt !== undefined) return undefined;
     const at = this.#now();
     this.#line++;
-    if (this.#fd !== undefined) writeSync(this.#fd, traceStreamLine(at, from, stream, record));
+    this.#write(traceStreamLine(at, from, stream, record));
     this.#streams.add(stream, from, record, { line: this.#line, at });
     return this.#line;
   }
@@ -96,14 +97,38 @@ export class SessionRecorder {
   end(reason: string): SessionTranscript {
     if (this.#endedAt === undefined) {
       this.#endedAt = this.#now();
-      if (this.#fd !== undefined) {
-        writeSync(this.#fd, traceEndLine(this.#endedAt, reason));
-        closeSync(this.#fd);
-        this.#fd = undefined;
-      }
+      this.#write(traceEndLine(this.#endedAt, reason));
+      this.#close();
     }
     const streams = this.#streams.streams.length > 0 ? { streams: this.#streams.streams } : {};
     return { transport: this.#transport, messages: this.#messages, ...streams, endedAt: this.#endedAt };
+  }
+
+  /** Why the trace file stopped being written (a full disk, a closed pipe), when it did: the session is still judged. */
+  get writeError(): string | undefined {
+    return this.#writeError;
+  }
+
+  /** One record to the trace file; the first failure to write stops the file (said once by `writeError`), not the session. */
+  #write(text: string): void {
+    if (this.#fd === undefined) return;
+    try {
+      writeSync(this.#fd, text);
+    } catch (error) {
+      this.#writeError = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      this.#close();
+    }
+  }
+
+  #close(): void {
+    if (this.#fd === undefined) return;
+    const fd = this.#fd;
+    this.#fd = undefined;
+    try {
+      closeSync(fd);
+    } catch {
+      // Nothing more can be written to it either way.
+    }
   }
 
   /** How many messages passed (stream records not counted). */

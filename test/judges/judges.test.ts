@@ -81,6 +81,32 @@ describe('server-silent-after-cancel', () => {
       { endedAt: 2000 },
     );
     expect(judgement(pingBefore, 'server-silent-after-cancel').status).toBe('fail');
+    // Bounded, so a server cannot hide late messages behind it: a keep-alive ping long after the cancellation fences
+    // nothing, nor does a ping whose answer the server holds back past the grace and FENCE_MS.
+    const keepAlive = transcript(
+      [
+        ...handshake,
+        [10, 'client', call(1, 'slow', {}, 7)],
+        [200, 'client', cancel(1)],
+        [10_200, 'server', result(1)],
+        [25_000, 'client', request(2, 'ping')],
+        [25_010, 'server', result(2)],
+      ],
+      { endedAt: 30_000 },
+    );
+    expect(judgement(keepAlive, 'server-silent-after-cancel').status).toBe('fail');
+    const heldBack = transcript(
+      [
+        ...handshake,
+        [10, 'client', call(1, 'slow', {}, 7)],
+        [200, 'client', cancel(1)],
+        [201, 'client', request(2, 'ping')],
+        [5_000, 'server', progress(7, 2)],
+        [10_000, 'server', result(2)],
+      ],
+      { endedAt: 12_000 },
+    );
+    expect(judgement(heldBack, 'server-silent-after-cancel').status).toBe('fail');
   });
   it('is inconclusive when no request was cancelled before its answer', () => {
     const answered = transcript([...handshake, [10, 'client', call(1, 'slow')], [50, 'server', result(1)], [60, 'client', cancel(1)]], {

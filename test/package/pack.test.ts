@@ -25,6 +25,7 @@ describe('the packed package (npm pack)', () => {
   it('holds the CLI, the action entry, the reference library, every schema and every rule page, and no development file', () => {
     for (const file of [
       'dist/mcprely.js',
+      'dist/cli-function.js',
       'dist/action.js',
       'dist/reference.js',
       'dist/race-worker.js',

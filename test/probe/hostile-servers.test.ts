@@ -313,6 +313,19 @@ const CASES: Readonly<Record<string, Case>> = {
     also: skippedWith(/^not run: the server stopped/, 'progress'),
   },
   'killed over HTTP (2026-07-28)': { defect: 'killed', on: H26, exit: 1, withinMs: 8000, fails: { progress: /^the server stopped/ } },
+  // Past the progress check's own watch: only the session's judge sees it, and its failure is the progress check's.
+  'late-progress-after-response over stdio: the judge of the session fails the check of its rule': {
+    defect: 'late-progress-after-response',
+    on: S25,
+    exit: 1,
+    fails: {
+      progress: new RegExp(
+        '^judged on the session: progress for tools/call slow_job \\(id \\d+\\) \\d+ ms after its final response ' +
+          '\\(judge server-progress-for-active-requests, session message \\d+\\)$',
+      ),
+    },
+    also: ({ report }) => expect(judgeStatus(report, 'server-progress-for-active-requests')).toBe('fail'),
+  },
   'flood over stdio': {
     defect: 'flood',
     on: S25,

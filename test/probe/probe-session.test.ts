@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,14 +86,13 @@ describe.concurrent("the probe's own session, judged by the judges of proxy and 
   );
 
   it('a trace that cannot be written is a usage error before anything runs (exit 2)', async () => {
-    const run = await runCliAsync([
-      'probe',
-      '--stdio',
-      'node test/probe/servers/hostile-server.mjs none',
-      '--record',
-      join(scratch, 'no/such/t.jsonl'),
-    ]);
+    // The server command would leave a file behind if it were started: it must not be.
+    const started = join(scratch, 'server-was-started');
+    const server = `node -e "require('node:fs').writeFileSync(process.argv[1], 'x')" ${started}`;
+    const run = await runCliAsync(['probe', '--stdio', server, '--record', join(scratch, 'no/such/t.jsonl')]);
     expect(run.status).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(started)).toBe(false);
     expect(run.stderr).toMatch(/^error: cannot write the trace .*no\/such\/t\.jsonl: its folder does not exist\n$/);
   });
 });

@@ -31,6 +31,7 @@
 //   held-for-next-stream        (HTTP, 2026-07-28) keeps working after a closed stream, holds what it would have sent, and
 //                               writes it into the next stream it opens later (it answers tools/list as an SSE stream)
 //   missing-sse-headers         (HTTP) SSE without Cache-Control and X-Accel-Buffering
+//   late-progress-after-response (stdio) one more progress notification 1.2 s after a call's response
 //   drop-stream                 (HTTP) ends the first tools/call's SSE stream after its first progress, unanswered (the
 //                               request is lost with it, and its work stopped); later calls are answered
 import { createServer } from 'node:http';
@@ -118,6 +119,7 @@ function startJob(message, send, job) {
         progress(value);
         if (index === values.length - 1) {
           answer();
+          if (defect === 'late-progress-after-response') setTimeout(() => progress(5), 1200);
           if (defect === 'double-response') answer();
           if (defect === 'unknown-id-response') send({ jsonrpc: '2.0', id: 999_999, result: {} });
         }
