@@ -2,7 +2,7 @@ import type { JudgeOptions } from '../judges/judge-options.js';
 import { judgeSession } from '../judges/judge-session.js';
 import { judgementLines } from '../judges/session-rules.js';
 import { LiveVerdict } from '../proxy/live-verdict.js';
-import { SessionRecorder } from '../recording/session-recorder.js';
+import { SessionRecorder, traceOpenProblem } from '../recording/session-recorder.js';
 import { displayText } from '../text/display-text.js';
 import { plural } from '../text/plural.js';
 
@@ -14,16 +14,7 @@ export function openRecorder(
   try {
     return new SessionRecorder(header, record);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'its folder does not exist'
-        : code === 'EISDIR'
-          ? 'it is a folder'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : code;
-    process.stderr.write(`error: cannot write the trace ${displayText(record ?? '')}: ${displayText(why ?? (error as Error).message)}\n`);
+    process.stderr.write(`error: cannot write the trace ${displayText(record ?? '')}: ${displayText(traceOpenProblem(error))}\n`);
     return undefined;
   }
 }

@@ -46,7 +46,7 @@ export function loadWithCodeCache(scriptFile: string, argv: readonly string[], s
 function openCache(scriptFile: string, argv: readonly string[], scriptId: string): OpenCache | undefined {
   try {
     const uid = process.getuid?.();
-    const folder = codeCacheFolder(process.env, tmpdir(), uid, join);
+    const folder = codeCacheFolder(process.env, tmpdir(), uid);
     if (folder === undefined || uid === undefined) return undefined;
     const name = codeCacheName(argv, scriptId, process.versions.v8, statSync(scriptFile));
     let data: Buffer | undefined;

@@ -35,8 +35,8 @@ function pingFences(session: SessionIndex, options: JudgeOptions): (cancelledAt:
 /**
  * After the client cancelled a request, the server sends nothing more for it: no response, no progress. What was
  * in flight may still arrive within the grace period (both sides must handle the race), and over stdio what came
- * before the server answered the ping the client sent right after the cancellation (`pingFences`, bounded). Judged on every request the client cancelled
- * before its answer came, watched for at least the grace period after.
+ * before the server answered the ping the client sent right after the cancellation (`pingFences`, bounded). Judged
+ * on every request the client cancelled before its answer came, watched for at least the grace period after.
  */
 export const serverSilentAfterCancel: Judge = (session, options) => {
   const cases: JudgedCase[] = [];

@@ -17,6 +17,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A response's record: its status and the recorded headers that it has (`header` reads one by its lower-case name). */
+export function responseRecord(status: number, header: (name: string) => string | undefined): StreamRecord {
+  const headers: Record<string, string> = {};
+  for (const name of RECORDED_RESPONSE_HEADERS) {
+    const value = header(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return { response: { status, headers } };
+}
+
 const optionalString = (value: unknown) => value === undefined || typeof value === 'string';
 
 /** A trace line's stream record, its problem in words, or undefined when the line is not one. */

@@ -69,7 +69,7 @@ export class HttpConnection extends Connection {
       closedByProbe = true;
       abort.abort();
       this.log.add('→', `[closes the response stream of request ${call.id}]`);
-      if (exchange !== undefined) this.recording?.closed(exchange, 'client', owner);
+      this.recording?.closed(exchange, 'client', owner);
       return true;
     });
     if (exchange !== undefined) call.exchange = exchange;
@@ -79,12 +79,12 @@ export class HttpConnection extends Connection {
     if (response === undefined) {
       if (closedByProbe) call.inbox.close('the probe closed the stream');
       // No response: the probe gave up waiting for its headers (it aborted), or the connection failed.
-      else if (exchange !== undefined) this.recording?.closed(exchange, abort.signal.aborted ? 'client' : 'server', owner);
+      else this.recording?.closed(exchange, abort.signal.aborted ? 'client' : 'server', owner);
       this.#aborts.delete(abort);
       return call;
     }
     call.headers = Object.fromEntries(response.headers);
-    if (exchange !== undefined) this.recording?.response(exchange, response.status, call.headers, owner);
+    this.recording?.response(exchange, response.status, call.headers, owner);
     if (message['method'] === 'initialize' && call.headers['mcp-session-id'] !== undefined) this.sessionId = call.headers['mcp-session-id'];
     this.log.note(`HTTP ${response.status} ${call.headers['content-type'] ?? '(no content type)'} for ${call.method} (id ${call.id})`);
     void this.#consume(response, call, abort, () => closedByProbe).finally(() => this.#aborts.delete(abort));
@@ -98,12 +98,12 @@ export class HttpConnection extends Connection {
     const abort = new AbortController();
     const response = await this.#post(message, abort, (reason) => (sent.answer = { text: reason, at: this.clock() }));
     if (response === undefined) {
-      if (exchange !== undefined) this.recording?.closed(exchange, abort.signal.aborted ? 'client' : 'server', owner);
+      this.recording?.closed(exchange, abort.signal.aborted ? 'client' : 'server', owner);
       return sent;
     }
-    if (exchange !== undefined) this.recording?.response(exchange, response.status, Object.fromEntries(response.headers), owner);
+    this.recording?.response(exchange, response.status, response.headers, owner);
     const body = (await readBounded(response, MAX_ERROR_BODY)).text.trim();
-    if (exchange !== undefined) this.recording?.closed(exchange, 'server', owner);
+    this.recording?.closed(exchange, 'server', owner);
     this.log.add('←', `HTTP ${response.status}${body === '' ? '' : ` ${body}`}`);
     if (response.status >= 400 || body !== '')
       sent.answer = { text: `HTTP ${response.status}${body === '' ? '' : `: ${body}`}`, at: this.clock() };
@@ -130,13 +130,11 @@ export class HttpConnection extends Connection {
       const headers = Object.fromEntries(response.headers);
       this.log.add('←', `HTTP ${response.status} ${headers['content-type'] ?? ''}`.trim());
       abort.abort();
-      if (exchange !== undefined) {
-        this.recording?.response(exchange, response.status, headers, owner);
-        this.recording?.closed(exchange, 'client', owner);
-      }
+      this.recording?.response(exchange, response.status, headers, owner);
+      this.recording?.closed(exchange, 'client', owner);
       return { status: response.status, headers };
     } catch (error) {
-      if (exchange !== undefined) this.recording?.closed(exchange, abort.signal.aborted ? 'client' : 'server', owner);
+      this.recording?.closed(exchange, abort.signal.aborted ? 'client' : 'server', owner);
       this.#gone(error);
       const failed = abort.signal.aborted ? 'no answer to the GET within 5 s' : `the GET failed: ${describeFetchError(error)}`;
       this.log.note(failed);
@@ -173,16 +171,15 @@ export class HttpConnection extends Connection {
       });
       await response.body?.cancel();
       this.log.add('←', `HTTP ${response.status}`);
-      if (exchange !== undefined) this.recording?.response(exchange, response.status, Object.fromEntries(response.headers), owner);
+      this.recording?.response(exchange, response.status, response.headers, owner);
+      // The probe does not read the DELETE's body: it closes the exchange itself.
+      this.recording?.closed(exchange, 'client', owner);
       return response.status === 405
         ? 'the probe ended its session with DELETE: HTTP 405 (the server does not let clients end sessions)'
         : `the probe ended its session with DELETE: HTTP ${response.status}`;
     } catch (error) {
-      if (exchange !== undefined) this.recording?.closed(exchange, (error as Error).name === 'TimeoutError' ? 'client' : 'server', owner);
+      this.recording?.closed(exchange, (error as Error).name === 'TimeoutError' ? 'client' : 'server', owner);
       return `the DELETE that ends the probe's session got no answer: ${describeFetchError(error)}`;
-    } finally {
-      // The probe does not read the DELETE's body: it closes the exchange itself.
-      if (exchange !== undefined) this.recording?.closed(exchange, 'client', owner);
     }
   }
 
@@ -193,11 +190,9 @@ export class HttpConnection extends Connection {
     this.log.sent(`POST ${JSON.stringify(answer)}`);
     const abort = new AbortController();
     void this.#post(answer, abort, () => undefined).then((response) => {
-      if (exchange !== undefined && response !== undefined)
-        this.recording?.response(exchange, response.status, Object.fromEntries(response.headers), owner);
+      if (response !== undefined) this.recording?.response(exchange, response.status, response.headers, owner);
       // The probe does not read the body of this answer's POST: it closes the exchange (or gave up on its headers).
-      if (exchange !== undefined)
-        this.recording?.closed(exchange, response !== undefined || abort.signal.aborted ? 'client' : 'server', owner);
+      this.recording?.closed(exchange, response !== undefined || abort.signal.aborted ? 'client' : 'server', owner);
       return response?.body?.cancel();
     });
   }
@@ -250,9 +245,7 @@ export class HttpConnection extends Connection {
   async #consume(response: Response, call: Call, abort: AbortController, closedByProbe: () => boolean): Promise<void> {
     const type = response.headers.get('content-type') ?? '';
     // The exchange's end, as the recording tells it: the probe closed it, or the server ended or broke it.
-    const ended = (by: 'client' | 'server') => {
-      if (call.exchange !== undefined) this.recording?.closed(call.exchange, by, call.owner);
-    };
+    const ended = (by: 'client' | 'server') => this.recording?.closed(call.exchange, by, call.owner);
     const fail = (reason: string) => {
       this.log.note(`request ${call.id}: ${reason}`);
       call.inbox.fail(reason);

@@ -1,5 +1,5 @@
 import type { Party, SessionTranscript } from '../judges/session-transcript.js';
-import { RECORDED_RESPONSE_HEADERS, type StreamRecord } from '../judges/stream-records.js';
+import { responseRecord, type StreamRecord } from '../judges/stream-records.js';
 import { SessionRecorder } from '../recording/session-recorder.js';
 
 /**
@@ -22,7 +22,7 @@ export class ProbeRecording {
 
   /** A message the probe (`client`) or the server sent; over HTTP, the exchange that carried it; the check it is about. */
   message(from: Party, message: unknown, owner: string | undefined, stream?: string): void {
-    this.#own(this.#recorder.message(from, JSON.stringify(message), false, stream), owner);
+    this.#own(this.#recorder.parsedMessage(from, message, stream), owner);
   }
 
   /**
@@ -47,19 +47,18 @@ export class ProbeRecording {
     return id;
   }
 
-  /** The status and the recorded headers (content type and the SSE ones) of an exchange's response. */
-  response(stream: string, status: number, headers: Readonly<Record<string, string>>, owner: string): void {
-    const kept: Record<string, string> = {};
-    for (const name of RECORDED_RESPONSE_HEADERS) {
-      const value = headers[name];
-      if (value !== undefined) kept[name] = value;
-    }
-    this.#record(stream, 'server', { response: { status, headers: kept } }, owner);
+  /**
+   * The status and the recorded headers (content type and the SSE ones) of an exchange's response. Like `closed`, it
+   * takes the exchange as the connection holds it: undefined (nothing recorded, as over stdio) records nothing.
+   */
+  response(stream: string | undefined, status: number, headers: Headers | Readonly<Record<string, string>>, owner: string): void {
+    const header = (name: string) => (headers instanceof Headers ? (headers.get(name) ?? undefined) : headers[name]);
+    if (stream !== undefined) this.#record(stream, 'server', responseRecord(status, header), owner);
   }
 
   /** The end of an exchange: by the probe (it closed the stream) or by the server (the response ended or broke); once. */
-  closed(stream: string, by: Party, owner: string): void {
-    if (this.#closed.has(stream)) return;
+  closed(stream: string | undefined, by: Party, owner: string): void {
+    if (stream === undefined || this.#closed.has(stream)) return;
     this.#closed.add(stream);
     this.#record(stream, by, { closed: true }, owner);
   }

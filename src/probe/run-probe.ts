@@ -29,6 +29,8 @@ import { REQUEST_CHECK_IDS } from '../live/outcome.js';
 import { DEFAULT_TOLERANCE_MS } from '../judges/judge-options.js';
 import { judgeSession } from '../judges/judge-session.js';
 import { ProbeRecording } from './probe-recording.js';
+import { traceOpenProblem } from '../recording/session-recorder.js';
+import { basename } from 'node:path';
 import { foldJudgements, PROBE_JUDGED_PARTY, reportedJudgement } from './session-judgements.js';
 import { plural } from '../text/plural.js';
 
@@ -213,14 +215,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
 
 /** The probe's recording, writing the trace `--record` names; a usage error when that file cannot be written. */
 function openRecording(options: ProbeOptions): ProbeRecording | ProbeUsageError {
-  // The trace names the server without its arguments or query, which may hold secrets.
-  const server = 'stdio' in options.target ? (options.target.stdio[0] ?? '') : `${options.target.url.origin}${options.target.url.pathname}`;
+  // The trace names the server as the proxy's does: the program's name, or the endpoint without its query (either
+  // may hold secrets or a user's folders).
+  const server =
+    'stdio' in options.target ? basename(options.target.stdio[0] ?? '') : `${options.target.url.origin}${options.target.url.pathname}`;
   try {
     return new ProbeRecording('stdio' in options.target ? 'stdio' : 'http', server, options.record);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'EISDIR' ? 'it is a folder' : (code ?? (error as Error).message);
-    return { usage: `cannot write the trace ${options.record}: ${why}` };
+    return { usage: `cannot write the trace ${options.record}: ${traceOpenProblem(error)}` };
   }
 }
 

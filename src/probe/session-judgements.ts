@@ -28,10 +28,11 @@ export const KEPT_CASES = 10;
 /**
  * One verdict per rule: the probe's session judged by the same judges as a proxied session or an audited trace
  * (src/judges). A judge's failure about a request a check sent fails that check when the check asserts the same rule
- * (`CHECKS_ASSERTING`; the owner is the check running when the message that decided it was sent or received,
- * `ownerOf` its lines), so a check never passes what the judge of its rule failed; a check that failed already keeps
- * its own reason. Any other failure stands as the judge's own (the session's verdicts, the exit code). A judge that
- * passed changes nothing: a check judges more than the judges do (timing against the plan, tasks, replays).
+ * (`CHECKS_ASSERTING`; `ownerOf` a line is the check that sent that message, or sent the request a response or
+ * progress names; a message about no request of the probe has none), so a check never passes what the judge of
+ * its rule failed; a check that failed already keeps its own reason. Any other failure stands as the judge's own
+ * (the session's verdicts, the exit code). A judge that passed changes nothing: a check judges more than the judges
+ * do (timing against the plan, tasks, replays).
  */
 export function foldJudgements(
   results: readonly CheckResult[],

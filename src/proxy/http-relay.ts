@@ -11,7 +11,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import type { Party } from '../judges/session-transcript.js';
-import { RECORDED_RESPONSE_HEADERS, type StreamRecord } from '../judges/stream-records.js';
+import { responseRecord, type StreamRecord } from '../judges/stream-records.js';
 import { SseParser } from '../probe/sse-parser.js';
 import { BodyTap } from './body-tap.js';
 import { MAX_RECORDED_LINE } from './line-tap.js';
@@ -42,13 +42,8 @@ function requestRecord(method: string, headers: IncomingHttpHeaders): StreamReco
   };
 }
 
-function responseRecord(response: IncomingMessage): StreamRecord {
-  const headers: Record<string, string> = {};
-  for (const name of RECORDED_RESPONSE_HEADERS) {
-    const value = headerText(response.headers[name]);
-    if (value !== undefined) headers[name] = value;
-  }
-  return { response: { status: response.statusCode ?? 0, headers } };
+function upstreamResponseRecord(response: IncomingMessage): StreamRecord {
+  return responseRecord(response.statusCode ?? 0, (name) => headerText(response.headers[name]));
 }
 
 /** Where the relay listens: loopback unless the user names another address. */
@@ -98,7 +93,7 @@ export function upstreamTarget(upstream: URL, requestPath: string): URL {
  * uncompressed); each response (JSON or an SSE stream) is passed back as its bytes arrive. A copy of every message
  * goes to `tap` with its stream ("POST 3": the third request, a POST, and everything the server sent on its
  * response): the client's POST bodies, the server's JSON bodies and SSE events (an event over the recording bound
- * cut). Of the headers only the few the judges read are tapped (`requestRecord`, `responseRecord`), never a
+ * cut). Of the headers only the few the judges read are tapped (`requestRecord`, `upstreamResponseRecord`), never a
  * credential, cookie or session id. Each exchange's end is tapped with who ended it: the host closing a response
  * ends the upstream request (a 2026-07-28 cancellation is exactly that).
  */
@@ -134,7 +129,7 @@ export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: RelayT
     }
     incoming.pipe(upstreamRequest);
     upstreamRequest.on('response', (response) => {
-      tap.stream('server', stream, responseRecord(response));
+      tap.stream('server', stream, upstreamResponseRecord(response));
       outgoing.writeHead(response.statusCode ?? 502, response.statusMessage, forwarded(response.headers));
       outgoing.flushHeaders();
       const type = String(response.headers['content-type'] ?? '').toLowerCase();

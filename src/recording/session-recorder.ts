@@ -4,6 +4,15 @@ import { StreamBook, type StreamRecord } from '../judges/stream-records.js';
 import { type TraceHeader, traceEndLine, traceHeaderLine, traceMessageLine, traceStreamLine } from '../judges/trace-format.js';
 import { sessionEssentials } from '../judges/session-essentials.js';
 
+/** Why a trace file cannot be opened for writing, in words (the proxy's and the probe's `--record`). */
+export function traceOpenProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'its folder does not exist';
+  if (code === 'EISDIR') return 'it is a folder';
+  if (code === 'EACCES') return 'permission denied';
+  return code ?? (error as Error).message;
+}
+
 /** Notifications the judges read; the others (logging, list changes, …) are recorded but not kept. */
 const JUDGED_NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/cancelled', 'notifications/progress']);
 
@@ -63,9 +72,27 @@ export class SessionRecorder {
     // A message laid out on several lines (an HTTP body may be) is written compact: a trace record is one line.
     const raw = isJson && /[\r\n]/.test(text) ? JSON.stringify(parsed) : text;
     this.#write(traceMessageLine(at, from, raw, isJson, stream));
-    if (!isJson) return this.#line;
-    const members = Array.isArray(parsed) ? parsed : [parsed];
-    for (const member of members)
+    if (isJson) this.#keep(at, from, parsed, stream);
+    return this.#line;
+  }
+
+  /**
+   * A message one party sent that the caller has parsed already (the probe, which reads each message whole): written
+   * to the trace only when there is one, and never parsed again. Its trace line, or undefined once ended.
+   */
+  parsedMessage(from: Party, message: unknown, stream?: string): number | undefined {
+    if (this.#endedAt !== undefined) return undefined;
+    const at = this.#now();
+    this.#line++;
+    this.#relayed++;
+    if (this.#fd !== undefined) this.#write(traceMessageLine(at, from, JSON.stringify(message), true, stream));
+    this.#keep(at, from, message, stream);
+    return this.#line;
+  }
+
+  /** What the judges read of a message (each member of a batch), kept at the current line. */
+  #keep(at: number, from: Party, parsed: unknown, stream: string | undefined): void {
+    for (const member of Array.isArray(parsed) ? parsed : [parsed])
       if (isJudged(member))
         this.#messages.push({
           line: this.#line,
@@ -74,7 +101,6 @@ export class SessionRecorder {
           ...(stream === undefined ? {} : { stream }),
           message: sessionEssentials(member),
         });
-    return this.#line;
   }
 
   /** An HTTP exchange's request, response headers or end: written to the trace and kept for the judges; its trace line. */
@@ -89,8 +115,7 @@ export class SessionRecorder {
 
   /** The session as seen so far, for judging it as it goes (the same arrays the verdict will read; nothing copied). */
   snapshot(): SessionTranscript {
-    const streams = this.#streams.streams.length > 0 ? { streams: this.#streams.streams } : {};
-    return { transport: this.#transport, messages: this.#messages, ...streams, endedAt: this.#endedAt ?? this.#now() };
+    return this.#transcript(this.#endedAt ?? this.#now());
   }
 
   /** Stops recording (`reason`: how the session ended); the session as the judges read it. */
@@ -100,8 +125,12 @@ export class SessionRecorder {
       this.#write(traceEndLine(this.#endedAt, reason));
       this.#close();
     }
+    return this.#transcript(this.#endedAt);
+  }
+
+  #transcript(endedAt: number): SessionTranscript {
     const streams = this.#streams.streams.length > 0 ? { streams: this.#streams.streams } : {};
-    return { transport: this.#transport, messages: this.#messages, ...streams, endedAt: this.#endedAt };
+    return { transport: this.#transport, messages: this.#messages, ...streams, endedAt };
   }
 
   /** Why the trace file stopped being written (a full disk, a closed pipe), when it did: the session is still judged. */

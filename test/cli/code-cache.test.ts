@@ -145,12 +145,11 @@ describe('code cache decisions', () => {
   });
 
   it("lives in the user's own folder of the temporary folder, unless turned off", () => {
-    const join = (...parts: string[]) => parts.join('/');
-    expect(codeCacheFolder({}, '/tmp', 1000, join)).toBe('/tmp/mcprely-code-cache-1000');
+    expect(codeCacheFolder({}, '/tmp', 1000)).toBe(join('/tmp', 'mcprely-code-cache-1000'));
     // No user ids (Windows): a temporary folder may be shared, so no cache.
-    expect(codeCacheFolder({}, 'C:/Temp', undefined, join)).toBeUndefined();
-    expect(codeCacheFolder({ NODE_DISABLE_COMPILE_CACHE: '1' }, '/tmp', 1000, join)).toBeUndefined();
-    expect(codeCacheFolder({ NODE_DISABLE_COMPILE_CACHE: '' }, '/tmp', 1000, join)).toBe('/tmp/mcprely-code-cache-1000');
+    expect(codeCacheFolder({}, 'C:/Temp', undefined)).toBeUndefined();
+    expect(codeCacheFolder({ NODE_DISABLE_COMPILE_CACHE: '1' }, '/tmp', 1000)).toBeUndefined();
+    expect(codeCacheFolder({ NODE_DISABLE_COMPILE_CACHE: '' }, '/tmp', 1000)).toBe(join('/tmp', 'mcprely-code-cache-1000'));
   });
 
   it('trusts only a real folder of this user that no one else can write', () => {
