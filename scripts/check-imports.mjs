@@ -53,6 +53,7 @@ export const ALLOWED = {
   judges: ['document', 'findings', 'live', 'manifest', 'reference', 'spec', 'text'],
   recording: ['judges'],
   proxy: ['judges', 'probe', 'recording', 'text'],
+  'probe-client': ['judges', 'live', 'recording', 'spec', 'text'],
   audit: ['html', 'judges', 'live', 'review', 'simulator', 'text'],
   workspace: ['config', 'document', 'findings', 'generated', 'lint', 'report', 'rules', 'text'],
   'lint-cache': ['json', 'lint', 'rules', 'text'],

@@ -3,7 +3,7 @@ import { addJudgeOptions, judgeOptionsFrom } from './session-options.js';
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { DEFAULT_CACHE_LOCATION } from '../lint-cache/cache-location.js';
 import { reportInternalError } from './internal-error.js';
-import { addLiveOptions, liveOptionsFrom, parseCount } from './live-options.js';
+import { addLiveOptions, liveOptionsFrom, parseCount, parsePositive } from './live-options.js';
 import { OutputSpecs } from './output-spec.js';
 import { UsageError } from '../workspace/usage-error.js';
 import { parseDocsUrl } from '../workspace/rule-docs-base.js';
@@ -26,6 +26,7 @@ export const COMMAND_NAMES = [
   'drift',
   'proxy',
   'audit',
+  'probe-client',
   'init',
   'rules',
 ] as const;
@@ -371,6 +372,59 @@ export function buildProgram(only?: CommandName): Command {
             ...(typeof options['html'] === 'string' ? { html: options['html'] } : {}),
             failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
             outputs: auditOutputs.resolve(),
+          },
+          MCPRELY_VERSION,
+        );
+      });
+  }
+
+  if (wanted('probe-client')) {
+    const clientOutputs = new OutputSpecs('stylish');
+    const clientCommand = program
+      .command('probe-client')
+      .description("a test server whose tools are scenarios: judges an MCP client's timeouts, cancellation, progress and reconnects")
+      .usage('[options] (--stdio | --listen <[host:]port> | --run "<client command>")')
+      .option('--stdio', 'serve one session on stdin and stdout (put mcprely probe-client --stdio in the host as a server command)', false)
+      .option('--listen <[host:]port>', 'serve Streamable HTTP here (loopback unless told; default 127.0.0.1 on a free port with --run)')
+      .option(
+        '--run <command>',
+        'start this client (no shell) with the endpoint URL as its last argument and MCPRELY_PROBE_URL, judge it, exit',
+      )
+      .option(
+        '--manifest <file>',
+        "judge each call against its operation's timeouts in this manifest (operations named after the scenario tools)",
+      )
+      .option('--record <trace.jsonl>', 'write each session to a trace (later sessions numbered: t.2.jsonl); mcprely audit judges it again')
+      .addOption(
+        new Option('--hold <ms>', 'answer a call nothing ended after this long, so that a session can end')
+          .argParser(parsePositive)
+          .default(120_000),
+      )
+      .addOption(
+        new Option('--wait <ms>', 'with --run: stop the client if it has not exited after this long')
+          .argParser(parsePositive)
+          .default(300_000),
+      )
+      .option('--report-json <file>', 'write the report (each scenario, its cases, every judgement) as JSON');
+    addJudgeOptions(clientCommand)
+      .addOption(formatOption(clientOutputs))
+      .addOption(outputOption(clientOutputs))
+      .action(async (options: Record<string, unknown>) => {
+        const { runProbeClient } = await import('./probe-client-command.js');
+        // The lint formats only when asked for: the scenario report is what this command writes by itself.
+        const formats = options['format'] !== undefined || options['output'] !== undefined;
+        process.exitCode = await runProbeClient(
+          {
+            stdio: options['stdio'] === true,
+            ...(typeof options['listen'] === 'string' ? { listen: options['listen'] } : {}),
+            ...(typeof options['run'] === 'string' ? { run: options['run'] } : {}),
+            ...(typeof options['manifest'] === 'string' ? { manifest: options['manifest'] } : {}),
+            ...(typeof options['record'] === 'string' ? { record: options['record'] } : {}),
+            ...(typeof options['reportJson'] === 'string' ? { reportJson: options['reportJson'] } : {}),
+            holdMs: options['hold'] as number,
+            waitMs: options['wait'] as number,
+            judge: judgeOptionsFrom(options),
+            outputs: formats ? clientOutputs.resolve() : [],
           },
           MCPRELY_VERSION,
         );

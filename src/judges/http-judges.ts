@@ -4,10 +4,10 @@ import { type Judge, type JudgedCase, type Judgement, judged } from './judgement
 import { describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
 import type { SessionMessage, SessionStream } from './session-transcript.js';
 
-type JudgeHead = Pick<Judgement, 'judge' | 'party' | 'rests'>;
+export type JudgeHead = Pick<Judgement, 'judge' | 'party' | 'rests'>;
 
 /** Stdio has no HTTP streams; an HTTP trace without stream records (an older recording) shows no headers or ends. */
-function streamsHidden(session: SessionIndex, head: JudgeHead): Judgement | undefined {
+export function streamsHidden(session: SessionIndex, head: JudgeHead): Judgement | undefined {
   const base = { ...head, status: 'not-observable' as const, cases: [] };
   if (session.transcript.transport === 'stdio') return { ...base, summary: 'stdio has no HTTP streams or headers' };
   if (session.transcript.streams === undefined)
@@ -138,9 +138,10 @@ function reissueOf(session: SessionIndex, lost: SessionRequest, brokeAt: number)
 /**
  * The client resumes a stream with `Last-Event-ID` only where the revision supports it: 2026-07-28 has no
  * resumption, and a broken stream's request must be sent again under a new id. Judged on each request that
- * carried the header, and — on a revision without resumption — on each stream that broke before its answer.
+ * carried the header, and — on a revision without resumption — on each stream that broke before its answer: sent
+ * again under a new id passes, not sent again within the tolerance (the session watched that long) fails.
  */
-export const clientResumesOnlyWhereSupported: Judge = (session) => {
+export const clientResumesOnlyWhereSupported: Judge = (session, options) => {
   const head: JudgeHead = { judge: 'client-resumes-only-where-supported', party: 'client', rests: { fact: 'last-event-id-resumption' } };
   const hidden = streamsHidden(session, head);
   if (hidden !== undefined) return hidden;
@@ -174,8 +175,20 @@ export const clientResumesOnlyWhereSupported: Judge = (session) => {
   if (!supported)
     for (const { stream, request } of lostRequests(session, streams)) {
       // Passed only where the client did what the revision asks instead: the same call again under a new id.
-      const again = reissueOf(session, request, stream.closed?.at ?? 0);
-      if (
+      const brokeAt = stream.closed?.at ?? 0;
+      const again = reissueOf(session, request, brokeAt);
+      // A resumption with Last-Event-ID after the break is the failure already said above.
+      const resumed = streams.some((one) => one.lastEventId !== undefined && one.opened.at >= brokeAt);
+      if (again === undefined && !resumed && session.transcript.endedAt >= brokeAt + options.toleranceMs)
+        cases.push({
+          status: 'fail',
+          message:
+            `${stream.id} broke before the answer to ${describeRequest(request)} and the client did not send it again: on ${revision} ` +
+            'the request is lost with its stream, and the client must re-issue it under a new id ' +
+            `(watched ${Math.round(session.transcript.endedAt - brokeAt)} ms)`,
+          lines: [stream.closed?.line ?? stream.opened.line, request.sent.line],
+        });
+      else if (
         again !== undefined &&
         again.sent.stream !== undefined &&
         streams.find((one) => one.id === again.sent.stream)?.lastEventId === undefined

@@ -2,6 +2,9 @@ import { clientCancelsOnIdleTimeout, clientCancelsOnlyPending, clientEnforcesMax
 import { clientResumesOnlyWhereSupported, HTTP_SERVER_JUDGES } from './http-judges.js';
 import type { JudgeOptions } from './judge-options.js';
 import type { Judge, Judgement } from './judgement.js';
+import { clientCancelsWithRevisionSignal } from './cancel-signal-judge.js';
+import { serverStreamsProgress } from './progress-streaming-judge.js';
+import { clientResumesOnlyPending } from './resume-pending-judge.js';
 import { clientRetryKeepsKey } from './retry-judge.js';
 import { SERVER_JUDGES } from './server-judges.js';
 import { indexSession, type SessionIndex } from './session-requests.js';
@@ -11,12 +14,15 @@ import type { SessionTranscript } from './session-transcript.js';
 export const JUDGES: readonly Judge[] = [
   ...SERVER_JUDGES,
   ...HTTP_SERVER_JUDGES,
+  serverStreamsProgress,
   clientCancelsOnIdleTimeout,
   clientEnforcesMaximum,
   clientRequestIdsUnique,
   clientCancelsOnlyPending,
   clientRetryKeepsKey,
   clientResumesOnlyWhereSupported,
+  clientResumesOnlyPending,
+  clientCancelsWithRevisionSignal,
 ];
 
 /** What the judges made of one session. */

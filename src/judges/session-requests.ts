@@ -138,8 +138,12 @@ export function indexSession(transcript: SessionTranscript): SessionIndex {
     }
   }
   const revision = transcript.revision ?? agreedRevision(requests) ?? headerRevision(transcript.streams);
-  if (revision !== undefined && transcript.streams !== undefined && fact(revision, 'http-cancel-signal').value === 'close-stream')
-    cancelByClosedStreams(requests, transcript.streams);
+  if (transcript.transport === 'http' && revision !== undefined && fact(revision, 'http-cancel-signal').value === 'close-stream') {
+    // Over HTTP on this revision only closing the stream cancels: a POSTed notifications/cancelled is not the signal.
+    for (const { notification, request } of cancellations)
+      if (request !== undefined && request.cancelled === notification.message) delete request.cancelled;
+    if (transcript.streams !== undefined) cancelByClosedStreams(requests, transcript.streams);
+  }
   return { transcript, ...(revision === undefined ? {} : { revision }), requests, notifications, strayResponses, cancellations, progress };
 }
 

@@ -81,6 +81,15 @@ const TEXTS: readonly RuleText[] = [
       '(where closing is the cancellation, the request is over).',
   },
   {
+    id: 'server-streams-progress',
+    party: 'server',
+    description: "A long request's progress reaches the client as the work runs, not all at once with its answer.",
+    rests: { lesson: 'Proxy buffering', says: 'a server can stream correctly while a reverse proxy holds events in a buffer' },
+    fix:
+      'Flush each progress notification as it is written: no response logging, compression or buffering proxy on the stream ' +
+      '(send Cache-Control: no-cache and X-Accel-Buffering: no, and turn buffering off in the proxy).',
+  },
+  {
     id: 'client-cancels-on-idle-timeout',
     party: 'client',
     description: "A request unanswered at the client's idle timeout is cancelled with the transport's signal.",
@@ -128,6 +137,25 @@ const TEXTS: readonly RuleText[] = [
     fix:
       "Where the revision has no resumption, send a broken stream's request again under a new request id instead of resuming " +
       'with Last-Event-ID.',
+  },
+  {
+    id: 'client-resumes-only-pending',
+    party: 'client',
+    description: 'The client resumes (Last-Event-ID) only the stream of a request it has not cancelled and has no answer for.',
+    rests: { fact: 'cancel-in-flight-only' },
+    fix: 'Stop resuming a stream once its request is cancelled or answered (drop its resumption token with the request).',
+  },
+  {
+    id: 'client-cancels-with-revision-signal',
+    party: 'client',
+    description:
+      "Over Streamable HTTP the client cancels with its revision's signal: a POSTed notifications/cancelled, or closing the request's stream.",
+    rests: { fact: 'http-cancel-signal' },
+    severity: 'error',
+    cites: NEWEST_REVISION,
+    fix:
+      "Where closing the request's stream is the cancellation, abort the request's HTTP response; where the revision asks for " +
+      'notifications/cancelled, POST it: closing a stream there is a disconnect, not a cancellation.',
   },
 ];
 

@@ -12,6 +12,8 @@ export interface SessionMessage {
   readonly from: Party;
   /** Streamable HTTP: the stream it came on (the POST that opened it, or the GET stream); absent over stdio. */
   readonly stream?: string;
+  /** Streamable HTTP: the id of the SSE event that carried it, when the server gave one (what a client resumes after). */
+  readonly eventId?: string;
   /** The message as parsed (one member of a batch, each with the batch's line). */
   readonly message: unknown;
 }

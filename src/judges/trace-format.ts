@@ -26,9 +26,11 @@ export function traceHeaderLine(header: TraceHeader): string {
  * One message as a trace record: `raw` as it was sent when it is JSON (`isJson`: the caller parsed it), as a
  * string when it is not. The message's own bytes are kept (no re-serializing): the trace shows what passed.
  */
-export function traceMessageLine(at: number, from: Party, raw: string, isJson: boolean, stream?: string): string {
+export function traceMessageLine(at: number, from: Party, raw: string, isJson: boolean, stream?: string, eventId?: string): string {
   const time = Math.round(at * 10) / 10;
-  const where = stream === undefined ? '' : `,"stream":${JSON.stringify(stream)}`;
+  const where =
+    (stream === undefined ? '' : `,"stream":${JSON.stringify(stream)}`) +
+    (eventId === undefined ? '' : `,"event":${JSON.stringify(eventId)}`);
   return isJson
     ? `{"at":${time},"from":"${from}"${where},"message":${raw.trim()}}\n`
     : `{"at":${time},"from":"${from}"${where},"text":${JSON.stringify(raw)}}\n`;
@@ -125,6 +127,11 @@ export function readTrace(text: string): TraceRead {
       problem(line, '"stream" must be a string when given');
       continue;
     }
+    const eventId = value['event'];
+    if (eventId !== undefined && (typeof eventId !== 'string' || stream === undefined)) {
+      problem(line, '"event" (the SSE event id that carried the message) must be a string, on a record with its "stream"');
+      continue;
+    }
     if ('text' in value) continue;
     const streamRecord = streamRecordOf(value);
     if (typeof streamRecord === 'string') {
@@ -144,7 +151,8 @@ export function readTrace(text: string): TraceRead {
       continue;
     }
     const members = Array.isArray(value['message']) ? (value['message'] as unknown[]) : [value['message']];
-    for (const message of members) messages.push({ line, at, from, ...(stream === undefined ? {} : { stream }), message });
+    const where = { ...(stream === undefined ? {} : { stream }), ...(eventId === undefined ? {} : { eventId: eventId as string }) };
+    for (const message of members) messages.push({ line, at, from, ...where, message });
   }
   if (header === undefined && problems.length === 0) problem(1, 'the trace is empty: record one with mcprely proxy --record <file>');
   if (problems.length > 0 || header === undefined) return { ok: false, problems };

@@ -21,7 +21,7 @@ import { MAX_RECORDED_LINE } from './line-tap.js';
  * exchange's request, response headers and end.
  */
 export interface RelayTap {
-  message(from: Party, text: string, cut: boolean, stream: string): void;
+  message(from: Party, text: string, cut: boolean, stream: string, eventId?: string): void;
   stream(from: Party, stream: string, record: StreamRecord): void;
 }
 
@@ -135,7 +135,11 @@ export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: RelayT
       const type = String(response.headers['content-type'] ?? '').toLowerCase();
       if (type.startsWith('text/event-stream')) {
         const decoder = new StringDecoder('utf8');
-        const events = new SseParser((event) => tap.message('server', event.data, event.cut === true, stream), MAX_RECORDED_LINE, true);
+        const events = new SseParser(
+          (event) => tap.message('server', event.data, event.cut === true, stream, event.id),
+          MAX_RECORDED_LINE,
+          true,
+        );
         response.on('data', (chunk: Buffer) => events.push(decoder.write(chunk)));
         response.on('end', () => {
           events.push(decoder.end());

@@ -56,7 +56,7 @@ export class SessionRecorder {
    * A line one party sent; `cut` when it was longer than a recording keeps (it passed whole, it is recorded cut).
    * Its trace line, or undefined once the recording has ended.
    */
-  message(from: Party, text: string, cut: boolean, stream?: string): number | undefined {
+  message(from: Party, text: string, cut: boolean, stream?: string, eventId?: string): number | undefined {
     if (this.#endedAt !== undefined) return undefined;
     const at = this.#now();
     this.#line++;
@@ -71,8 +71,8 @@ export class SessionRecorder {
       }
     // A message laid out on several lines (an HTTP body may be) is written compact: a trace record is one line.
     const raw = isJson && /[\r\n]/.test(text) ? JSON.stringify(parsed) : text;
-    this.#write(traceMessageLine(at, from, raw, isJson, stream));
-    if (isJson) this.#keep(at, from, parsed, stream);
+    this.#write(traceMessageLine(at, from, raw, isJson, stream, eventId));
+    if (isJson) this.#keep(at, from, parsed, stream, eventId);
     return this.#line;
   }
 
@@ -80,18 +80,18 @@ export class SessionRecorder {
    * A message one party sent that the caller has parsed already (the probe, which reads each message whole): written
    * to the trace only when there is one, and never parsed again. Its trace line, or undefined once ended.
    */
-  parsedMessage(from: Party, message: unknown, stream?: string): number | undefined {
+  parsedMessage(from: Party, message: unknown, stream?: string, eventId?: string): number | undefined {
     if (this.#endedAt !== undefined) return undefined;
     const at = this.#now();
     this.#line++;
     this.#relayed++;
-    if (this.#fd !== undefined) this.#write(traceMessageLine(at, from, JSON.stringify(message), true, stream));
-    this.#keep(at, from, message, stream);
+    if (this.#fd !== undefined) this.#write(traceMessageLine(at, from, JSON.stringify(message), true, stream, eventId));
+    this.#keep(at, from, message, stream, eventId);
     return this.#line;
   }
 
   /** What the judges read of a message (each member of a batch), kept at the current line. */
-  #keep(at: number, from: Party, parsed: unknown, stream: string | undefined): void {
+  #keep(at: number, from: Party, parsed: unknown, stream: string | undefined, eventId: string | undefined): void {
     for (const member of Array.isArray(parsed) ? parsed : [parsed])
       if (isJudged(member))
         this.#messages.push({
@@ -99,6 +99,7 @@ export class SessionRecorder {
           at,
           from,
           ...(stream === undefined ? {} : { stream }),
+          ...(eventId === undefined ? {} : { eventId }),
           message: sessionEssentials(member),
         });
   }

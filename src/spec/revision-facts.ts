@@ -103,6 +103,8 @@ export interface RevisionFacts {
   readonly 'tool-names-unique': Fact<true>;
   /** Whether a request may end with input_required and be retried as a new request (Multi Round-Trip Requests). */
   readonly 'multi-round-trip': Fact<boolean>;
+  /** Whether every result names its kind (`resultType`), and a client rejects one that does not. */
+  readonly 'result-type': Fact<'absent' | 'required'>;
   /** A requester never uses a request id twice. */
   readonly 'request-id-unique': Fact<true>;
   /** A cancellation names only a request its sender issued and still waits for. */
@@ -395,6 +397,12 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
         'there is no input_required result: a server that needs input asks the client with a request of its own (elicitation) ' +
         'while the original request runs',
     },
+    'result-type': {
+      value: 'absent',
+      strength: 'defines',
+      page: 'basic',
+      says: 'a result has no resultType: a response is final by being one',
+    },
   },
   '2026-07-28': {
     'http-cancel-signal': {
@@ -653,6 +661,12 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       strength: 'defines',
       page: 'https://pournasserian.com/writing/mcp-2026-multi-round-trip-requests',
       says: 'a request may end with input_required; the original request has then finished, and the client retries it as a new request carrying requestState',
+    },
+    'result-type': {
+      value: 'required',
+      strength: 'MUST',
+      page: 'basic',
+      says: 'every result carries resultType ("complete" for a final result; "input_required" or "task" otherwise): a result without it is invalid',
     },
   },
 };

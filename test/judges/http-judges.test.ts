@@ -132,16 +132,17 @@ describe('server-messages-on-own-stream', () => {
 });
 
 describe('client-resumes-only-where-supported', () => {
+  const brokenRecords = (headers: { protocolVersion?: string }, after: readonly object[], handshake: readonly object[] = []) => [
+    ...handshake,
+    opens(10, 'POST 2', headers),
+    says(10, 'client', 'POST 2', call(1, 'slow', {}, 11)),
+    answers(11, 'POST 2'),
+    says(100, 'server', 'POST 2', progress(11, 1)),
+    closes(150, 'POST 2'),
+    ...after,
+  ];
   const broken = (headers: { protocolVersion?: string }, after: readonly object[], handshake: readonly object[] = []) =>
-    http([
-      ...handshake,
-      opens(10, 'POST 2', headers),
-      says(10, 'client', 'POST 2', call(1, 'slow', {}, 11)),
-      answers(11, 'POST 2'),
-      says(100, 'server', 'POST 2', progress(11, 1)),
-      closes(150, 'POST 2'),
-      ...after,
-    ]);
+    http(brokenRecords(headers, after, handshake));
   it('2026-07-28: a request with Last-Event-ID fails at its line; sending the call again under a new id passes', () => {
     const resumed = judgement(
       broken(V2026, [opens(200, 'POST 3', { ...V2026, lastEventId: 'e-1' })]),
@@ -155,10 +156,15 @@ describe('client-resumes-only-where-supported', () => {
       status: 'pass',
       summary: 'the client sent each of 1 lost call(s) again under a new id, never resuming',
     });
-    // A break the trace ends at, or one after which the client sent something else, shows nothing of what it does.
-    expect(judgement(broken(V2026, []), 'client-resumes-only-where-supported').status).toBe('inconclusive');
+    // A break the trace ends at (within the tolerance) shows nothing of what the client does.
+    expect(judgement(http(brokenRecords(V2026, []), 200), 'client-resumes-only-where-supported').status).toBe('inconclusive');
+    // A break watched for longer than the tolerance, after which the client sent something else, loses the call: the client must re-issue it.
     const other = broken(V2026, [opens(200, 'POST 3', V2026), says(200, 'client', 'POST 3', request(2, 'tools/list'))]);
-    expect(judgement(other, 'client-resumes-only-where-supported').status).toBe('inconclusive');
+    expect(judgement(other, 'client-resumes-only-where-supported')).toMatchObject({
+      status: 'fail',
+      summary: expect.stringMatching(/^POST 2 broke before the answer to tools\/call slow \(id 1\) and the client did not send it again/),
+    });
+    expect(judgement(other, 'client-resumes-only-where-supported').cases[0]?.lines).toEqual([6, 3]);
   });
   it('2026-07-28 with no broken stream is inconclusive: the client had nothing to resume', () => {
     const whole = http([
@@ -240,5 +246,126 @@ describe('closing the stream is the cancellation on 2026-07-28 HTTP', () => {
     ]);
     expect(judgement(withHandshake, 'client-cancels-on-idle-timeout').status).toBe('fail');
     expect(judgement(closedOnly, 'client-cancels-on-idle-timeout').status).toBe('inconclusive');
+  });
+});
+
+describe('client-cancels-with-revision-signal', () => {
+  const timedOut = (headers: { protocolVersion?: string }, then: readonly object[], handshake: readonly object[] = []) =>
+    http([
+      ...handshake,
+      opens(10, 'POST 2', headers),
+      says(10, 'client', 'POST 2', call(1, 'slow', {}, 11)),
+      answers(11, 'POST 2'),
+      ...then,
+    ]);
+  const postsCancel = (at: number, stream: string, headers: { protocolVersion?: string }) => [
+    opens(at, stream, headers),
+    says(at, 'client', stream, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }),
+    answers(at + 1, stream, {}, 202),
+    closes(at + 1, stream),
+  ];
+  it('2026-07-28: a POSTed notifications/cancelled that leaves the stream open fails, and does not cancel the request', () => {
+    const session = timedOut(V2026, postsCancel(1010, 'POST 3', V2026));
+    const signal = judgement(session, 'client-cancels-with-revision-signal');
+    expect(signal.status).toBe('fail');
+    expect(signal.summary).toMatch(/^cancelled tools\/call slow \(id 1\) with a POSTed notifications\/cancelled, which 2026-07-28 neither/);
+    expect(signal.cases[0]?.lines).toEqual([6, 3]);
+    // The request was never cancelled on the wire: the timeout judge fails it too.
+    expect(judgement(session, 'client-cancels-on-idle-timeout').status).toBe('fail');
+    // Closing the stream (with or without the notification) is the signal.
+    expect(judgement(timedOut(V2026, [closes(1010, 'POST 2', 'client')]), 'client-cancels-with-revision-signal')).toMatchObject({
+      status: 'pass',
+      summary: 'each of 1 cancellation(s) used the signal of 2026-07-28',
+    });
+    const both = timedOut(V2026, [...postsCancel(1010, 'POST 3', V2026), closes(1012, 'POST 2', 'client')]);
+    expect(judgement(both, 'client-cancels-with-revision-signal').status).toBe('pass');
+    expect(judgement(both, 'client-cancels-on-idle-timeout').status).toBe('pass');
+  });
+  it('2025-11-25: closing the stream without notifications/cancelled fails (a disconnect); the notification passes', () => {
+    const closedOnly = timedOut({}, [closes(1010, 'POST 2', 'client')], HANDSHAKE_2025);
+    const signal = judgement(closedOnly, 'client-cancels-with-revision-signal');
+    expect(signal.status).toBe('fail');
+    expect(signal.summary).toMatch(/without notifications\/cancelled: on 2025-11-25 a disconnect is not a cancellation/);
+    const notified = timedOut({}, postsCancel(1010, 'POST 3', {}), HANDSHAKE_2025);
+    expect(judgement(notified, 'client-cancels-with-revision-signal').status).toBe('pass');
+  });
+  it('stdio has one signal: not observable; no cancellation at all: inconclusive', () => {
+    const stdio = transcript([
+      [0, 'client', call(1, 'slow')],
+      [1000, 'client', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }],
+    ]);
+    expect(judgement(stdio, 'client-cancels-with-revision-signal').status).toBe('not-observable');
+    expect(judgement(timedOut(V2026, []), 'client-cancels-with-revision-signal').status).toBe('inconclusive');
+  });
+});
+
+describe('client-resumes-only-pending', () => {
+  /** A 2025-11-25 call whose stream (events with ids) the server dropped, then what the client did. */
+  const dropped = (then: readonly object[]) =>
+    http([
+      ...HANDSHAKE_2025,
+      opens(10, 'POST 2'),
+      says(10, 'client', 'POST 2', call(1, 'slow', {}, 11)),
+      answers(11, 'POST 2'),
+      { at: 100, from: 'server', stream: 'POST 2', event: '7', message: progress(11, 1) },
+      closes(150, 'POST 2'),
+      ...then,
+    ]);
+  const cancels = (at: number) => [
+    opens(at, 'POST 3'),
+    says(at, 'client', 'POST 3', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }),
+    answers(at + 1, 'POST 3', {}, 202),
+    closes(at + 1, 'POST 3'),
+  ];
+  it('resuming the stream of a call the client cancelled fails, each time, at the GET', () => {
+    const session = dropped([...cancels(600), opens(1150, 'GET 4', { lastEventId: '7' }), opens(2900, 'GET 5', { lastEventId: '7' })]);
+    const resumed = judgement(session, 'client-resumes-only-pending');
+    expect(resumed.status).toBe('fail');
+    expect(resumed.cases.map((one) => one.message)).toEqual([
+      'GET 4 resumed the stream of tools/call slow (id 1) 550 ms after the client cancelled it',
+      'GET 5 resumed the stream of tools/call slow (id 1) 2300 ms after the client cancelled it (resumption 2)',
+    ]);
+    expect(resumed.cases[0]?.lines).toEqual([16, 13]);
+  });
+  it('resuming after the answer fails; resuming a pending call passes; a trace without event ids shows nothing', () => {
+    const answered = dropped([
+      opens(300, 'GET 3', { lastEventId: '7' }),
+      answers(301, 'GET 3'),
+      { at: 400, from: 'server', stream: 'GET 3', event: '8', message: result(1) },
+      closes(401, 'GET 3'),
+      opens(1400, 'GET 4', { lastEventId: '8' }),
+    ]);
+    const judged = judgement(answered, 'client-resumes-only-pending');
+    expect(judged.status).toBe('fail');
+    expect(judged.cases.map((one) => one.status)).toEqual(['pass', 'fail']);
+    expect(judged.cases[1]?.message).toBe(
+      'GET 4 resumed the stream of tools/call slow (id 1) 1000 ms after its answer arrived (resumption 2)',
+    );
+    expect(judgement(dropped([opens(300, 'GET 3', { lastEventId: '7' })]), 'client-resumes-only-pending').status).toBe('pass');
+    expect(judgement(dropped([opens(300, 'GET 3', { lastEventId: 'unknown' })]), 'client-resumes-only-pending').status).toBe(
+      'inconclusive',
+    );
+  });
+});
+
+describe('server-streams-progress', () => {
+  const run = (progressAt: readonly number[], answerAt: number) =>
+    transcript([
+      [0, 'client', call(1, 'slow', {}, 11)],
+      ...progressAt.map((at, index) => [at, 'server', progress(11, index + 1)] as const),
+      [answerAt, 'server', result(1)],
+    ]);
+  it('progress that arrives only with the answer of a long request fails, naming the likely cause', () => {
+    const held = judgement(run([5000, 5000, 5001], 5001), 'server-streams-progress');
+    expect(held.status).toBe('fail');
+    expect(held.summary).toMatch(
+      /^all 3 progress notification\(s\) for tools\/call slow \(id 1\) arrived within 1 ms of its answer, after it had run 5001 ms: held back/,
+    );
+    expect(held.cases[0]?.lines).toEqual([3, 6]);
+  });
+  it('progress as the work runs passes; a short request, or one without progress, shows nothing', () => {
+    expect(judgement(run([1000, 2000, 3000], 5000), 'server-streams-progress').status).toBe('pass');
+    expect(judgement(run([400, 450], 500), 'server-streams-progress').status).toBe('inconclusive');
+    expect(judgement(run([], 5000), 'server-streams-progress').status).toBe('inconclusive');
   });
 });

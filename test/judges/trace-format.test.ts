@@ -62,6 +62,14 @@ describe('session traces', () => {
       traceStreamLine(1, 'client', 'POST 1', { request: { method: 'POST', protocolVersion: '2026-07-28' } }) +
       traceMessageLine(1.5, 'client', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}', true, 'POST 1') +
       traceStreamLine(3, 'server', 'POST 1', { response: { status: 200, headers: { 'content-type': 'text/event-stream' } } }) +
+      traceMessageLine(
+        4,
+        'server',
+        '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}',
+        true,
+        'POST 1',
+        'e-7',
+      ) +
       traceStreamLine(40, 'client', 'POST 1', { closed: true }) +
       traceStreamLine(41, 'client', 'GET 2', { request: { method: 'GET', lastEventId: 'e-7' } }) +
       traceEndLine(50, 'interrupted (SIGTERM)');
@@ -69,7 +77,9 @@ describe('session traces', () => {
       expect(validateRecord(JSON.parse(line)), `${line} ${JSON.stringify(validateRecord.errors)}`).toBe(true);
     const read = readTrace(text);
     if (!read.ok) throw new Error(JSON.stringify(read.problems));
-    expect(read.transcript.messages).toHaveLength(1);
+    expect(read.transcript.messages).toHaveLength(2);
+    // The SSE event's id is kept with its message: what a resumption's Last-Event-ID names.
+    expect(read.transcript.messages[1]).toMatchObject({ line: 5, stream: 'POST 1', eventId: 'e-7' });
     expect(read.transcript.streams).toEqual([
       {
         id: 'POST 1',
@@ -77,9 +87,9 @@ describe('session traces', () => {
         opened: { line: 2, at: 1 },
         protocolVersion: '2026-07-28',
         response: { line: 4, at: 3, status: 200, headers: { 'content-type': 'text/event-stream' } },
-        closed: { line: 5, at: 40, by: 'client' },
+        closed: { line: 6, at: 40, by: 'client' },
       },
-      { id: 'GET 2', method: 'GET', opened: { line: 6, at: 41 }, lastEventId: 'e-7' },
+      { id: 'GET 2', method: 'GET', opened: { line: 7, at: 41 }, lastEventId: 'e-7' },
     ]);
   });
 
@@ -94,6 +104,8 @@ describe('session traces', () => {
       '{"at":7,"from":"client","request":{"method":"POST"}}',
       '{"at":8,"from":"server","stream":"POST 2","response":{"status":"200","headers":{}}}',
       '{"at":9,"from":"server","stream":"POST 2","closed":false}',
+      '{"at":10,"from":"server","event":"e-1","message":{"jsonrpc":"2.0","id":1,"result":{}}}',
+      '{"at":11,"from":"server","stream":"POST 2","event":7,"message":{"jsonrpc":"2.0","id":1,"result":{}}}',
     ];
     const read = readTrace(`${traceHeaderLine({ mcprelyTrace: 1, transport: 'http', started: 'now' })}${lines.join('\n')}\n`);
     if (read.ok) throw new Error('read a broken trace');
@@ -105,6 +117,8 @@ describe('session traces', () => {
       [8, expect.stringMatching(/names its "stream"/)],
       [9, expect.stringMatching(/"status": integer/)],
       [10, expect.stringMatching(/"closed" must be true/)],
+      [11, expect.stringMatching(/"event" \(the SSE event id that carried the message\) must be a string, on a record with its "stream"/)],
+      [12, expect.stringMatching(/"event" .* must be a string/)],
     ]);
     for (const line of lines.slice(6)) expect(validateRecord(JSON.parse(line)), line).toBe(false);
   });

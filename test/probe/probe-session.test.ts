@@ -63,6 +63,7 @@ describe.concurrent("the probe's own session, judged by the judges of proxy and 
         'server-progress-increases',
         'server-silent-after-cancel',
         'server-sse-headers',
+        'server-streams-progress',
       ]);
       const failed = Object.keys(probeVerdicts).filter((judge) => probeVerdicts[judge] === 'fail');
       if (test.failing.length === 0) expect(failed).toEqual([]);

@@ -354,7 +354,8 @@ describe('what the HTTP proxy forwards', () => {
     ]);
     // The pretty-printed POST body is one trace line, written compact; the SSE event's data as it was sent.
     expect(trace).toMatch(/"from":"client","stream":"POST 1","message":\{"jsonrpc":"2.0","id":1,"method":"tools\/list"\}/);
-    expect(trace).toMatch(/"from":"server","stream":"GET 2","message":\{"jsonrpc":"2.0","method":"notifications\/message"/);
+    // The SSE event's id is recorded with its message (what a resumption names).
+    expect(trace).toMatch(/"from":"server","stream":"GET 2","event":"e1","message":\{"jsonrpc":"2.0","method":"notifications\/message"/);
   });
 
   it('an SSE event over the recording bound passes whole and is recorded once, cut (not dropped)', { timeout: 30_000 }, async () => {

@@ -1,0 +1,302 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import type { JudgeOptions } from '../judges/judge-options.js';
+import { judgeSession } from '../judges/judge-session.js';
+import { manifestClaims } from '../judges/session-drift.js';
+import { SESSION_RULES, sessionFindings } from '../judges/session-rules.js';
+import { fileReport } from '../lint/file-report.js';
+import { lintResult } from '../lint/lint-result.js';
+import { splitCommand } from '../probe/command-line.js';
+import { clientReportLines, exitCodeOfOutcomes } from '../probe-client/client-report.js';
+import { ScenarioHttpServer } from '../probe-client/http-server.js';
+import type { ScenarioSession } from '../probe-client/scenario-session.js';
+import { type JudgedSession, scenarioOutcomes, sessionFailures } from '../probe-client/scenario-outcomes.js';
+import type { ScenarioTiming } from '../probe-client/scenarios.js';
+import { serveStdio } from '../probe-client/stdio-server.js';
+import { traceOpenProblem } from '../recording/session-recorder.js';
+import { FORMATTERS } from '../report/formats.js';
+import { displayText } from '../text/display-text.js';
+import { writeOutputFile } from '../workspace/output-files.js';
+import { parseListen } from './http-proxy-command.js';
+import { readOptionalManifest } from './manifest-input.js';
+import type { OutputSpec } from './output-spec.js';
+
+export interface ProbeClientOptions {
+  readonly stdio: boolean;
+  readonly listen?: string;
+  readonly run?: string;
+  readonly judge: JudgeOptions;
+  readonly manifest?: string;
+  /** The first session's trace; later sessions get `.2`, `.3`… before the extension. */
+  readonly record?: string;
+  readonly holdMs: number;
+  /** `--run`: how long the command may take before it is stopped (ms). */
+  readonly waitMs: number;
+  readonly reportJson?: string;
+  readonly outputs: readonly OutputSpec[];
+}
+
+/** The trace of the session at `index`: the path given for the first, numbered before the extension for the others. */
+export function sessionTracePath(record: string | undefined, index: number): string | undefined {
+  if (record === undefined || index === 0) return record;
+  const dot = record.lastIndexOf('.');
+  return dot > record.lastIndexOf('/') && dot > 0 ? `${record.slice(0, dot)}.${index + 1}${record.slice(dot)}` : `${record}.${index + 1}`;
+}
+
+function say(stream: NodeJS.WritableStream, text: string): void {
+  stream.write(`${text}\n`);
+}
+
+/** What the client is judged against, in words. */
+function measuredAgainst(options: ProbeClientOptions): string {
+  const parts = [
+    options.judge.idleTimeoutMs === undefined ? undefined : `an idle timeout of ${options.judge.idleTimeoutMs} ms`,
+    options.judge.maxTimeoutMs === undefined ? undefined : `a maximum of ${options.judge.maxTimeoutMs} ms`,
+    options.manifest === undefined ? undefined : `the timeouts of ${displayText(options.manifest)}`,
+  ].filter((part) => part !== undefined);
+  return `${parts.length === 0 ? 'no timeout (give --idle-timeout and --max-timeout)' : parts.join(', ')}, tolerance ${options.judge.toleranceMs} ms`;
+}
+
+function judged(
+  sessions: readonly ScenarioSession[],
+  judge: JudgeOptions,
+  traces: (index: number) => string | undefined,
+  live: boolean,
+): JudgedSession[] {
+  return sessions.map((session, index) => ({
+    label: traces(index) ?? session.label,
+    verdict: judgeSession(live ? session.recorder.snapshot() : session.end('the run ended'), judge),
+  }));
+}
+
+/**
+ * Tells each scenario's outcome as it is decided: every second the sessions are judged so far, and a scenario that
+ * newly passed or failed is said on `to`. The returned function stops it.
+ */
+function tellAsDecided(sessions: () => readonly ScenarioSession[], judge: JudgeOptions, to: NodeJS.WritableStream): () => void {
+  const told = new Map<string, string>();
+  const timer = setInterval(() => {
+    const outcomes = scenarioOutcomes(
+      judged(sessions(), judge, () => undefined, true),
+      judge,
+    );
+    for (const outcome of outcomes) {
+      if (outcome.status !== 'pass' && outcome.status !== 'fail') continue;
+      const key = `${outcome.status} ${outcome.cases.length}`;
+      if (told.get(outcome.scenario) === key) continue;
+      told.set(outcome.scenario, key);
+      say(to, `mcprely probe-client: ${outcome.status === 'pass' ? 'PASS' : 'FAIL'} ${outcome.scenario}: ${displayText(outcome.summary)}`);
+    }
+  }, 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Judges the ended sessions and writes the report (`to`), the JSON report and the lint formats; the exit code. */
+function finish(
+  sessions: readonly ScenarioSession[],
+  options: ProbeClientOptions,
+  judge: JudgeOptions,
+  to: NodeJS.WritableStream,
+  toolVersion: string,
+): number {
+  const traces = (index: number) => sessionTracePath(options.record, index);
+  const judgedSessions = judged(sessions, judge, traces, false);
+  const outcomes = scenarioOutcomes(judgedSessions, judge);
+  const failures = sessionFailures(judgedSessions);
+  say(to, clientReportLines(outcomes, failures, sessions.length, measuredAgainst(options)).join('\n'));
+  for (const [index, session] of sessions.entries())
+    if (session.recorder.writeError !== undefined)
+      say(
+        process.stderr,
+        `mcprely probe-client: the trace ${displayText(traces(index) ?? '')} stopped being written (${displayText(session.recorder.writeError)})`,
+      );
+  if (options.reportJson !== undefined)
+    writeOutputFile(
+      options.reportJson,
+      `${JSON.stringify(
+        {
+          outcomes,
+          sessionFailures: failures,
+          sessions: judgedSessions.map((one) => ({ label: one.label, judgements: one.verdict.judgements })),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  if (options.outputs.length > 0) {
+    const result = lintResult(judgedSessions.map((one) => fileReport(one.label, sessionFindings(one.verdict, one.label))));
+    for (const output of options.outputs) {
+      const text = FORMATTERS[output.format](result, {
+        toolVersion,
+        rules: SESSION_RULES,
+        color: false,
+        category: 'mcprely-probe-client',
+        sourceRoot: process.cwd(),
+      });
+      if (output.file === undefined) process.stdout.write(text);
+      else writeOutputFile(output.file, text);
+    }
+  }
+  return exitCodeOfOutcomes(outcomes, failures);
+}
+
+function signalled(): { readonly promise: Promise<NodeJS.Signals>; readonly off: () => void } {
+  let off: () => void = () => undefined;
+  const promise = new Promise<NodeJS.Signals>((resolve) => {
+    const on = (signal: NodeJS.Signals) => resolve(signal);
+    process.once('SIGINT', on);
+    process.once('SIGTERM', on);
+    off = () => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+    };
+  });
+  return { promise, off };
+}
+
+/**
+ * `mcprely probe-client`: an MCP server whose tools are scenarios, judged on what the client does with them. Over
+ * stdio (`--stdio`, a host starts it as a server command), Streamable HTTP (`--listen`), or `--run "<command>"`
+ * (a client library under test, started with the endpoint as its last argument). Exit 0 when every exercised
+ * scenario passed, 1 when one failed, 2 when nothing was exercised or the command is wrong.
+ */
+export async function runProbeClient(options: ProbeClientOptions, toolVersion: string): Promise<number> {
+  const modes = [options.stdio, options.listen !== undefined && options.run === undefined, options.run !== undefined].filter(
+    Boolean,
+  ).length;
+  if (modes !== 1) {
+    say(process.stderr, 'error: give one way to meet the client: --stdio, --listen <[host:]port>, or --run "<client command>"');
+    return 2;
+  }
+  if (options.stdio && options.outputs.some((output) => output.file === undefined)) {
+    say(process.stderr, 'error: over --stdio, standard output is the protocol: give each --format an --output file');
+    return 2;
+  }
+  const manifest = readOptionalManifest(options.manifest);
+  if (manifest === false) return 2;
+  const judge: JudgeOptions = manifest === undefined ? options.judge : { ...options.judge, claimsFor: manifestClaims(manifest) };
+  const timing: ScenarioTiming = {
+    holdMs: options.holdMs,
+    ...(options.judge.idleTimeoutMs === undefined ? {} : { idleMs: options.judge.idleTimeoutMs }),
+    ...(options.judge.maxTimeoutMs === undefined ? {} : { maxMs: options.judge.maxTimeoutMs }),
+  };
+  try {
+    // The trace is opened before anything starts, so that a path that cannot be written stops the run at once.
+    if (options.record !== undefined) closeSync(openSync(options.record, 'a'));
+    if (options.stdio) return await runStdio(options, judge, timing, toolVersion);
+    return await runHttp(options, judge, timing, toolVersion);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).syscall === 'open') {
+      say(process.stderr, `error: cannot write the trace ${displayText(options.record ?? '')}: ${displayText(traceOpenProblem(error))}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+async function runStdio(options: ProbeClientOptions, judge: JudgeOptions, timing: ScenarioTiming, toolVersion: string): Promise<number> {
+  const served = serveStdio(process.stdin, process.stdout, timing, options.record);
+  const stopTelling = tellAsDecided(() => [served.session], judge, process.stderr);
+  const signal = signalled();
+  await Promise.race([served.ended, signal.promise]);
+  signal.off();
+  stopTelling();
+  process.stdin.destroy();
+  return finish([served.session], options, judge, process.stderr, toolVersion);
+}
+
+async function runHttp(options: ProbeClientOptions, judge: JudgeOptions, timing: ScenarioTiming, toolVersion: string): Promise<number> {
+  let argv: string[] = [];
+  if (options.run !== undefined) {
+    try {
+      argv = splitCommand(options.run);
+    } catch (error) {
+      say(process.stderr, `error: --run: ${displayText((error as Error).message)}`);
+      return 2;
+    }
+    if (argv.length === 0) {
+      say(process.stderr, 'error: --run needs the client command: mcprely probe-client --run "node my-client.mjs"');
+      return 2;
+    }
+  }
+  const listen = parseListen(options.listen ?? '127.0.0.1:0');
+  if (typeof listen === 'string') {
+    say(process.stderr, `error: ${displayText(listen)}`);
+    return 2;
+  }
+  const server = new ScenarioHttpServer(timing, (index) => sessionTracePath(options.record, index));
+  let url: string;
+  try {
+    url = await server.listen(listen);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : (code ?? String(error));
+    say(process.stderr, `error: cannot listen on ${displayText(options.listen ?? '')}: ${why}`);
+    return 2;
+  }
+  const stopTelling = tellAsDecided(() => server.sessions, judge, process.stderr);
+  let how: string;
+  if (argv.length === 0) {
+    say(
+      process.stderr,
+      `mcprely probe-client: listening on ${url} (Streamable HTTP; SIGINT or SIGTERM ends the run and writes the report)`,
+    );
+    const signal = signalled();
+    how = `interrupted (${await signal.promise})`;
+    signal.off();
+  } else {
+    const ran = await runClient(argv, url, options.waitMs);
+    if (ran.problem !== undefined) {
+      stopTelling();
+      await server.close('the client did not start');
+      say(process.stderr, `error: --run: ${displayText(ran.problem)}`);
+      return 2;
+    }
+    how = ran.how;
+    say(process.stderr, `mcprely probe-client: the client ${how}`);
+    // What the client's last messages set off (a cancellation's grace) is watched before the run is judged.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(1000, judge.graceMs)));
+  }
+  stopTelling();
+  await server.close(how);
+  return finish(server.sessions, options, judge, process.stdout, toolVersion);
+}
+
+/** Starts the client with the endpoint as its last argument (and in MCPRELY_PROBE_URL); how it ended, or why it did not start. */
+function runClient(
+  argv: readonly string[],
+  url: string,
+  waitMs: number,
+): Promise<{ how: string; problem?: undefined } | { problem: string }> {
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(argv[0] as string, [...argv.slice(1), url], {
+        // The client's output goes to stderr: stdout is the report's.
+        stdio: ['ignore', 2, 'inherit'],
+        env: { ...process.env, MCPRELY_PROBE_URL: url },
+      });
+    } catch (error) {
+      resolve({ problem: (error as Error).message });
+      return;
+    }
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 2000).unref();
+    }, waitMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      resolve({ problem: `${argv[0]}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such program' : error.message}` });
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({
+        how: timedOut ? `did not exit within ${waitMs} ms and was stopped` : signal !== null ? `was ended by ${signal}` : `exited ${code}`,
+      });
+    });
+  });
+}

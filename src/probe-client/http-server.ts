@@ -1,0 +1,312 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { responseRecord } from '../judges/stream-records.js';
+import { fact } from '../spec/revision-facts.js';
+import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
+import type { ScenarioCall } from './scenario-call.js';
+import { errorReply, type JsonObject } from './scenario-protocol.js';
+import { ScenarioSession } from './scenario-session.js';
+import type { ScenarioTiming } from './scenarios.js';
+
+/** The most a POST body may hold (bytes): a client message, never a payload. */
+const MAX_BODY = 4 * 1024 * 1024;
+
+const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' } as const;
+
+/** One SSE event a call sent: its id (when the scenario gives ids) and its message, kept for a resumption. */
+interface SentEvent {
+  readonly id?: string;
+  readonly message: JsonObject;
+}
+
+/** A scenario call over HTTP: the stream it is written to now (its POST's, a resumed GET's, or none), and every event it sent. */
+interface HttpCall {
+  readonly session: ScenarioSession;
+  readonly running: ScenarioCall;
+  readonly events: SentEvent[];
+  stream: { readonly id: string; readonly res: ServerResponse } | undefined;
+  answered: boolean;
+}
+
+export interface ListenAt {
+  readonly host: string;
+  readonly port: number;
+}
+
+/**
+ * The scenario server over Streamable HTTP, on loopback unless told. Each revision as the client offers it:
+ * `initialize` opens a session with an `Mcp-Session-Id` (its POSTed `notifications/cancelled` cancels; a GET with
+ * `Last-Event-ID` resumes a dropped stream), `server/discover` the stateless revision (closing a call's stream is
+ * its cancellation; GET and DELETE answer 405). A scenario call's answer and progress go on its POST's SSE stream.
+ * Every exchange is recorded in its session's trace: the request, the response's headers, who closed it.
+ */
+export class ScenarioHttpServer {
+  readonly #server: Server;
+  readonly #sessions = new Map<string, ScenarioSession>();
+  /** The session of requests that name none (the stateless revision, or a client that dropped its session id). */
+  #stateless: ScenarioSession | undefined;
+  readonly #byEventId = new Map<string, HttpCall>();
+  readonly #order: ScenarioSession[] = [];
+  #exchange = 0;
+  #eventCount = 0;
+
+  constructor(
+    private readonly timing: ScenarioTiming,
+    private readonly recordPath: (index: number) => string | undefined,
+    private readonly onSession: (session: ScenarioSession) => void = () => undefined,
+  ) {
+    this.#server = createServer((req, res) => {
+      this.#route(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      });
+    });
+  }
+
+  /** Listens; the endpoint's URL. */
+  listen(at: ListenAt): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(at.port, at.host, () => {
+        const address = this.#server.address() as AddressInfo;
+        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        resolve(`http://${host}:${address.port}/mcp`);
+      });
+    });
+  }
+
+  /** Every session so far, in the order they began. */
+  get sessions(): readonly ScenarioSession[] {
+    return this.#order;
+  }
+
+  /** Ends every session (`reason`) and stops listening; open streams are cut. */
+  async close(reason: string): Promise<void> {
+    for (const session of this.#order) session.end(reason);
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  #newSession(label: string): ScenarioSession {
+    const session = new ScenarioSession(label, 'http', this.timing, this.recordPath(this.#order.length));
+    this.#order.push(session);
+    this.onSession(session);
+    return session;
+  }
+
+  /** The session a request belongs to: its `Mcp-Session-Id` when it names one of ours, else the stateless one. */
+  #sessionOf(req: IncomingMessage): ScenarioSession {
+    const named = this.#sessions.get(String(req.headers['mcp-session-id'] ?? ''));
+    if (named !== undefined) return named;
+    this.#stateless ??= this.#newSession('stateless');
+    return this.#stateless;
+  }
+
+  /** The revision a request speaks: its MCP-Protocol-Version header, else its session's, else the most deployed. */
+  #revisionOf(req: IncomingMessage, session: ScenarioSession | undefined): SpecVersion {
+    const header = req.headers['mcp-protocol-version'];
+    return isSpecVersion(header) ? header : (session?.revision ?? MOST_DEPLOYED_REVISION);
+  }
+
+  /** Opens the record of one exchange in `session`; its stream id. */
+  #open(session: ScenarioSession, req: IncomingMessage): string {
+    const id = `${req.method} ${++this.#exchange}`;
+    const protocolVersion = req.headers['mcp-protocol-version'];
+    const lastEventId = req.headers['last-event-id'];
+    session.recorder.stream('client', id, {
+      request: {
+        method: String(req.method),
+        ...(typeof protocolVersion === 'string' ? { protocolVersion } : {}),
+        ...(typeof lastEventId === 'string' ? { lastEventId } : {}),
+      },
+    });
+    return id;
+  }
+
+  /** Writes a response's head and records it. */
+  #head(session: ScenarioSession, stream: string, res: ServerResponse, status: number, headers: Record<string, string>): void {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.writeHead(status);
+    session.recorder.stream(
+      'server',
+      stream,
+      responseRecord(status, (name) => res.getHeader(name)?.toString()),
+    );
+  }
+
+  /** Ends a response and records that the server closed it. */
+  #end(session: ScenarioSession, stream: string, res: ServerResponse, body?: string): void {
+    res.end(body);
+    if (!session.ended) session.recorder.stream('server', stream, { closed: true });
+  }
+
+  /** Records the client's closing of a response the server had not ended. */
+  #watchClose(session: ScenarioSession, stream: string, res: ServerResponse, then: () => void = () => undefined): void {
+    res.once('close', () => {
+      if (res.writableEnded || session.ended) return;
+      session.recorder.stream('client', stream, { closed: true });
+      then();
+    });
+  }
+
+  async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method === 'POST') return this.#post(req, res);
+    const session = this.#sessionOf(req);
+    const stream = this.#open(session, req);
+    const revision = this.#revisionOf(req, session);
+    if (
+      req.method === 'GET' &&
+      fact(revision, 'last-event-id-resumption').value === true &&
+      typeof req.headers['last-event-id'] === 'string'
+    )
+      return this.#resume(session, stream, String(req.headers['last-event-id']), res);
+    if (req.method === 'DELETE' && fact(revision, 'http-sessions').value === true && session !== this.#stateless) {
+      this.#head(session, stream, res, 200, {});
+      this.#end(session, stream, res);
+      session.end('the client ended its session (DELETE)');
+      return;
+    }
+    // No GET stream of its own to offer (a server MAY answer 405), no session to delete on a revision without them.
+    this.#head(session, stream, res, 405, { Allow: 'POST' });
+    this.#end(session, stream, res);
+  }
+
+  async #post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        res.writeHead(413, { 'Content-Type': 'text/plain' }).end('a message is at most 4 MiB\n');
+        return;
+      }
+      chunks.push(chunk);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    let message: unknown;
+    let parsed = true;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      parsed = false;
+    }
+    const isInitialize = parsed && typeof message === 'object' && message !== null && (message as JsonObject)['method'] === 'initialize';
+    const session = isInitialize ? this.#newSession(`session ${this.#order.length + 1}`) : this.#sessionOf(req);
+    const stream = this.#open(session, req);
+    const json = (status: number, unshaped: JsonObject, headers: Record<string, string> = {}) => {
+      const body = session.shaped(unshaped);
+      this.#head(session, stream, res, status, { 'Content-Type': 'application/json', ...headers });
+      session.sent(body, stream);
+      this.#end(session, stream, res, JSON.stringify(body));
+    };
+    if (!parsed) {
+      session.receiveText(text, stream);
+      return json(400, errorReply(null, -32700, 'Parse error: the body is one JSON-RPC message'));
+    }
+    if (Array.isArray(message)) {
+      session.receiveText(text, stream);
+      return json(400, errorReply(null, -32600, 'send one JSON-RPC message per POST'));
+    }
+    const handled = session.receive(message, stream);
+    const revision = this.#revisionOf(req, session);
+    // A client that skips the handshake (the stateless revision allows it) speaks the revision of its header.
+    session.revision ??= isSpecVersion(req.headers['mcp-protocol-version']) ? revision : undefined;
+    if (handled.kind === 'reply') {
+      const sessionHeader: Record<string, string> = {};
+      if (isInitialize && fact(revision, 'http-sessions').value === true) {
+        const id = randomUUID();
+        this.#sessions.set(id, session);
+        sessionHeader['Mcp-Session-Id'] = id;
+      }
+      return json(200, handled.message, sessionHeader);
+    }
+    if (handled.kind === 'cancel' && fact(revision, 'http-cancel-signal').value === 'notification') session.call(handled.requestId)?.stop();
+    if (handled.kind !== 'call') {
+      // A notification or a client's response: accepted, no body. Where closing is the signal, a POSTed cancellation changes nothing.
+      this.#head(session, stream, res, 202, {});
+      this.#end(session, stream, res);
+      return;
+    }
+    this.#head(session, stream, res, 200, { ...SSE_HEADERS });
+    res.flushHeaders();
+    const closeCancels = fact(revision, 'http-cancel-signal').value === 'close-stream';
+    const eventIds = handled.scenario.plan(handled.args, this.timing).eventIds;
+    let call: HttpCall | undefined;
+    const deliver = (event: SentEvent) => {
+      const target = call?.stream;
+      if (target === undefined || call === undefined) return;
+      session.sent(event.message, target.id, event.id);
+      target.res.write(`${event.id === undefined ? '' : `id: ${event.id}\n`}data: ${JSON.stringify(event.message)}\n\n`);
+    };
+    const running = session.startCall(handled, {
+      send: (unshaped, final) => {
+        const reply = session.shaped(unshaped);
+        if (call === undefined) {
+          // Answered at once (a key seen before): on its own stream, which then ends.
+          session.sent(reply, stream);
+          res.write(`data: ${JSON.stringify(reply)}\n\n`);
+          this.#end(session, stream, res);
+          return;
+        }
+        const event: SentEvent = { ...(eventIds ? { id: `${++this.#eventCount}` } : {}), message: reply };
+        call.events.push(event);
+        if (event.id !== undefined) this.#byEventId.set(event.id, call);
+        deliver(event);
+        if (final) {
+          call.answered = true;
+          const target = call.stream;
+          if (target !== undefined) {
+            call.stream = undefined;
+            this.#end(session, target.id, target.res);
+          }
+        }
+      },
+      drop: () => {
+        const target = call?.stream;
+        if (call === undefined || target === undefined) return;
+        call.stream = undefined;
+        this.#end(session, target.id, target.res);
+        // Where a broken stream loses the request, the server stops its work with it.
+        if (closeCancels) call.running.stop();
+      },
+    });
+    if (running === undefined) return;
+    call = { session, running, events: [], stream: { id: stream, res }, answered: false };
+    const owned = call;
+    this.#watchClose(session, stream, res, () => {
+      if (owned.stream?.res === res) owned.stream = undefined;
+      // Closing the stream is the cancellation where the revision says so; elsewhere a disconnect, and the work goes on.
+      if (closeCancels) owned.running.stop();
+    });
+  }
+
+  /** A GET with Last-Event-ID: the call whose event it names gets this stream; what it sent after that event is replayed. */
+  #resume(session: ScenarioSession, stream: string, lastEventId: string, res: ServerResponse): void {
+    const call = this.#byEventId.get(lastEventId);
+    if (call === undefined || call.session !== session) {
+      this.#head(session, stream, res, 404, { 'Content-Type': 'text/plain' });
+      this.#end(session, stream, res, 'no stream has that event id\n');
+      return;
+    }
+    this.#head(session, stream, res, 200, { ...SSE_HEADERS });
+    res.flushHeaders();
+    const previous = call.stream;
+    if (previous !== undefined) this.#end(session, previous.id, previous.res);
+    call.stream = { id: stream, res };
+    const after = call.events.findIndex((event) => event.id === lastEventId);
+    for (const event of call.events.slice(after + 1)) {
+      session.sent(event.message, stream, event.id);
+      res.write(`${event.id === undefined ? '' : `id: ${event.id}\n`}data: ${JSON.stringify(event.message)}\n\n`);
+    }
+    // Nothing more will come for a call that is over (answered, or stopped by the client's cancellation).
+    if (call.answered || !call.running.running) {
+      call.stream = undefined;
+      this.#end(session, stream, res);
+      return;
+    }
+    this.#watchClose(session, stream, res, () => {
+      if (call.stream?.res === res) call.stream = undefined;
+    });
+  }
+}

@@ -1,0 +1,113 @@
+import { idKey } from '../judges/session-requests.js';
+import type { SessionTranscript } from '../judges/session-transcript.js';
+import { SessionRecorder } from '../recording/session-recorder.js';
+import { fact } from '../spec/revision-facts.js';
+import { isSpecVersion, type SpecVersion } from '../spec/revisions.js';
+import { type CallSink, duplicateAnswer, KeyBook, ScenarioCall } from './scenario-call.js';
+import { type Handled, handleMessage, type JsonObject } from './scenario-protocol.js';
+import type { ScenarioPlan, ScenarioTiming } from './scenarios.js';
+
+/** The revision a request's per-request envelope names (`_meta`), where the revision has one. */
+function envelopeRevision(message: unknown): SpecVersion | undefined {
+  const meta = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+  const named = meta?.['io.modelcontextprotocol/protocolVersion'];
+  return isSpecVersion(named) && fact(named, 'request-metadata').value === 'per-request-envelope' ? named : undefined;
+}
+
+/**
+ * One client's session with the scenario server: its recording (the client's messages from `client`, so that the
+ * trace reads as any other and `mcprely audit` judges it again), the revision its handshake settled, and its calls.
+ */
+export class ScenarioSession {
+  readonly recorder: SessionRecorder;
+  revision: SpecVersion | undefined;
+  readonly #calls = new Map<string, ScenarioCall>();
+  readonly #keys = new KeyBook();
+  readonly #dropped = new Set<string>();
+  #ended: SessionTranscript | undefined;
+
+  constructor(
+    readonly label: string,
+    readonly transport: 'stdio' | 'http',
+    readonly timing: ScenarioTiming,
+    recordPath?: string,
+  ) {
+    this.recorder = new SessionRecorder({ transport, server: 'mcprely probe-client' }, recordPath);
+  }
+
+  /** A message of the client, recorded; what the server does about it (a handshake's revision is taken). */
+  receive(message: unknown, stream?: string): Handled {
+    this.recorder.parsedMessage('client', message, stream);
+    const handled = handleMessage(message, this.transport);
+    if (handled.kind === 'reply' && handled.revision !== undefined) this.revision = handled.revision;
+    // A client of a revision without a handshake names it in each request's envelope.
+    this.revision ??= envelopeRevision(message);
+    return handled;
+  }
+
+  /** A line of the client that is not JSON: recorded as text. */
+  receiveText(text: string, stream?: string): void {
+    this.recorder.message('client', text, false, stream);
+  }
+
+  /** A message of the server as this session's revision needs it: a result names its kind where the revision asks for it. */
+  shaped(message: JsonObject): JsonObject {
+    const result = message['result'];
+    if (this.revision === undefined || fact(this.revision, 'result-type').value !== 'required') return message;
+    if (typeof result !== 'object' || result === null || 'resultType' in result) return message;
+    return { ...message, result: { ...result, resultType: 'complete' } };
+  }
+
+  /** A message of the server, recorded as it is sent. */
+  sent(message: JsonObject, stream?: string, eventId?: string): void {
+    this.recorder.parsedMessage('server', message, stream, eventId);
+  }
+
+  /**
+   * A call's plan in this session: a stream is dropped once per scenario, so that the call sent again (what the
+   * client must do where a broken stream loses the request) gets its answer.
+   */
+  #planOf(call: Extract<Handled, { kind: 'call' }>): ScenarioPlan {
+    const plan = call.scenario.plan(call.args, this.timing);
+    if (plan.finish !== 'drop') return plan;
+    if (!this.#dropped.has(call.scenario.name)) {
+      this.#dropped.add(call.scenario.name);
+      return plan;
+    }
+    return { ...plan, finish: 'result' };
+  }
+
+  /** Starts a scenario call whose messages go to `sink`; a `slow_write` whose key was seen is answered at once. */
+  startCall(call: Extract<Handled, { kind: 'call' }>, sink: CallSink): ScenarioCall | undefined {
+    const key = call.args['idempotencyKey'];
+    if (call.scenario.name === 'slow_write') {
+      const first = this.#keys.claim(key, call.id);
+      if (first !== undefined) {
+        sink.send(duplicateAnswer(call.id, String(key), first), true);
+        return undefined;
+      }
+    }
+    const running = new ScenarioCall(call.id, call.scenario.name, this.#planOf(call), this.timing, sink, call.token);
+    this.#calls.get(idKey(call.id) ?? '')?.stop();
+    this.#calls.set(idKey(call.id) ?? '', running);
+    running.start();
+    return running;
+  }
+
+  /** The call a request id names, while it is known. */
+  call(requestId: unknown): ScenarioCall | undefined {
+    return this.#calls.get(idKey(requestId) ?? '');
+  }
+
+  /** Ends the session: every call stopped, the recording ended (`reason`: how); the transcript for the judges. */
+  end(reason: string): SessionTranscript {
+    if (this.#ended !== undefined) return this.#ended;
+    for (const call of this.#calls.values()) call.stop();
+    this.#ended = this.recorder.end(reason);
+    return this.#ended;
+  }
+
+  get ended(): boolean {
+    return this.#ended !== undefined;
+  }
+}

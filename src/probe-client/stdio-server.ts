@@ -1,0 +1,45 @@
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { errorReply, type JsonObject } from './scenario-protocol.js';
+import { ScenarioSession } from './scenario-session.js';
+import type { ScenarioTiming } from './scenarios.js';
+
+/**
+ * The scenario server over stdio: a host starts `mcprely probe-client --stdio` as a server command. One session,
+ * newline-delimited JSON-RPC on `input` and `output`; a cancellation stops its call at once. `ended` settles when the
+ * client closes the input (the host ended the session).
+ */
+export function serveStdio(
+  input: Readable,
+  output: Writable,
+  timing: ScenarioTiming,
+  recordPath?: string,
+): { readonly session: ScenarioSession; readonly ended: Promise<void> } {
+  const session = new ScenarioSession('stdio', 'stdio', timing, recordPath);
+  const write = (unshaped: JsonObject) => {
+    if (session.ended) return;
+    const message = session.shaped(unshaped);
+    session.sent(message);
+    output.write(`${JSON.stringify(message)}\n`);
+  };
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  lines.on('line', (line) => {
+    if (line.trim() === '' || session.ended) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      session.receiveText(line);
+      write(errorReply(null, -32700, 'Parse error: each line is one JSON-RPC message'));
+      return;
+    }
+    for (const member of Array.isArray(message) ? message : [message]) {
+      const handled = session.receive(member);
+      if (handled.kind === 'reply') write(handled.message);
+      else if (handled.kind === 'cancel') session.call(handled.requestId)?.stop();
+      else if (handled.kind === 'call') session.startCall(handled, { send: (reply) => write(reply), drop: () => undefined });
+    }
+  });
+  const ended = new Promise<void>((resolve) => lines.once('close', () => resolve()));
+  return { session, ended };
+}
