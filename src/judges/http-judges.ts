@@ -122,6 +122,16 @@ function lostRequests(session: SessionIndex, streams: readonly SessionStream[]):
   return lost;
 }
 
+/**
+ * Whether `resumption` (a request with Last-Event-ID) resumes `broken`, the stream of `request`: the event it names
+ * was on that stream or about that request — or the trace does not show the event (no ids recorded), so it may be.
+ */
+function resumes(session: SessionIndex, resumption: SessionStream, broken: SessionStream, request: SessionRequest): boolean {
+  if (resumption.lastEventId === undefined) return false;
+  const event = session.transcript.messages.find((message) => message.from === 'server' && message.eventId === resumption.lastEventId);
+  return event === undefined || event.stream === broken.id || event === request.response || request.progress.includes(event);
+}
+
 /** The client's later request that sends `lost` again: the same method and tool, after the break, under another id. */
 function reissueOf(session: SessionIndex, lost: SessionRequest, brokeAt: number): SessionRequest | undefined {
   return session.requests.find(
@@ -138,8 +148,9 @@ function reissueOf(session: SessionIndex, lost: SessionRequest, brokeAt: number)
 /**
  * The client resumes a stream with `Last-Event-ID` only where the revision supports it: 2026-07-28 has no
  * resumption, and a broken stream's request must be sent again under a new id. Judged on each request that
- * carried the header, and — on a revision without resumption — on each stream that broke before its answer: sent
- * again under a new id passes, not sent again within the tolerance (the session watched that long) fails.
+ * carried the header, and on each stream that broke before its answer: without resumption, sent again under a new
+ * id passes and not sent again within the tolerance (the session watched that long) fails; with it, a stream
+ * neither resumed, nor sent again, nor cancelled within the tolerance fails (the server works on for nobody).
  */
 export const clientResumesOnlyWhereSupported: Judge = (session, options) => {
   const head: JudgeHead = { judge: 'client-resumes-only-where-supported', party: 'client', rests: { fact: 'last-event-id-resumption' } };
@@ -200,6 +211,23 @@ export const clientResumesOnlyWhereSupported: Judge = (session, options) => {
             `the client sent it again as id ${JSON.stringify(again.id)}, without Last-Event-ID`,
           lines: [again.sent.line, stream.closed?.line ?? 1],
         });
+    }
+  if (supported)
+    for (const { stream, request } of lostRequests(session, streams)) {
+      // Where resumption exists the client resumes, sends the call again, or cancels it: it never just drops it.
+      const brokeAt = stream.closed?.at ?? 0;
+      const resumed = streams.some((one) => one.opened.at >= brokeAt && resumes(session, one, stream, request));
+      const again = reissueOf(session, request, brokeAt);
+      const cancelled = request.cancelled !== undefined && request.cancelled.at >= brokeAt;
+      if (resumed || again !== undefined || cancelled || session.transcript.endedAt < brokeAt + options.toleranceMs) continue;
+      cases.push({
+        status: 'fail',
+        message:
+          `${stream.id} broke before the answer to ${describeRequest(request)}, and the client neither resumed it (Last-Event-ID), ` +
+          `nor sent it again, nor cancelled it (watched ${Math.round(session.transcript.endedAt - brokeAt)} ms): on ${revision} the ` +
+          'request goes on, for a caller that was given up on',
+        lines: [stream.closed?.line ?? stream.opened.line, request.sent.line],
+      });
     }
   return judged(
     head,

@@ -369,3 +369,41 @@ describe('server-streams-progress', () => {
     expect(judgement(run([], 5000), 'server-streams-progress').status).toBe('inconclusive');
   });
 });
+
+describe('client-resumes-only-where-supported on a revision with resumption', () => {
+  const lost = (then: readonly object[], endedAt = 5000) =>
+    http(
+      [
+        ...HANDSHAKE_2025,
+        opens(10, 'POST 2'),
+        says(10, 'client', 'POST 2', call(1, 'slow', {}, 11)),
+        answers(11, 'POST 2'),
+        says(100, 'server', 'POST 2', progress(11, 1)),
+        closes(150, 'POST 2'),
+        ...then,
+      ],
+      endedAt,
+    );
+  it('a broken stream neither resumed, sent again nor cancelled fails: the server works on for nobody', () => {
+    const dropped = judgement(lost([]), 'client-resumes-only-where-supported');
+    expect(dropped.status).toBe('fail');
+    expect(dropped.summary).toMatch(/^POST 2 broke before the answer to tools\/call slow \(id 1\), and the client neither resumed it/);
+    expect(dropped.cases[0]?.lines).toEqual([11, 8]);
+    // Cancelled after the break (what a client that gives up does), or watched for less than the tolerance: no failure.
+    const cancels = [
+      opens(600, 'POST 3'),
+      says(600, 'client', 'POST 3', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }),
+    ];
+    expect(judgement(lost(cancels), 'client-resumes-only-where-supported').status).toBe('inconclusive');
+    expect(judgement(lost([], 200), 'client-resumes-only-where-supported').status).toBe('inconclusive');
+    // A resumption of another call's stream (its event on another stream) does not resume this one.
+    const elsewhere = lost([
+      opens(160, 'POST 3'),
+      says(160, 'client', 'POST 3', call(2, 'other', {}, 12)),
+      answers(161, 'POST 3'),
+      { at: 170, from: 'server', stream: 'POST 3', event: 'x', message: progress(12, 1) },
+      opens(400, 'GET 4', { lastEventId: 'x' }),
+    ]);
+    expect(judgement(elsewhere, 'client-resumes-only-where-supported').cases.map((one) => one.status)).toEqual(['pass', 'fail']);
+  });
+});
