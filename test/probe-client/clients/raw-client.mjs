@@ -49,8 +49,7 @@ async function readEvents(response, onEvent) {
   try {
     for await (const chunk of response.body) {
       buffer += decoder.decode(chunk, { stream: true });
-      let end;
-      while ((end = buffer.indexOf('\n\n')) !== -1) {
+      for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const id = /^id: (.*)$/m.exec(block)?.[1];
