@@ -8,6 +8,7 @@ import { OutputSpecs } from './output-spec.js';
 import { UsageError } from '../workspace/usage-error.js';
 import { parseDocsUrl } from '../workspace/rule-docs-base.js';
 import { displayText } from '../text/display-text.js';
+import { CLIENT_PROFILES } from '../probe-client/client-profiles.js';
 import { FIX_KINDS, type FixKind } from '../rules/rule-types.js';
 
 declare const MCPRELY_VERSION: string;
@@ -405,7 +406,13 @@ export function buildProgram(only?: CommandName): Command {
           .argParser(parsePositive)
           .default(300_000),
       )
-      .option('--report-json <file>', 'write the report (each scenario, its cases, every judgement) as JSON');
+      .option('--report-json <file>', 'write the report (each scenario, its cases, every judgement) as JSON')
+      .addOption(
+        new Option(
+          '--client <library>',
+          'the client library under test: a failure names its known behaviour (docs/client-profiles.md)',
+        ).choices(CLIENT_PROFILES.map((profile) => profile.id)),
+      );
     addJudgeOptions(clientCommand)
       .addOption(formatOption(clientOutputs))
       .addOption(outputOption(clientOutputs))
@@ -421,6 +428,7 @@ export function buildProgram(only?: CommandName): Command {
             ...(typeof options['manifest'] === 'string' ? { manifest: options['manifest'] } : {}),
             ...(typeof options['record'] === 'string' ? { record: options['record'] } : {}),
             ...(typeof options['reportJson'] === 'string' ? { reportJson: options['reportJson'] } : {}),
+            ...(typeof options['client'] === 'string' ? { client: options['client'] } : {}),
             holdMs: options['hold'] as number,
             waitMs: options['wait'] as number,
             judge: judgeOptionsFrom(options),

@@ -33,6 +33,8 @@ export interface ProbeClientOptions {
   /** `--run`: how long the command may take before it is stopped (ms). */
   readonly waitMs: number;
   readonly reportJson?: string;
+  /** The client library the client is built on (a profile of docs/client-profiles.md): failures name its known behaviours. */
+  readonly client?: string;
   readonly outputs: readonly OutputSpec[];
 }
 
@@ -104,7 +106,7 @@ function finish(
   const judgedSessions = judged(sessions, judge, traces, false);
   const outcomes = scenarioOutcomes(judgedSessions, judge);
   const failures = sessionFailures(judgedSessions);
-  say(to, clientReportLines(outcomes, failures, sessions.length, measuredAgainst(options)).join('\n'));
+  say(to, clientReportLines(outcomes, failures, sessions.length, measuredAgainst(options), options.client).join('\n'));
   for (const [index, session] of sessions.entries())
     if (session.recorder.writeError !== undefined)
       say(

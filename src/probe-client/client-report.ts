@@ -1,6 +1,7 @@
 import { STATUS_LABELS } from '../live/outcome.js';
 import { displayText } from '../text/display-text.js';
 import { plural } from '../text/plural.js';
+import { CLIENT_PROFILES, likelyCauses } from './client-profiles.js';
 import type { ScenarioCase, ScenarioOutcome } from './scenario-outcomes.js';
 
 /** How many cases a scenario's report lists; the rest are counted. */
@@ -17,6 +18,20 @@ export function exitCodeOfOutcomes(outcomes: readonly ScenarioOutcome[], failure
   return outcomes.some((one) => one.status === 'pass') ? 0 : 2;
 }
 
+/** The known behaviours of the client's library (`--client`) that explain the failed cases' judges, each with its source line. */
+function causeLines(profile: string | undefined, cases: readonly ScenarioCase[]): string[] {
+  const library = CLIENT_PROFILES.find((one) => one.id === profile);
+  if (library === undefined) return [];
+  const judges = new Set(cases.filter((one) => one.status === 'fail').map((one) => one.judge));
+  return [...judges].flatMap((judge) =>
+    likelyCauses(profile, judge).map(
+      (cause) =>
+        `      likely cause (${library.library} ${library.version}${cause.when === undefined ? '' : `, ${cause.when}`}): ${cause.says} ` +
+        `(${cause.source}; docs/client-profiles.md)`,
+    ),
+  );
+}
+
 function caseLine(one: ScenarioCase): string {
   const where = `${displayText(one.session)}, trace line ${one.lines.join(', ')}`;
   return `      ${one.status === 'pass' ? 'pass' : 'FAIL'} ${one.judge}: ${displayText(one.message)} (${where})`;
@@ -28,6 +43,7 @@ export function clientReportLines(
   failures: readonly ScenarioCase[],
   sessions: number,
   measuredAgainst: string,
+  profile?: string,
 ): string[] {
   const lines = [`mcprely probe-client: ${plural(sessions, 'session')}; the client judged against ${measuredAgainst}`];
   for (const outcome of outcomes) {
@@ -37,6 +53,7 @@ export function clientReportLines(
     const shown = [...outcome.cases.filter((one) => one.status === 'fail'), ...outcome.cases.filter((one) => one.status === 'pass')];
     for (const one of shown.slice(0, LISTED_CASES)) lines.push(caseLine(one));
     if (shown.length > LISTED_CASES) lines.push(`      … and ${shown.length - LISTED_CASES} more`);
+    lines.push(...causeLines(profile, outcome.cases));
   }
   if (failures.length > 0) {
     lines.push(`  the session itself (${plural(failures.length, 'failure')}):`);

@@ -17,6 +17,7 @@ const CHECKS_ASSERTING: Readonly<Record<string, readonly string[]>> = {
   'server-silent-after-cancel': ['cancel-before-completion', 'client-timeouts', 'tasks'],
   'server-progress-increases': ['progress'],
   'server-progress-for-active-requests': ['progress'],
+  'server-streams-progress': ['progress'],
   'server-answers-only-requests': ['cancel-before-completion', 'ignored-cancellations'],
   'server-sse-headers': ['sse-headers'],
   'server-messages-on-own-stream': ['cancel-before-completion', 'client-timeouts'],

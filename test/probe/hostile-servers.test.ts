@@ -327,6 +327,22 @@ const CASES: Readonly<Record<string, Case>> = {
     },
     also: ({ report }) => expect(judgeStatus(report, 'server-progress-for-active-requests')).toBe('fail'),
   },
+  // Every progress notification written only with the answer (a buffering layer): the progress check fails through its judge.
+  ...Object.fromEntries(
+    [S25, H25].map((on) => [
+      `held-progress over ${on[0]} (${on[1]}): progress held back until the answer fails the progress check`,
+      {
+        defect: 'held-progress',
+        on,
+        exit: 1 as const,
+        fails: {
+          progress:
+            /^judged on the session: all 4 progress notification\(s\) for tools\/call slow_job \(id \d+\) arrived within \d+ ms of its answer/,
+        },
+        also: ({ report }: ProbeRun) => expect(judgeStatus(report, 'server-streams-progress')).toBe('fail'),
+      },
+    ]),
+  ),
   'flood over stdio': {
     defect: 'flood',
     on: S25,

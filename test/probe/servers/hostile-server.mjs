@@ -46,7 +46,8 @@ const option = (name) => {
 const revision = option('--revision') ?? '2025-11-25';
 const httpPort = option('--http');
 // How long each of slow_job's four steps takes (ms).
-const stepMs = Number(option('--step-ms') ?? 150);
+// A held-back stream needs a job of more than a second to be seen as one.
+const stepMs = Number(option('--step-ms') ?? (defect === 'held-progress' ? 350 : 150));
 const STATELESS = '2026-07-28';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false };
@@ -75,7 +76,15 @@ function toolList() {
 }
 
 /** The state of one tools/call: who to write to, and whether it was cancelled. */
-function startJob(message, send, job) {
+function startJob(message, direct, job) {
+  // held-progress: a buffering layer on the way holds every progress notification until the answer goes out.
+  const held = [];
+  const send = (reply) => {
+    if (defect !== 'held-progress') return direct(reply);
+    if (reply.method === 'notifications/progress') return held.push(reply);
+    for (const one of held.splice(0)) direct(one);
+    return direct(reply);
+  };
   const token = message.params?._meta?.progressToken;
   const progress = (value) =>
     token !== undefined &&
