@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,6 +155,31 @@ describe('probe-client --run: raw clients, good and deliberately bad, one judge 
     expect(unmeasured.cases('never_answers', 'client-cancels-on-idle-timeout')).toEqual([]);
     expect(statusOf(unmeasured.cases('never_answers', 'client-cancels-with-revision-signal'))).toEqual(['pass']);
     expect(unmeasured.stdout).toMatch(/the client judged against no timeout \(give --idle-timeout and --max-timeout\)/);
+  });
+
+  it.concurrent("--manifest: each call judged against its operation's timeouts (operations named after the tools)", async () => {
+    const manifest = join(folder, 'host.yaml');
+    writeFileSync(
+      manifest,
+      [
+        'mcprely: 1',
+        'specVersion: "2025-11-25"',
+        'server:',
+        '  name: host-under-test',
+        '  transports: [streamable-http]',
+        'operations:',
+        '  - name: never_answers',
+        '    method: tools/call',
+        '    sideEffect: none',
+        '    timeouts: { idleMs: 300, maxMs: 1200 }',
+        '',
+      ].join('\n'),
+    );
+    const onTime = await play(['--give-up', '300'], ['--manifest', manifest], false);
+    expect(statusOf(onTime.cases('never_answers', 'client-cancels-on-idle-timeout'))).toEqual(['pass']);
+    const late = await play(['--give-up', '1500'], ['--manifest', manifest], false);
+    expect(late.outcome('never_answers').summary).toMatch(/was cancelled \d+ ms after its idle timeout \(300 ms\)/);
+    expect(late.status).toBe(1);
   });
 
   it.concurrent('a client command that cannot start, or no way to meet the client: exit 2, no stack trace', async () => {
