@@ -59,7 +59,7 @@ function measuredAgainst(options: ProbeClientOptions): string {
   return `${parts.length === 0 ? 'no timeout (give --idle-timeout and --max-timeout)' : parts.join(', ')}, tolerance ${options.judge.toleranceMs} ms`;
 }
 
-function judged(
+function judgeSessions(
   sessions: readonly ScenarioSession[],
   judge: JudgeOptions,
   traces: (index: number) => string | undefined,
@@ -79,7 +79,7 @@ function tellAsDecided(sessions: () => readonly ScenarioSession[], judge: JudgeO
   const told = new Map<string, string>();
   const timer = setInterval(() => {
     const outcomes = scenarioOutcomes(
-      judged(sessions(), judge, () => undefined, true),
+      judgeSessions(sessions(), judge, () => undefined, true),
       judge,
     );
     for (const outcome of outcomes) {
@@ -101,9 +101,11 @@ function finish(
   judge: JudgeOptions,
   to: NodeJS.WritableStream,
   toolVersion: string,
+  traceProblems: readonly string[] = [],
 ): number {
+  for (const problem of traceProblems) say(process.stderr, `mcprely probe-client: ${displayText(problem)} (the session is still judged)`);
   const traces = (index: number) => sessionTracePath(options.record, index);
-  const judgedSessions = judged(sessions, judge, traces, false);
+  const judgedSessions = judgeSessions(sessions, judge, traces, false);
   const outcomes = scenarioOutcomes(judgedSessions, judge);
   const failures = sessionFailures(judgedSessions);
   say(to, clientReportLines(outcomes, failures, sessions.length, measuredAgainst(options), options.client).join('\n'));
@@ -249,7 +251,10 @@ async function runHttp(options: ProbeClientOptions, judge: JudgeOptions, timing:
     how = `interrupted (${await signal.promise})`;
     signal.off();
   } else {
-    const ran = await runClient(argv, url, options.waitMs);
+    // SIGINT or SIGTERM while the client runs stops it (its process group), and the run is still judged.
+    const signal = signalled();
+    const ran = await runClient(argv, url, options.waitMs, signal.promise);
+    signal.off();
     if (ran.problem !== undefined) {
       stopTelling();
       await server.close('the client did not start');
@@ -263,7 +268,7 @@ async function runHttp(options: ProbeClientOptions, judge: JudgeOptions, timing:
   }
   stopTelling();
   await server.close(how);
-  return finish(server.sessions, options, judge, process.stdout, toolVersion);
+  return finish(server.sessions, options, judge, process.stdout, toolVersion, server.traceProblems);
 }
 
 /** Starts the client with the endpoint as its last argument (and in MCPRELY_PROBE_URL); how it ended, or why it did not start. */
@@ -271,6 +276,7 @@ function runClient(
   argv: readonly string[],
   url: string,
   waitMs: number,
+  interrupted: Promise<NodeJS.Signals>,
 ): Promise<{ how: string; problem?: undefined } | { problem: string }> {
   return new Promise((resolve) => {
     let child: ChildProcess;
@@ -279,17 +285,29 @@ function runClient(
         // The client's output goes to stderr: stdout is the report's.
         stdio: ['ignore', 2, 'inherit'],
         env: { ...process.env, MCPRELY_PROBE_URL: url },
+        // Its own process group, so that stopping it stops what it started too (a shell script's client).
+        detached: process.platform !== 'win32',
       });
     } catch (error) {
       resolve({ problem: (error as Error).message });
       return;
     }
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 2000).unref();
-    }, waitMs);
+    let stoppedBecause: string | undefined;
+    const stop = (why: string) => {
+      stoppedBecause ??= why;
+      const kill = (signal: NodeJS.Signals) => {
+        try {
+          if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, signal);
+          else child.kill(signal);
+        } catch {
+          // Already gone.
+        }
+      };
+      kill('SIGTERM');
+      setTimeout(() => kill('SIGKILL'), 2000).unref();
+    };
+    const timer = setTimeout(() => stop(`did not exit within ${waitMs} ms and was stopped`), waitMs);
+    void interrupted.then((signal) => stop(`was stopped: mcprely was interrupted (${signal})`));
     child.once('error', (error) => {
       clearTimeout(timer);
       resolve({ problem: `${argv[0]}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such program' : error.message}` });
@@ -297,7 +315,7 @@ function runClient(
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       resolve({
-        how: timedOut ? `did not exit within ${waitMs} ms and was stopped` : signal !== null ? `was ended by ${signal}` : `exited ${code}`,
+        how: stoppedBecause ?? (signal !== null ? `was ended by ${signal}` : `exited ${code}`),
       });
     });
   });

@@ -1,6 +1,6 @@
 import { fact } from '../spec/revision-facts.js';
 import { type JudgedCase, type Judge, judged } from './judgement.js';
-import { type JudgeHead, streamsHidden } from './http-judges.js';
+import { type JudgeHead, resumes, streamsHidden } from './http-judges.js';
 import { cancelledByClosing, describeRequest } from './session-requests.js';
 
 /**
@@ -42,6 +42,8 @@ export const clientCancelsWithRevisionSignal: Judge = (session, options) => {
       continue;
     }
     const closed = request.sent.stream === undefined ? undefined : streams.get(request.sent.stream)?.closed;
+    // The server broke the stream first: the request was lost with it, and there was nothing left to cancel.
+    if (closed !== undefined && closed.by === 'server' && closed.at <= at.at) continue;
     const closedToo = closed !== undefined && closed.by === 'client' && closed.at <= at.at + options.toleranceMs;
     cases.push(
       closedToo
@@ -61,8 +63,11 @@ export const clientCancelsWithRevisionSignal: Judge = (session, options) => {
   }
   for (const request of session.requests) {
     if (request.from !== 'client' || request.sent.stream === undefined || notified.has(request)) continue;
-    const closed = streams.get(request.sent.stream)?.closed;
-    if (closed === undefined || closed.by !== 'client' || (request.response !== undefined && request.response.at <= closed.at)) continue;
+    const own = streams.get(request.sent.stream);
+    const closed = own?.closed;
+    if (own === undefined || closed === undefined || closed.by !== 'client' || request.response !== undefined) continue;
+    // A disconnect the client resumed after (Last-Event-ID) was no attempt to cancel.
+    if ([...streams.values()].some((one) => one.opened.at >= closed.at && resumes(session, one, own, request))) continue;
     if (closing) {
       if (request.cancelled !== undefined && cancelledByClosing(request.cancelled))
         cases.push({ status: 'pass', message: `cancelled ${describeRequest(request)} by closing its stream`, lines: [closed.line] });

@@ -4,7 +4,7 @@ import { type Judge, type JudgedCase, type Judgement, judged } from './judgement
 import { describeRequest, LONG_LIVED_METHODS, lostWithItsStreamAt, type SessionIndex, type SessionRequest } from './session-requests.js';
 
 /** When the idle timeout ends for a request: its sending, or the last progress that came before the timer ran out. */
-function idleDeadline(request: SessionRequest, idleMs: number): number {
+export function idleDeadline(request: SessionRequest, idleMs: number): number {
   let last = request.sent.at;
   for (const progress of request.progress) {
     if (progress.at > last + idleMs) break;

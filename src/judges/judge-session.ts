@@ -3,6 +3,7 @@ import { clientResumesOnlyWhereSupported, HTTP_SERVER_JUDGES } from './http-judg
 import type { JudgeOptions } from './judge-options.js';
 import type { Judge, Judgement } from './judgement.js';
 import { clientCancelsWithRevisionSignal } from './cancel-signal-judge.js';
+import { clientRecoversLostRequest } from './lost-request-judge.js';
 import { serverStreamsProgress } from './progress-streaming-judge.js';
 import { clientResumesOnlyPending } from './resume-pending-judge.js';
 import { clientRetryKeepsKey } from './retry-judge.js';
@@ -23,6 +24,7 @@ export const JUDGES: readonly Judge[] = [
   clientResumesOnlyWhereSupported,
   clientResumesOnlyPending,
   clientCancelsWithRevisionSignal,
+  clientRecoversLostRequest,
 ];
 
 /** What the judges made of one session. */

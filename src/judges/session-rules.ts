@@ -157,6 +157,17 @@ const TEXTS: readonly RuleText[] = [
       "Where closing the request's stream is the cancellation, abort the request's HTTP response; where the revision asks for " +
       'notifications/cancelled, POST it: closing a stream there is a disconnect, not a cancellation.',
   },
+  {
+    id: 'client-recovers-lost-request',
+    party: 'client',
+    description:
+      'A request whose stream broke before its answer is recovered: sent again under a new id, resumed where the revision allows, ' +
+      'or cancelled there — never just dropped.',
+    rests: { fact: 'reissue-after-broken-stream' },
+    fix:
+      'When a response stream ends without the answer, resume it (Last-Event-ID) where the revision allows, else send the request ' +
+      'again under a new id; a request given up on is cancelled, so that the server stops its work.',
+  },
 ];
 
 /** MUST and MUST NOT are errors; SHOULD and the lesson warnings. */

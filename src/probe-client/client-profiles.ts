@@ -69,7 +69,7 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
         source: 'dist/src-CeKsbNLO.mjs:6180; dist/index.mjs:1565-1656',
       },
       {
-        judge: 'client-resumes-only-where-supported',
+        judge: 'client-recovers-lost-request',
         when: 'Streamable HTTP, where a broken stream loses the request',
         says:
           'a call lost with its broken stream is never sent again: the caller waits for its timeout; the reconnect path has no ' +
@@ -90,7 +90,7 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
         source: 'mcp/client/streamable_http.py:338-340, 353-355, 512-514',
       },
       {
-        judge: 'client-resumes-only-where-supported',
+        judge: 'client-recovers-lost-request',
         when: 'Streamable HTTP',
         says:
           'a stream dropped without event ids fails the call at once ("SSE stream ended without a response"): the server is ' +

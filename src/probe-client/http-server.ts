@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { responseRecord } from '../judges/stream-records.js';
+import { traceOpenProblem } from '../recording/session-recorder.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
 import type { ScenarioCall } from './scenario-call.js';
@@ -12,18 +13,25 @@ import type { ScenarioTiming } from './scenarios.js';
 /** The most a POST body may hold (bytes): a client message, never a payload. */
 const MAX_BODY = 4 * 1024 * 1024;
 
+/** The most sessions one run opens (each may write a trace): a runaway client is refused, not served for ever. */
+export const MAX_SESSIONS = 64;
+
 const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' } as const;
 
-/** One SSE event a call sent: its id (when the scenario gives ids) and its message, kept for a resumption. */
+/**
+ * One SSE event a call sent, kept for a resumption: its id (when the scenario gives ids), its message, and whether it
+ * reached a stream (and the trace) already.
+ */
 interface SentEvent {
   readonly id?: string;
   readonly message: JsonObject;
+  delivered: boolean;
 }
 
 /** A scenario call over HTTP: the stream it is written to now (its POST's, a resumed GET's, or none), and every event it sent. */
 interface HttpCall {
   readonly session: ScenarioSession;
-  readonly running: ScenarioCall;
+  readonly scenarioCall: ScenarioCall;
   readonly events: SentEvent[];
   stream: { readonly id: string; readonly res: ServerResponse } | undefined;
   answered: boolean;
@@ -34,27 +42,48 @@ export interface ListenAt {
   readonly port: number;
 }
 
+/** One event as it goes on the wire. */
+function sseFrame(event: SentEvent): string {
+  return `${event.id === undefined ? '' : `id: ${event.id}\n`}data: ${JSON.stringify(event.message)}\n\n`;
+}
+
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** Whether a browser page from `origin` may call (no Origin: not a browser): loopback pages and the listening host only. */
+function originAllowed(origin: string | undefined, listenHost: string): boolean {
+  if (origin === undefined) return true;
+  try {
+    const host = new URL(origin).hostname;
+    return LOOPBACK_HOSTS.has(host) || host === listenHost;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The scenario server over Streamable HTTP, on loopback unless told. Each revision as the client offers it:
  * `initialize` opens a session with an `Mcp-Session-Id` (its POSTed `notifications/cancelled` cancels; a GET with
- * `Last-Event-ID` resumes a dropped stream), `server/discover` the stateless revision (closing a call's stream is
- * its cancellation; GET and DELETE answer 405). A scenario call's answer and progress go on its POST's SSE stream.
- * Every exchange is recorded in its session's trace: the request, the response's headers, who closed it.
+ * `Last-Event-ID` resumes a dropped stream; an id that is not a live session's is answered 404), `server/discover`
+ * the stateless revision (closing a call's stream is its cancellation; GET and DELETE answer 405). A scenario call's
+ * answer and progress go on its POST's SSE stream. Every exchange is recorded in its session's trace: the request,
+ * the response's headers, who closed it. A browser page from another origin is refused (403).
  */
 export class ScenarioHttpServer {
   readonly #server: Server;
   readonly #sessions = new Map<string, ScenarioSession>();
-  /** The session of requests that name none (the stateless revision, or a client that dropped its session id). */
+  /** The session of requests that name none (the stateless revision). */
   #stateless: ScenarioSession | undefined;
   readonly #byEventId = new Map<string, HttpCall>();
   readonly #order: ScenarioSession[] = [];
+  /** Why a session's trace could not be written, in words (the session is still served and judged). */
+  readonly traceProblems: string[] = [];
+  #listenHost = '127.0.0.1';
   #exchange = 0;
   #eventCount = 0;
 
   constructor(
     private readonly timing: ScenarioTiming,
     private readonly recordPath: (index: number) => string | undefined,
-    private readonly onSession: (session: ScenarioSession) => void = () => undefined,
   ) {
     this.#server = createServer((req, res) => {
       this.#route(req, res).catch(() => {
@@ -66,6 +95,7 @@ export class ScenarioHttpServer {
 
   /** Listens; the endpoint's URL. */
   listen(at: ListenAt): Promise<string> {
+    this.#listenHost = at.host;
     return new Promise((resolve, reject) => {
       this.#server.once('error', reject);
       this.#server.listen(at.port, at.host, () => {
@@ -89,16 +119,25 @@ export class ScenarioHttpServer {
   }
 
   #newSession(label: string): ScenarioSession {
-    const session = new ScenarioSession(label, 'http', this.timing, this.recordPath(this.#order.length));
+    const path = this.recordPath(this.#order.length);
+    let session: ScenarioSession;
+    try {
+      session = new ScenarioSession(label, 'http', this.timing, path);
+    } catch (error) {
+      this.traceProblems.push(`cannot write the trace ${path}: ${traceOpenProblem(error)}`);
+      session = new ScenarioSession(label, 'http', this.timing);
+    }
     this.#order.push(session);
-    this.onSession(session);
     return session;
   }
 
-  /** The session a request belongs to: its `Mcp-Session-Id` when it names one of ours, else the stateless one. */
-  #sessionOf(req: IncomingMessage): ScenarioSession {
-    const named = this.#sessions.get(String(req.headers['mcp-session-id'] ?? ''));
-    if (named !== undefined) return named;
+  /** The session a request names by its `Mcp-Session-Id` (undefined: one that is not ours, or ended), else the stateless one. */
+  #sessionOf(req: IncomingMessage): ScenarioSession | undefined {
+    const named = req.headers['mcp-session-id'];
+    if (typeof named === 'string' && named !== '') {
+      const session = this.#sessions.get(named);
+      return session === undefined || session.ended ? undefined : session;
+    }
     this.#stateless ??= this.#newSession('stateless');
     return this.#stateless;
   }
@@ -150,9 +189,26 @@ export class ScenarioHttpServer {
     });
   }
 
+  /** Writes an event of `call` to its stream, recorded the first time it reaches one (a replay is not a second message). */
+  #deliver(call: HttpCall, event: SentEvent): void {
+    const target = call.stream;
+    if (target === undefined) return;
+    if (!event.delivered) call.session.sent(event.message, target.id, event.id);
+    event.delivered = true;
+    target.res.write(sseFrame(event));
+  }
+
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!originAllowed(req.headers.origin, this.#listenHost)) {
+      res.writeHead(403, { 'Content-Type': 'text/plain' }).end('a page of another origin may not call this server\n');
+      return;
+    }
     if (req.method === 'POST') return this.#post(req, res);
     const session = this.#sessionOf(req);
+    if (session === undefined) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('no live session has that Mcp-Session-Id: initialize again\n');
+      return;
+    }
     const stream = this.#open(session, req);
     const revision = this.#revisionOf(req, session);
     if (
@@ -192,7 +248,15 @@ export class ScenarioHttpServer {
       parsed = false;
     }
     const isInitialize = parsed && typeof message === 'object' && message !== null && (message as JsonObject)['method'] === 'initialize';
+    if (isInitialize && this.#order.length >= MAX_SESSIONS) {
+      res.writeHead(503, { 'Content-Type': 'text/plain' }).end(`this run serves at most ${MAX_SESSIONS} sessions\n`);
+      return;
+    }
     const session = isInitialize ? this.#newSession(`session ${this.#order.length + 1}`) : this.#sessionOf(req);
+    if (session === undefined) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('no live session has that Mcp-Session-Id: initialize again\n');
+      return;
+    }
     const stream = this.#open(session, req);
     const json = (status: number, unshaped: JsonObject, headers: Record<string, string> = {}) => {
       const body = session.shaped(unshaped);
@@ -200,13 +264,9 @@ export class ScenarioHttpServer {
       session.sent(body, stream);
       this.#end(session, stream, res, JSON.stringify(body));
     };
-    if (!parsed) {
+    if (!parsed || Array.isArray(message) || typeof message !== 'object' || message === null) {
       session.receiveText(text, stream);
-      return json(400, errorReply(null, -32700, 'Parse error: the body is one JSON-RPC message'));
-    }
-    if (Array.isArray(message)) {
-      session.receiveText(text, stream);
-      return json(400, errorReply(null, -32600, 'send one JSON-RPC message per POST'));
+      return json(400, errorReply(null, parsed ? -32600 : -32700, 'the body is one JSON-RPC message (an object)'));
     }
     const handled = session.receive(message, stream);
     const revision = this.#revisionOf(req, session);
@@ -231,53 +291,66 @@ export class ScenarioHttpServer {
     this.#head(session, stream, res, 200, { ...SSE_HEADERS });
     res.flushHeaders();
     const closeCancels = fact(revision, 'http-cancel-signal').value === 'close-stream';
-    const eventIds = handled.scenario.plan(handled.args, this.timing).eventIds;
+    const plan = session.planOf(handled);
     let call: HttpCall | undefined;
-    const deliver = (event: SentEvent) => {
-      const target = call?.stream;
-      if (target === undefined || call === undefined) return;
-      session.sent(event.message, target.id, event.id);
-      target.res.write(`${event.id === undefined ? '' : `id: ${event.id}\n`}data: ${JSON.stringify(event.message)}\n\n`);
+    const keep = (event: SentEvent) => {
+      if (call === undefined) return;
+      call.events.push(event);
+      if (event.id !== undefined) this.#byEventId.set(event.id, call);
+      this.#deliver(call, event);
     };
-    const running = session.startCall(handled, {
-      send: (unshaped, final) => {
-        const reply = session.shaped(unshaped);
-        if (call === undefined) {
-          // Answered at once (a key seen before): on its own stream, which then ends.
-          session.sent(reply, stream);
-          res.write(`data: ${JSON.stringify(reply)}\n\n`);
-          this.#end(session, stream, res);
-          return;
-        }
-        const event: SentEvent = { ...(eventIds ? { id: `${++this.#eventCount}` } : {}), message: reply };
-        call.events.push(event);
-        if (event.id !== undefined) this.#byEventId.set(event.id, call);
-        deliver(event);
-        if (final) {
-          call.answered = true;
-          const target = call.stream;
-          if (target !== undefined) {
-            call.stream = undefined;
-            this.#end(session, target.id, target.res);
+    const scenarioCall = session.startCall(
+      handled,
+      {
+        send: (unshaped, final) => {
+          const reply = session.shaped(unshaped);
+          if (call === undefined) {
+            // Answered at once (a key seen before): on its own stream, which then ends.
+            session.sent(reply, stream);
+            res.write(sseFrame({ message: reply, delivered: true }));
+            this.#end(session, stream, res);
+            return;
           }
-        }
+          keep({ ...(plan.eventIds ? { id: `${++this.#eventCount}` } : {}), message: reply, delivered: false });
+          if (final) {
+            call.answered = true;
+            const target = call.stream;
+            if (target !== undefined) {
+              call.stream = undefined;
+              this.#end(session, target.id, target.res);
+            }
+          }
+        },
+        drop: () => {
+          const target = call?.stream;
+          if (call === undefined || target === undefined) return;
+          call.stream = undefined;
+          this.#end(session, target.id, target.res);
+          // Where a broken stream loses the request, the server stops its work with it.
+          if (closeCancels) call.scenarioCall.stop();
+        },
       },
-      drop: () => {
-        const target = call?.stream;
-        if (call === undefined || target === undefined) return;
-        call.stream = undefined;
-        this.#end(session, target.id, target.res);
-        // Where a broken stream loses the request, the server stops its work with it.
-        if (closeCancels) call.running.stop();
-      },
-    });
-    if (running === undefined) return;
-    call = { session, running, events: [], stream: { id: stream, res }, answered: false };
+      plan,
+    );
+    if (scenarioCall === undefined) return;
+    call = { session, scenarioCall, events: [], stream: { id: stream, res }, answered: false };
+    // A stream the server means to drop opens with an event that carries an id, so that it can be resumed whether or not
+    // the call asked for progress: a log message (a notification every client accepts), recorded like any other.
+    if (plan.finish === 'drop' && plan.eventIds)
+      keep({
+        id: `${++this.#eventCount}`,
+        message: {
+          jsonrpc: '2.0',
+          method: 'notifications/message',
+          params: { level: 'debug', logger: 'mcprely-probe-client', data: 'this stream will be dropped before the answer' },
+        },
+        delivered: false,
+      });
     const owned = call;
     this.#watchClose(session, stream, res, () => {
       if (owned.stream?.res === res) owned.stream = undefined;
       // Closing the stream is the cancellation where the revision says so; elsewhere a disconnect, and the work goes on.
-      if (closeCancels) owned.running.stop();
+      if (closeCancels) owned.scenarioCall.stop();
     });
   }
 
@@ -295,12 +368,9 @@ export class ScenarioHttpServer {
     if (previous !== undefined) this.#end(session, previous.id, previous.res);
     call.stream = { id: stream, res };
     const after = call.events.findIndex((event) => event.id === lastEventId);
-    for (const event of call.events.slice(after + 1)) {
-      session.sent(event.message, stream, event.id);
-      res.write(`${event.id === undefined ? '' : `id: ${event.id}\n`}data: ${JSON.stringify(event.message)}\n\n`);
-    }
+    for (const event of call.events.slice(after + 1)) this.#deliver(call, event);
     // Nothing more will come for a call that is over (answered, or stopped by the client's cancellation).
-    if (call.answered || !call.running.running) {
+    if (call.answered || !call.scenarioCall.running) {
       call.stream = undefined;
       this.#end(session, stream, res);
       return;

@@ -3,6 +3,7 @@ import type { SessionVerdict } from '../judges/judge-session.js';
 import type { SessionIndex, SessionRequest } from '../judges/session-requests.js';
 import type { SessionMessage } from '../judges/session-transcript.js';
 import type { CheckStatus } from '../live/outcome.js';
+import { fact } from '../spec/revision-facts.js';
 import { type Scenario, SCENARIOS, scenarioNamed } from './scenarios.js';
 
 /** One session of the scenario server as judged: its label (and trace, when recorded) and the judges' verdict. */
@@ -79,6 +80,11 @@ function linesOfScenarios(session: SessionIndex): Map<number, string> {
  * what it had the answer to (a case the cancellation judge cannot make, since it judges only cancellations sent).
  */
 function answeredCases(session: SessionIndex, label: string, options: JudgeOptions, name: string): ScenarioCase[] {
+  // Where closing the stream is the cancellation, the server ends the stream with the answer: the client has no way
+  // left to cancel it on the wire, so its silence shows nothing.
+  if (session.transcript.transport === 'http' && session.revision !== undefined) {
+    if (fact(session.revision, 'http-cancel-signal').value === 'close-stream') return [];
+  }
   const cancelledOnes = new Set(session.cancellations.map((one) => one.request));
   const cases: ScenarioCase[] = [];
   for (const request of session.requests) {
@@ -113,18 +119,22 @@ export function scenarioOutcomes(sessions: readonly JudgedSession[], options: Ju
       const owner = linesOfScenarios(verdict.session);
       for (const judgement of verdict.judgements) {
         if (!scenario.judges.includes(judgement.judge)) continue;
-        if (judgement.status !== 'not-observable') observable = true;
+        const decisive = scenario.decisive.includes(judgement.judge);
+        if (decisive && judgement.status !== 'not-observable') observable = true;
         let decided = false;
         for (const one of judgement.cases)
           if (one.lines.some((line) => owner.get(line) === scenario.name)) {
             decided = true;
             cases.push({ judge: judgement.judge, status: one.status, message: one.message, session: label, lines: one.lines });
           }
-        if (!decided && judgement.status !== 'fail') undecided.push(`${judgement.judge}: ${judgement.summary}`);
+        // Why it did not decide: the judge's own reason when it judged nothing, else that nothing was about these calls.
+        if (!decided && decisive && judgement.status !== 'fail')
+          undecided.push(`${judgement.judge}: ${judgement.status === 'pass' ? 'no case about these calls' : judgement.summary}`);
       }
       if (scenario.judges.includes(ONLY_PENDING)) cases.push(...answeredCases(verdict.session, label, options, scenario.name));
     }
     const failed = cases.filter((one) => one.status === 'fail');
+    const decided = cases.filter((one) => one.status === 'pass' && scenario.decisive.includes(one.judge));
     const base = { scenario: scenario.name, calls, cases };
     if (calls === 0) return { ...base, status: 'inconclusive', summary: 'the client never called it' };
     if (failed.length > 0)
@@ -134,11 +144,12 @@ export function scenarioOutcomes(sessions: readonly JudgedSession[], options: Ju
         summary:
           failed.length === 1 ? (failed[0] as ScenarioCase).message : `${failed.length} cases: ${(failed[0] as ScenarioCase).message}; …`,
       };
-    if (cases.length > 0)
+    // A pass only from a judge that shows what the scenario is for (a cancellation at the timeout, not only its signal).
+    if (decided.length > 0)
       return {
         ...base,
         status: 'pass',
-        summary: (cases[0] as ScenarioCase).message + (cases.length > 1 ? ` (and ${cases.length - 1} more)` : ''),
+        summary: (decided[0] as ScenarioCase).message + (cases.length > 1 ? ` (and ${cases.length - 1} more)` : ''),
       };
     const why = [...new Set(undecided)].slice(0, 3).join('; ');
     return {
@@ -154,7 +165,8 @@ export function sessionFailures(sessions: readonly JudgedSession[]): ScenarioCas
   const failures: ScenarioCase[] = [];
   for (const { label, verdict } of sessions) {
     const owner = linesOfScenarios(verdict.session);
-    for (const judgement of verdict.judgements)
+    // The server judges are left out: the scenario server is mcprely's own, its faults not the client's.
+    for (const judgement of verdict.judgements.filter((one) => one.party === 'client'))
       for (const one of judgement.cases)
         if (one.status === 'fail' && !one.lines.some((line) => scenarioNamed(owner.get(line))?.judges.includes(judgement.judge)))
           failures.push({ judge: judgement.judge, status: 'fail', message: one.message, session: label, lines: one.lines });

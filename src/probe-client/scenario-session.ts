@@ -67,7 +67,7 @@ export class ScenarioSession {
    * A call's plan in this session: a stream is dropped once per scenario, so that the call sent again (what the
    * client must do where a broken stream loses the request) gets its answer.
    */
-  #planOf(call: Extract<Handled, { kind: 'call' }>): ScenarioPlan {
+  planOf(call: Extract<Handled, { kind: 'call' }>): ScenarioPlan {
     const plan = call.scenario.plan(call.args, this.timing);
     if (plan.finish !== 'drop') return plan;
     if (!this.#dropped.has(call.scenario.name)) {
@@ -77,8 +77,11 @@ export class ScenarioSession {
     return { ...plan, finish: 'result' };
   }
 
-  /** Starts a scenario call whose messages go to `sink`; a `slow_write` whose key was seen is answered at once. */
-  startCall(call: Extract<Handled, { kind: 'call' }>, sink: CallSink): ScenarioCall | undefined {
+  /**
+   * Starts a scenario call whose messages go to `sink` (its plan: `planOf`, once per call); a `slow_write` whose key
+   * was seen is answered at once.
+   */
+  startCall(call: Extract<Handled, { kind: 'call' }>, sink: CallSink, plan = this.planOf(call)): ScenarioCall | undefined {
     const key = call.args['idempotencyKey'];
     if (call.scenario.name === 'slow_write') {
       const first = this.#keys.claim(key, call.id);
@@ -87,7 +90,7 @@ export class ScenarioSession {
         return undefined;
       }
     }
-    const running = new ScenarioCall(call.id, call.scenario.name, this.#planOf(call), this.timing, sink, call.token);
+    const running = new ScenarioCall(call.id, call.scenario.name, plan, this.timing, sink, call.token);
     this.#calls.get(idKey(call.id) ?? '')?.stop();
     this.#calls.set(idKey(call.id) ?? '', running);
     running.start();

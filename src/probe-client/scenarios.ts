@@ -36,8 +36,10 @@ export interface Scenario {
   readonly description: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly annotations?: Readonly<Record<string, unknown>>;
-  /** The judges whose cases about this scenario's calls decide its outcome. */
+  /** The judges whose cases about this scenario's calls count toward its outcome (any of their failures fails it). */
   readonly judges: readonly string[];
+  /** Those of `judges` that show what the scenario is for: it passes only on a case one of them decided. */
+  readonly decisive: readonly string[];
   /** Only on Streamable HTTP (a stream to drop); over stdio the call is answered at once with an error saying so. */
   readonly httpOnly?: boolean;
   plan(args: Readonly<Record<string, unknown>>, timing: ScenarioTiming): ScenarioPlan;
@@ -65,7 +67,11 @@ const TIMEOUT_JUDGES = [
   'client-cancels-with-revision-signal',
   'client-resumes-only-where-supported',
   'client-resumes-only-pending',
+  'client-recovers-lost-request',
 ];
+const TIMEOUTS = ['client-cancels-on-idle-timeout', 'client-enforces-maximum'];
+const DROPS = ['client-recovers-lost-request', 'client-resumes-only-where-supported', 'client-resumes-only-pending'];
+const ANSWERED = ['client-cancels-only-pending'];
 
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -75,6 +81,7 @@ export const SCENARIOS: readonly Scenario[] = [
       "call with its transport's signal (notifications/cancelled, or closing the request's stream) within the tolerance of its timeout.",
     inputSchema: NO_ARGUMENTS,
     judges: TIMEOUT_JUDGES,
+    decisive: TIMEOUTS,
     plan: () => ({ eventIds: true }),
   },
   {
@@ -88,6 +95,7 @@ export const SCENARIOS: readonly Scenario[] = [
       additionalProperties: false,
     },
     judges: [...TIMEOUT_JUDGES, 'client-cancels-only-pending'],
+    decisive: [...ANSWERED, ...TIMEOUTS],
     plan: (args, timing) => ({ finishAtMs: wholeArgument(args, 'ms', 200, timing.holdMs), finish: 'result', eventIds: true }),
   },
   {
@@ -97,6 +105,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'reset your idle timeout, but your maximum timeout must end the call, and the client must cancel it then.',
     inputSchema: NO_ARGUMENTS,
     judges: TIMEOUT_JUDGES,
+    decisive: TIMEOUTS,
     plan: (_args, timing) => ({ progressEveryMs: progressInterval(timing), eventIds: true }),
   },
   {
@@ -113,6 +122,7 @@ export const SCENARIOS: readonly Scenario[] = [
       additionalProperties: false,
     },
     judges: [...TIMEOUT_JUDGES, 'client-cancels-only-pending'],
+    decisive: [...TIMEOUTS, ...ANSWERED],
     plan: (args, timing) => {
       const every = wholeArgument(args, 'intervalMs', progressInterval(timing), 60_000) || 1;
       const steps = wholeArgument(args, 'steps', 5, 1000);
@@ -130,6 +140,7 @@ export const SCENARIOS: readonly Scenario[] = [
     description: 'Answers with a JSON-RPC error after 100 ms. The client must not cancel a call that has its answer, an error included.',
     inputSchema: NO_ARGUMENTS,
     judges: [...TIMEOUT_JUDGES, 'client-cancels-only-pending'],
+    decisive: ANSWERED,
     plan: () => ({ finishAtMs: 100, finish: 'error', eventIds: true }),
   },
   {
@@ -140,6 +151,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'it must send the call again under a new request id. It must never resume the stream of a call it cancelled or has the answer to.',
     inputSchema: NO_ARGUMENTS,
     judges: TIMEOUT_JUDGES,
+    decisive: DROPS,
     httpOnly: true,
     plan: (_args, timing) => {
       const every = progressInterval(timing);
@@ -160,6 +172,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'can be resumed. The client must send the call again under a new request id, or time out and cancel it.',
     inputSchema: NO_ARGUMENTS,
     judges: TIMEOUT_JUDGES,
+    decisive: DROPS,
     httpOnly: true,
     plan: (_args, timing) => {
       const every = progressInterval(timing);
@@ -179,6 +192,7 @@ export const SCENARIOS: readonly Scenario[] = [
     },
     annotations: { destructiveHint: true, idempotentHint: false },
     judges: [...TIMEOUT_JUDGES, 'client-retry-keeps-key', 'client-request-ids-unique'],
+    decisive: ['client-retry-keeps-key', ...TIMEOUTS],
     plan: (_args, timing) =>
       timing.idleMs === undefined ? { eventIds: true } : { finishAtMs: timing.idleMs * 3, finish: 'result', eventIds: true },
   },

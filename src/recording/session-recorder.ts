@@ -92,8 +92,9 @@ export class SessionRecorder {
 
   /** What the judges read of a message (each member of a batch), kept at the current line. */
   #keep(at: number, from: Party, parsed: unknown, stream: string | undefined, eventId: string | undefined): void {
+    // A message an SSE event id came with is kept too: a resumption names it, and the judges find its stream by it.
     for (const member of Array.isArray(parsed) ? parsed : [parsed])
-      if (isJudged(member))
+      if (isJudged(member) || eventId !== undefined)
         this.#messages.push({
           line: this.#line,
           at,

@@ -158,13 +158,18 @@ describe('client-resumes-only-where-supported', () => {
     });
     // A break the trace ends at (within the tolerance) shows nothing of what the client does.
     expect(judgement(http(brokenRecords(V2026, []), 200), 'client-resumes-only-where-supported').status).toBe('inconclusive');
-    // A break watched for longer than the tolerance, after which the client sent something else, loses the call: the client must re-issue it.
+    // A break after which the client sent something else shows nothing of resuming; that it lost the call is the next judge's.
     const other = broken(V2026, [opens(200, 'POST 3', V2026), says(200, 'client', 'POST 3', request(2, 'tools/list'))]);
-    expect(judgement(other, 'client-resumes-only-where-supported')).toMatchObject({
+    expect(judgement(other, 'client-resumes-only-where-supported').status).toBe('inconclusive');
+    expect(judgement(other, 'client-recovers-lost-request')).toMatchObject({
       status: 'fail',
-      summary: expect.stringMatching(/^POST 2 broke before the answer to tools\/call slow \(id 1\) and the client did not send it again/),
+      summary: expect.stringMatching(/^POST 2 broke before the answer to tools\/call slow \(id 1\), and the client did not send it again/),
     });
-    expect(judgement(other, 'client-resumes-only-where-supported').cases[0]?.lines).toEqual([6, 3]);
+    expect(judgement(other, 'client-recovers-lost-request').cases[0]?.lines).toEqual([6, 3]);
+    // Watched only until its idle timeout (sent at 10, progress at 100, 1000 ms) and the tolerance: not yet due.
+    expect(judgement(http(brokenRecords(V2026, []), 1150), 'client-recovers-lost-request').status).toBe('inconclusive');
+    // Sent again: recovered.
+    expect(judgement(reissued, 'client-recovers-lost-request').status).toBe('pass');
   });
   it('2026-07-28 with no broken stream is inconclusive: the client had nothing to resume', () => {
     const whole = http([
@@ -288,6 +293,17 @@ describe('client-cancels-with-revision-signal', () => {
     expect(signal.summary).toMatch(/without notifications\/cancelled: on 2025-11-25 a disconnect is not a cancellation/);
     const notified = timedOut({}, postsCancel(1010, 'POST 3', {}), HANDSHAKE_2025);
     expect(judgement(notified, 'client-cancels-with-revision-signal').status).toBe('pass');
+    // A disconnect the client then resumed, and got the answer on, was no attempt to cancel.
+    const resumedAfter = timedOut(
+      {},
+      [closes(300, 'POST 2', 'client'), opens(400, 'GET 3', { lastEventId: 'e' }), answers(401, 'GET 3')],
+      HANDSHAKE_2025,
+    );
+    expect(judgement(resumedAfter, 'client-cancels-with-revision-signal').cases).toEqual([]);
+  });
+  it('2026-07-28: a notification for a call the server had already dropped is not judged (nothing was left to cancel)', () => {
+    const dropped = timedOut(V2026, [closes(300, 'POST 2'), ...postsCancel(1010, 'POST 3', V2026)]);
+    expect(judgement(dropped, 'client-cancels-with-revision-signal').cases).toEqual([]);
   });
   it('stdio has one signal: not observable; no cancellation at all: inconclusive', () => {
     const stdio = transcript([
@@ -370,7 +386,7 @@ describe('server-streams-progress', () => {
   });
 });
 
-describe('client-resumes-only-where-supported on a revision with resumption', () => {
+describe('client-recovers-lost-request on a revision with resumption', () => {
   const lost = (then: readonly object[], endedAt = 5000) =>
     http(
       [
@@ -385,7 +401,7 @@ describe('client-resumes-only-where-supported on a revision with resumption', ()
       endedAt,
     );
   it('a broken stream neither resumed, sent again nor cancelled fails: the server works on for nobody', () => {
-    const dropped = judgement(lost([]), 'client-resumes-only-where-supported');
+    const dropped = judgement(lost([]), 'client-recovers-lost-request');
     expect(dropped.status).toBe('fail');
     expect(dropped.summary).toMatch(/^POST 2 broke before the answer to tools\/call slow \(id 1\), and the client neither resumed it/);
     expect(dropped.cases[0]?.lines).toEqual([11, 8]);
@@ -394,8 +410,13 @@ describe('client-resumes-only-where-supported on a revision with resumption', ()
       opens(600, 'POST 3'),
       says(600, 'client', 'POST 3', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }),
     ];
-    expect(judgement(lost(cancels), 'client-resumes-only-where-supported').status).toBe('inconclusive');
-    expect(judgement(lost([], 200), 'client-resumes-only-where-supported').status).toBe('inconclusive');
+    expect(judgement(lost(cancels), 'client-recovers-lost-request')).toMatchObject({
+      status: 'pass',
+      summary: 'each of 1 request(s) lost with a broken stream was recovered',
+    });
+    expect(judgement(lost([], 200), 'client-recovers-lost-request').status).toBe('inconclusive');
+    // The client ended its session (DELETE): nothing left to recover.
+    expect(judgement(lost([opens(300, 'DELETE 3')]), 'client-recovers-lost-request').status).toBe('inconclusive');
     // A resumption of another call's stream (its event on another stream) does not resume this one.
     const elsewhere = lost([
       opens(160, 'POST 3'),
@@ -404,6 +425,10 @@ describe('client-resumes-only-where-supported on a revision with resumption', ()
       { at: 170, from: 'server', stream: 'POST 3', event: 'x', message: progress(12, 1) },
       opens(400, 'GET 4', { lastEventId: 'x' }),
     ]);
-    expect(judgement(elsewhere, 'client-resumes-only-where-supported').cases.map((one) => one.status)).toEqual(['pass', 'fail']);
+    expect(judgement(elsewhere, 'client-resumes-only-where-supported').status).toBe('pass');
+    expect(judgement(elsewhere, 'client-recovers-lost-request').cases.map((one) => one.status)).toEqual(['fail']);
+    // Resuming this stream recovers it.
+    const resumed = lost([opens(400, 'GET 3', { lastEventId: 'mine' })]);
+    expect(judgement(resumed, 'client-recovers-lost-request').status).toBe('pass');
   });
 });

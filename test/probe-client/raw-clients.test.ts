@@ -117,8 +117,19 @@ describe('probe-client --run: raw clients, good and deliberately bad, one judge 
     );
     const reissues = await play(['--revision', '2026-07-28', '--scenario', 'drop_stream_resumable', '--progress', '--on-drop', 'reissue']);
     expect(statusOf(reissues.cases('drop_stream_resumable', 'client-resumes-only-where-supported'))).toEqual(['pass']);
-    const nothing = await play(['--revision', '2026-07-28', '--scenario', 'drop_stream_unresumable', '--progress', '--on-drop', 'nothing']);
-    expect(nothing.cases('drop_stream_unresumable', 'client-resumes-only-where-supported')[0]?.message).toMatch(/did not send it again/);
+    const nothing = await play([
+      '--revision',
+      '2026-07-28',
+      '--scenario',
+      'drop_stream_unresumable',
+      '--progress',
+      '--on-drop',
+      'nothing',
+      '--linger',
+      '1200',
+    ]);
+    expect(nothing.cases('drop_stream_unresumable', 'client-recovers-lost-request')[0]?.message).toMatch(/did not send it again/);
+    expect(statusOf(reissues.cases('drop_stream_resumable', 'client-recovers-lost-request'))).toEqual(['pass']);
   });
 
   it.concurrent('2025-11-25 drop: resuming the dropped stream passes and gets the answer; resuming after a cancellation fails', async () => {
@@ -150,10 +161,15 @@ describe('probe-client --run: raw clients, good and deliberately bad, one judge 
     expect(idle.status).toBe(2);
     expect(idle.stdout).toMatch(/nothing was exercised: no scenario passed or failed/);
     expect(idle.outcome('never_answers')).toMatchObject({ status: 'inconclusive', summary: 'the client never called it' });
-    // Without a timeout to judge against, the timeout judges decide nothing (the signal the client chose still does).
+    // Without a timeout to judge against, the timeout judges decide nothing: the right signal alone does not pass the scenario.
     const unmeasured = await play(['--give-up', '300'], [], false);
     expect(unmeasured.cases('never_answers', 'client-cancels-on-idle-timeout')).toEqual([]);
     expect(statusOf(unmeasured.cases('never_answers', 'client-cancels-with-revision-signal'))).toEqual(['pass']);
+    expect(unmeasured.outcome('never_answers')).toMatchObject({
+      status: 'inconclusive',
+      summary: expect.stringMatching(/client-cancels-on-idle-timeout: no idle timeout to judge against/),
+    });
+    expect(unmeasured.status).toBe(2);
     expect(unmeasured.stdout).toMatch(/the client judged against no timeout \(give --idle-timeout and --max-timeout\)/);
   });
 

@@ -53,8 +53,9 @@ async function readEvents(response, onEvent) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const id = /^id: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (data !== undefined) onEvent({ id, message: JSON.parse(data) });
+        const data = /^data: ?(.*)$/m.exec(block)?.[1];
+        // A priming event carries an id and no data: it only sets where a resumption starts.
+        if (data !== undefined) onEvent({ id, message: data === '' ? undefined : JSON.parse(data) });
       }
     }
   } catch {
@@ -89,7 +90,7 @@ async function callOnce(id, args) {
   const response = await post({ jsonrpc: '2.0', id, method: 'tools/call', params }, { signal: abort.signal });
   state.done = readEvents(response, ({ id: eventId, message }) => {
     if (eventId !== undefined) state.lastEventId = eventId;
-    if (message.id === id) state.answer = message;
+    if (message?.id === id) state.answer = message;
   }).then(() => {
     if (state.answer === undefined && !abort.signal.aborted) state.dropped = true;
   });
