@@ -112,7 +112,8 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'progress_then_finish',
     description:
       'Sends `steps` progress notifications (default 5), one every `intervalMs`, then answers. Call it with progress on: a client that ' +
-      'resets its idle timeout on progress gets the answer; one that does not cancels at its idle timeout (allowed, and said).',
+      'resets its idle timeout on progress gets the answer; one that does not cancels at its idle timeout (both are allowed). With a ' +
+      'maximum shorter than the whole, the client must cancel at the maximum.',
     inputSchema: {
       type: 'object',
       properties: {

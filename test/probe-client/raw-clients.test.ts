@@ -64,8 +64,12 @@ describe('probe-client --run: raw clients, good and deliberately bad, one judge 
     expect(statusOf(good.cases('never_answers', 'client-cancels-with-revision-signal'))).toEqual(['pass']);
     expect(good.status).toBe(0);
     expect(good.stdout).toMatch(/PASS {11}never_answers \(1 call\)/);
-    const silent = await play(['--give-up', '300', '--signal', 'none']);
+    const sarif = join(folder, 'silent.sarif');
+    const silent = await play(['--give-up', '300', '--signal', 'none'], ['-f', 'sarif', '-o', sarif]);
     expect(silent.outcome('never_answers').status).toBe('fail');
+    // The failures as findings in a lint format, at the trace lines.
+    const results = JSON.parse(readFileSync(sarif, 'utf8')).runs[0].results as { ruleId: string }[];
+    expect(results.map((result) => result.ruleId)).toContain('client-cancels-on-idle-timeout');
     expect(silent.outcome('never_answers').summary).toMatch(/passed its idle timeout \(300 ms\) without a cancellation/);
     expect(silent.status).toBe(1);
   });
