@@ -407,6 +407,7 @@ export function buildProgram(only?: CommandName): Command {
           .default(300_000),
       )
       .option('--report-json <file>', 'write the report (each scenario, its cases, every judgement) as JSON')
+      .option('--html <file>', "write each session's page: the verdict and a sequence diagram of the messages that decided each failure")
       .addOption(
         new Option(
           '--client <library>',
@@ -429,6 +430,7 @@ export function buildProgram(only?: CommandName): Command {
             ...(typeof options['record'] === 'string' ? { record: options['record'] } : {}),
             ...(typeof options['reportJson'] === 'string' ? { reportJson: options['reportJson'] } : {}),
             ...(typeof options['client'] === 'string' ? { client: options['client'] } : {}),
+            ...(typeof options['html'] === 'string' ? { html: options['html'] } : {}),
             holdMs: options['hold'] as number,
             waitMs: options['wait'] as number,
             judge: judgeOptionsFrom(options),

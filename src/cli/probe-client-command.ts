@@ -15,6 +15,7 @@ import type { ScenarioTiming } from '../probe-client/scenarios.js';
 import { serveStdio } from '../probe-client/stdio-server.js';
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { FORMATTERS } from '../report/formats.js';
+import { sessionPage } from '../audit/session-page.js';
 import { displayText } from '../text/display-text.js';
 import { writeOutputFile } from '../workspace/output-files.js';
 import { parseListen } from './http-proxy-command.js';
@@ -33,6 +34,8 @@ export interface ProbeClientOptions {
   /** `--run`: how long the command may take before it is stopped (ms). */
   readonly waitMs: number;
   readonly reportJson?: string;
+  /** The page of each session (later sessions numbered as the traces are): the verdict and a diagram of each failure. */
+  readonly html?: string;
   /** The client library the client is built on (a profile of docs/client-profiles.md): failures name its known behaviours. */
   readonly client?: string;
   readonly outputs: readonly OutputSpec[];
@@ -128,6 +131,21 @@ function finish(
         2,
       )}\n`,
     );
+  if (options.html !== undefined)
+    for (const [index, one] of judgedSessions.entries()) {
+      const session = sessions[index] as ScenarioSession;
+      const header = {
+        mcprelyTrace: 1 as const,
+        transport: session.transport,
+        started: session.recorder.startedAt,
+        server: 'mcprely probe-client',
+      };
+      writeOutputFile(
+        sessionTracePath(options.html, index) ?? options.html,
+        sessionPage({ trace: one.label, header, verdict: one.verdict }),
+        'the session page',
+      );
+    }
   if (options.outputs.length > 0) {
     const result = lintResult(judgedSessions.map((one) => fileReport(one.label, sessionFindings(one.verdict, one.label))));
     for (const output of options.outputs) {

@@ -31,6 +31,8 @@ function isJudged(message: unknown): boolean {
  */
 export class SessionRecorder {
   readonly #started = performance.now();
+  /** When the recording started (ISO 8601), as a trace's header has it. */
+  readonly startedAt = new Date().toISOString();
   readonly #messages: SessionMessage[] = [];
   readonly #transport: TraceHeader['transport'];
   readonly #streams = new StreamBook();
@@ -44,7 +46,7 @@ export class SessionRecorder {
     this.#transport = header.transport;
     if (recordPath !== undefined) {
       this.#fd = openSync(recordPath, 'w');
-      writeSync(this.#fd, traceHeaderLine({ mcprelyTrace: 1, ...header, started: new Date().toISOString() }));
+      writeSync(this.#fd, traceHeaderLine({ mcprelyTrace: 1, ...header, started: this.startedAt }));
     }
   }
 

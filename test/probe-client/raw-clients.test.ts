@@ -65,7 +65,10 @@ describe('probe-client --run: raw clients, good and deliberately bad, one judge 
     expect(good.status).toBe(0);
     expect(good.stdout).toMatch(/PASS {11}never_answers \(1 call\)/);
     const sarif = join(folder, 'silent.sarif');
-    const silent = await play(['--give-up', '300', '--signal', 'none'], ['-f', 'sarif', '-o', sarif]);
+    const page = join(folder, 'silent.html');
+    const silent = await play(['--give-up', '300', '--signal', 'none'], ['-f', 'sarif', '-o', sarif, '--html', page]);
+    // The session's page draws the messages that decided the failure.
+    expect(readFileSync(page, 'utf8')).toMatch(/<svg[\s\S]*client-cancels-on-idle-timeout/);
     expect(silent.outcome('never_answers').status).toBe('fail');
     // The failures as findings in a lint format, at the trace lines.
     const results = JSON.parse(readFileSync(sarif, 'utf8')).runs[0].results as { ruleId: string }[];
