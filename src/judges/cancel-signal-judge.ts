@@ -1,6 +1,6 @@
 import { fact } from '../spec/revision-facts.js';
 import { type JudgedCase, type Judge, judged } from './judgement.js';
-import { type JudgeHead, resumes, streamsHidden } from './http-judges.js';
+import { httpRevision, type JudgeHead, resumes } from './http-judges.js';
 import { cancelledByClosing, describeRequest } from './session-requests.js';
 
 /**
@@ -18,16 +18,8 @@ export const clientCancelsWithRevisionSignal: Judge = (session, options) => {
       summary: 'stdio has one cancellation signal, notifications/cancelled: there is no other to choose',
       cases: [],
     };
-  const hidden = streamsHidden(session, head);
-  if (hidden !== undefined) return hidden;
-  const revision = session.revision;
-  if (revision === undefined)
-    return {
-      ...head,
-      status: 'inconclusive',
-      summary: 'the session does not show its revision, so its cancellation signal is unknown',
-      cases: [],
-    };
+  const revision = httpRevision(session, head, 'its cancellation signal is unknown');
+  if (typeof revision !== 'string') return revision;
   const closing = fact(revision, 'http-cancel-signal').value === 'close-stream';
   const streams = new Map((session.transcript.streams ?? []).map((stream) => [stream.id, stream]));
   const cases: JudgedCase[] = [];

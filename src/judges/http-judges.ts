@@ -1,5 +1,6 @@
 import { missingSseHeaders } from '../reference/recovery.js';
 import { fact } from '../spec/revision-facts.js';
+import type { SpecVersion } from '../spec/revisions.js';
 import { type Judge, type JudgedCase, type Judgement, judged } from './judgement.js';
 import { describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
 import type { SessionMessage, SessionStream } from './session-transcript.js';
@@ -13,6 +14,19 @@ export function streamsHidden(session: SessionIndex, head: JudgeHead): Judgement
   if (session.transcript.streams === undefined)
     return { ...base, summary: 'the trace does not record its HTTP streams (record it again with mcprely proxy --url)' };
   return undefined;
+}
+
+/**
+ * The revision of an HTTP session whose streams the trace records, for a judge that needs both; else its judgement:
+ * not observable (stdio, no stream records) or inconclusive (the session does not show its revision: `unknown` says
+ * what that leaves open).
+ */
+export function httpRevision(session: SessionIndex, head: JudgeHead, unknown: string): SpecVersion | Judgement {
+  const hidden = streamsHidden(session, head);
+  if (hidden !== undefined) return hidden;
+  if (session.revision === undefined)
+    return { ...head, status: 'inconclusive', summary: `the session does not show its revision, so ${unknown}`, cases: [] };
+  return session.revision;
 }
 
 function isSse(stream: SessionStream): boolean {
@@ -131,7 +145,7 @@ export function lostRequests(
  */
 export function resumes(session: SessionIndex, resumption: SessionStream, broken: SessionStream, request: SessionRequest): boolean {
   if (resumption.lastEventId === undefined) return false;
-  const event = session.transcript.messages.find((message) => message.from === 'server' && message.eventId === resumption.lastEventId);
+  const event = session.serverEvents.get(resumption.lastEventId);
   return event === undefined || event.stream === broken.id || event === request.response || request.progress.includes(event);
 }
 
@@ -157,17 +171,9 @@ export function reissueOf(session: SessionIndex, lost: SessionRequest, brokeAt: 
  */
 export const clientResumesOnlyWhereSupported: Judge = (session) => {
   const head: JudgeHead = { judge: 'client-resumes-only-where-supported', party: 'client', rests: { fact: 'last-event-id-resumption' } };
-  const hidden = streamsHidden(session, head);
-  if (hidden !== undefined) return hidden;
+  const revision = httpRevision(session, head, 'whether it allows resumption is unknown');
+  if (typeof revision !== 'string') return revision;
   const streams = session.transcript.streams ?? [];
-  const revision = session.revision;
-  if (revision === undefined)
-    return {
-      ...head,
-      status: 'inconclusive',
-      summary: 'the session does not show its revision, so whether it allows resumption is unknown',
-      cases: [],
-    };
   const supported = fact(revision, 'last-event-id-resumption').value === true;
   const cases: JudgedCase[] = [];
   for (const stream of streams) {

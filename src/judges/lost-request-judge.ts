@@ -1,6 +1,6 @@
 import { fact } from '../spec/revision-facts.js';
 import { idleDeadline } from './client-judges.js';
-import { type JudgeHead, lostRequests, reissueOf, resumes, streamsHidden } from './http-judges.js';
+import { httpRevision, type JudgeHead, lostRequests, reissueOf, resumes } from './http-judges.js';
 import { timeoutsOf } from './judge-options.js';
 import { type JudgedCase, type Judge, judged } from './judgement.js';
 import { describeRequest } from './session-requests.js';
@@ -14,16 +14,8 @@ import { describeRequest } from './session-requests.js';
  */
 export const clientRecoversLostRequest: Judge = (session, options) => {
   const head: JudgeHead = { judge: 'client-recovers-lost-request', party: 'client', rests: { fact: 'reissue-after-broken-stream' } };
-  const hidden = streamsHidden(session, head);
-  if (hidden !== undefined) return hidden;
-  const revision = session.revision;
-  if (revision === undefined)
-    return {
-      ...head,
-      status: 'inconclusive',
-      summary: 'the session does not show its revision, so what a broken stream means is unknown',
-      cases: [],
-    };
+  const revision = httpRevision(session, head, 'what a broken stream means is unknown');
+  if (typeof revision !== 'string') return revision;
   const streams = session.transcript.streams ?? [];
   const mayResume = fact(revision, 'reissue-after-broken-stream').value === 'resume-or-new-request-id';
   const cases: JudgedCase[] = [];

@@ -22,14 +22,11 @@ export const clientResumesOnlyPending: Judge = (session) => {
     for (const one of request.progress) owner.set(one, request);
     if (request.sent.stream !== undefined && !sentOn.has(request.sent.stream)) sentOn.set(request.sent.stream, request);
   }
-  const byEventId = new Map<string, SessionMessage>();
-  for (const message of session.transcript.messages)
-    if (message.from === 'server' && message.eventId !== undefined) byEventId.set(message.eventId, message);
   const cases: JudgedCase[] = [];
   const times = new Map<SessionRequest, number>();
   for (const stream of session.transcript.streams ?? []) {
     if (stream.lastEventId === undefined) continue;
-    const carried = byEventId.get(stream.lastEventId);
+    const carried = session.serverEvents.get(stream.lastEventId);
     if (carried === undefined || carried.at > stream.opened.at) continue;
     const request = owner.get(carried) ?? (carried.stream === undefined ? undefined : sentOn.get(carried.stream));
     if (request === undefined) continue;

@@ -77,6 +77,8 @@ export interface SessionIndex {
   readonly cancellations: readonly { readonly notification: SessionNotification; readonly request?: SessionRequest }[];
   /** Progress notifications, each with the request whose token it carries (undefined when no request of the other party has it). */
   readonly progress: readonly { readonly notification: SessionNotification; readonly request?: SessionRequest }[];
+  /** Streamable HTTP: the server's messages by the id of the SSE event that carried them (the first, if an id came twice). */
+  readonly serverEvents: ReadonlyMap<string, SessionMessage>;
 }
 
 function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
@@ -97,7 +99,9 @@ export function indexSession(transcript: SessionTranscript): SessionIndex {
   // The latest request each party sent with an id, and with a progress token.
   const byId: Record<Party, Map<IdKey, SessionRequest>> = { client: new Map(), server: new Map() };
   const byToken: Record<Party, Map<IdKey, SessionRequest>> = { client: new Map(), server: new Map() };
+  const serverEvents = new Map<string, SessionMessage>();
   for (const entry of transcript.messages) {
+    if (entry.from === 'server' && entry.eventId !== undefined && !serverEvents.has(entry.eventId)) serverEvents.set(entry.eventId, entry);
     const message = record(entry.message);
     if (message === undefined) continue;
     const method = typeof message['method'] === 'string' ? message['method'] : undefined;
@@ -144,7 +148,16 @@ export function indexSession(transcript: SessionTranscript): SessionIndex {
       if (request !== undefined && request.cancelled === notification.message) delete request.cancelled;
     if (transcript.streams !== undefined) cancelByClosedStreams(requests, transcript.streams);
   }
-  return { transcript, ...(revision === undefined ? {} : { revision }), requests, notifications, strayResponses, cancellations, progress };
+  return {
+    transcript,
+    ...(revision === undefined ? {} : { revision }),
+    requests,
+    notifications,
+    strayResponses,
+    cancellations,
+    progress,
+    serverEvents,
+  };
 }
 
 /** The revision the client's HTTP requests name in their MCP-Protocol-Version header, when they name one. */

@@ -281,7 +281,8 @@ export class ScenarioHttpServer {
       }
       return json(200, handled.message, sessionHeader);
     }
-    if (handled.kind === 'cancel' && fact(revision, 'http-cancel-signal').value === 'notification') session.call(handled.requestId)?.stop();
+    if (handled.kind === 'cancel' && fact(revision, 'http-cancel-signal').value === 'notification')
+      session.call(handled.requestId)?.cancel();
     if (handled.kind !== 'call') {
       // A notification or a client's response: accepted, no body. Where closing is the signal, a POSTed cancellation changes nothing.
       this.#head(session, stream, res, 202, {});
@@ -350,7 +351,7 @@ export class ScenarioHttpServer {
     this.#watchClose(session, stream, res, () => {
       if (owned.stream?.res === res) owned.stream = undefined;
       // Closing the stream is the cancellation where the revision says so; elsewhere a disconnect, and the work goes on.
-      if (closeCancels) owned.scenarioCall.stop();
+      if (closeCancels) owned.scenarioCall.cancel();
     });
   }
 
@@ -367,8 +368,9 @@ export class ScenarioHttpServer {
     const previous = call.stream;
     if (previous !== undefined) this.#end(session, previous.id, previous.res);
     call.stream = { id: stream, res };
+    // A cancelled call's events are dropped with it: what it produced before the cancellation is not sent after it.
     const after = call.events.findIndex((event) => event.id === lastEventId);
-    for (const event of call.events.slice(after + 1)) this.#deliver(call, event);
+    if (!call.scenarioCall.cancelled) for (const event of call.events.slice(after + 1)) this.#deliver(call, event);
     // Nothing more will come for a call that is over (answered, or stopped by the client's cancellation).
     if (call.answered || !call.scenarioCall.running) {
       call.stream = undefined;

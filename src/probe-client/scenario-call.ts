@@ -18,6 +18,7 @@ export class ScenarioCall {
   readonly #timers: NodeJS.Timeout[] = [];
   #progress = 0;
   #over = false;
+  #cancelled = false;
 
   constructor(
     readonly id: string | number,
@@ -68,7 +69,17 @@ export class ScenarioCall {
     });
   }
 
-  /** Ends the call without a word more: what a server does once the client cancelled (or the request is lost with its stream). */
+  /** The client cancelled it: it ends without a word more, and nothing it produced is sent (a resumption replays nothing). */
+  cancel(): void {
+    this.#cancelled = true;
+    this.stop();
+  }
+
+  get cancelled(): boolean {
+    return this.#cancelled;
+  }
+
+  /** Ends the call without a word more: the request is lost with its stream, or the session is over. */
   stop(): void {
     this.#over = true;
     for (const timer of this.#timers) clearTimeout(timer);

@@ -62,10 +62,8 @@ function linesOfScenarios(session: SessionIndex): Map<number, string> {
     if (scenario !== undefined) take(scenario.name, notification.message.line);
   }
   // A resumed stream belongs to the call whose event it resumed after.
-  const byEvent = new Map<string, SessionMessage>();
-  for (const message of session.transcript.messages) if (message.eventId !== undefined) byEvent.set(message.eventId, message);
   for (const stream of streams.values()) {
-    const resumed = stream.lastEventId === undefined ? undefined : byEvent.get(stream.lastEventId);
+    const resumed = stream.lastEventId === undefined ? undefined : session.serverEvents.get(stream.lastEventId);
     const name =
       resumed === undefined
         ? undefined
@@ -73,6 +71,18 @@ function linesOfScenarios(session: SessionIndex): Map<number, string> {
     if (name !== undefined) takeStream(name, stream.id);
   }
   return owner;
+}
+
+/** Each session's line owners, read once however many scenarios (and the session's own failures) ask. */
+const OWNERS = new WeakMap<SessionIndex, Map<number, string>>();
+
+function ownersOf(session: SessionIndex): Map<number, string> {
+  let owners = OWNERS.get(session);
+  if (owners === undefined) {
+    owners = linesOfScenarios(session);
+    OWNERS.set(session, owners);
+  }
+  return owners;
 }
 
 /**
@@ -116,7 +126,7 @@ export function scenarioOutcomes(sessions: readonly JudgedSession[], options: Ju
       const called = verdict.session.requests.filter((request) => scenarioOf(request) === scenario).length;
       if (called === 0) continue;
       calls += called;
-      const owner = linesOfScenarios(verdict.session);
+      const owner = ownersOf(verdict.session);
       for (const judgement of verdict.judgements) {
         if (!scenario.judges.includes(judgement.judge)) continue;
         const decisive = scenario.decisive.includes(judgement.judge);
@@ -160,12 +170,14 @@ export function scenarioOutcomes(sessions: readonly JudgedSession[], options: Ju
   });
 }
 
-/** The failed cases no scenario's judges took: about the session itself (a reused id, a handshake), or another judge's about a call. */
+/**
+ * The client's failed cases no scenario's judges took: about the session itself (a reused id, a handshake), or
+ * another judge's about a call. The server judges are left out: the scenario server is mcprely's own.
+ */
 export function sessionFailures(sessions: readonly JudgedSession[]): ScenarioCase[] {
   const failures: ScenarioCase[] = [];
   for (const { label, verdict } of sessions) {
-    const owner = linesOfScenarios(verdict.session);
-    // The server judges are left out: the scenario server is mcprely's own, its faults not the client's.
+    const owner = ownersOf(verdict.session);
     for (const judgement of verdict.judgements.filter((one) => one.party === 'client'))
       for (const one of judgement.cases)
         if (one.status === 'fail' && !one.lines.some((line) => scenarioNamed(owner.get(line))?.judges.includes(judgement.judge)))

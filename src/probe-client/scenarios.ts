@@ -50,6 +50,25 @@ export function progressInterval(timing: ScenarioTiming): number {
   return timing.idleMs === undefined ? 500 : Math.min(1000, Math.max(50, Math.round(timing.idleMs / 3)));
 }
 
+/**
+ * A stream dropped half a progress interval after its first progress. With event ids the work goes on and answers one
+ * interval after the drop (where a broken stream does not end the request, the answer waits for the resumption): well
+ * before the idle timeout (three intervals), so that a client that resumes at once gets it without a race. Without
+ * ids nothing can be resumed, and the work is never answered.
+ */
+function dropPlan(timing: ScenarioTiming, eventIds: boolean): ScenarioPlan {
+  const every = progressInterval(timing);
+  const finishAtMs = Math.round(every * 1.5);
+  return {
+    progressEveryMs: every,
+    progressCount: 1,
+    finishAtMs,
+    finish: 'drop',
+    ...(eventIds ? { answerAfterDropMs: finishAtMs + every } : {}),
+    eventIds,
+  };
+}
+
 function wholeArgument(args: Readonly<Record<string, unknown>>, name: string, fallback: number, max: number): number {
   const value = args[name];
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.min(max, Math.round(value)) : fallback;
@@ -154,17 +173,7 @@ export const SCENARIOS: readonly Scenario[] = [
     judges: TIMEOUT_JUDGES,
     decisive: DROPS,
     httpOnly: true,
-    plan: (_args, timing) => {
-      const every = progressInterval(timing);
-      return {
-        progressEveryMs: every,
-        progressCount: 1,
-        finishAtMs: Math.round(every * 1.5),
-        finish: 'drop',
-        answerAfterDropMs: every * 3,
-        eventIds: true,
-      };
-    },
+    plan: (_args, timing) => dropPlan(timing, true),
   },
   {
     name: 'drop_stream_unresumable',
@@ -175,10 +184,7 @@ export const SCENARIOS: readonly Scenario[] = [
     judges: TIMEOUT_JUDGES,
     decisive: DROPS,
     httpOnly: true,
-    plan: (_args, timing) => {
-      const every = progressInterval(timing);
-      return { progressEveryMs: every, progressCount: 1, finishAtMs: Math.round(every * 1.5), finish: 'drop', eventIds: false };
-    },
+    plan: (_args, timing) => dropPlan(timing, false),
   },
   {
     name: 'slow_write',

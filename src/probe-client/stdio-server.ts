@@ -36,7 +36,7 @@ export function serveStdio(
     for (const member of Array.isArray(message) ? message : [message]) {
       const handled = session.receive(member);
       if (handled.kind === 'reply') write(handled.message);
-      else if (handled.kind === 'cancel') session.call(handled.requestId)?.stop();
+      else if (handled.kind === 'cancel') session.call(handled.requestId)?.cancel();
       else if (handled.kind === 'call') session.startCall(handled, { send: (reply) => write(reply), drop: () => undefined });
     }
   });

@@ -58,10 +58,13 @@ describe('the scenario protocol (pure)', () => {
   });
 });
 
-/** A stdio session with the scenario server: the client's lines in, then the transcript judged. */
-async function stdioSession(script: (send: (message: object) => void) => Promise<void>) {
+/** A stdio session with the scenario server: the client's lines in (what the server wrote goes to `written`), then the transcript judged. */
+async function stdioSession(script: (send: (message: object) => void) => Promise<void>, written: Record<string, unknown>[] = []) {
   const input = new PassThrough();
   const output = new PassThrough();
+  output.setEncoding('utf8').on('data', (chunk: string) => {
+    for (const line of chunk.split('\n')) if (line.trim() !== '') written.push(JSON.parse(line));
+  });
   const served = serveStdio(input, output, { idleMs: 300, maxMs: 1200, holdMs: 5000 });
   const send = (message: object) => input.write(`${JSON.stringify(message)}\n`);
   send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
@@ -95,13 +98,21 @@ describe('probe-client over stdio (in process)', () => {
     expect(exitCodeOfOutcomes(good, [])).toBe(0);
   });
   it('a slow_write sent again with its key gets the first outcome, not a second run; the retry judge passes it', async () => {
+    const written: Record<string, unknown>[] = [];
     const outcomes = await stdioSession(async (send) => {
       send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow_write', arguments: { idempotencyKey: 'k1' } } });
       await sleep(320);
       send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_write', arguments: { idempotencyKey: 'k1' } } });
       await sleep(150);
-    });
+    }, written);
+    // The retry is answered at once with the first call's outcome; the cancelled first call is never answered.
+    expect(written.filter((message) => message['id'] === 2)).toEqual([
+      expect.objectContaining({
+        result: { content: [{ type: 'text', text: expect.stringMatching(/was first used by request 1: its outcome stands/) }] },
+      }),
+    ]);
+    expect(written.filter((message) => message['id'] === 1)).toEqual([]);
     const write = outcomes.find((one) => one.scenario === 'slow_write');
     expect(write?.status).toBe('pass');
     expect(write?.cases.map((one) => one.judge)).toContain('client-retry-keeps-key');

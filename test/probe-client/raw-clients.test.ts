@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ScenarioCase, ScenarioOutcome } from '../../src/probe-client/scenario-outcomes.js';
 import { runCliAsync, showsStackTrace } from '../helpers/run-cli.js';
+import { type ClientReport, serverFailures } from './client-report-file.js';
 
 const RAW_CLIENT = fileURLToPath(new URL('./clients/raw-client.mjs', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'mcprely-probe-client-'));
@@ -35,12 +36,14 @@ async function play(flags: readonly string[], options: readonly string[] = [], t
     '--run',
     ['node', RAW_CLIENT, ...flags].map((word) => (/[\s'"{}]/.test(word) ? `'${word}'` : word)).join(' '),
   ]);
-  let parsed: { outcomes: ScenarioOutcome[]; sessionFailures: ScenarioCase[] } = { outcomes: [], sessionFailures: [] };
+  let parsed: ClientReport = { outcomes: [], sessionFailures: [], sessions: [] };
   try {
     parsed = JSON.parse(readFileSync(report, 'utf8'));
   } catch {
     // No report: the run stopped before judging (its status and stderr say why).
   }
+  // The scenario server is mcprely's own: whatever the client did, it never fails a server judge.
+  expect(serverFailures(parsed)).toEqual([]);
   const outcome = (scenario: string) => {
     const found = parsed.outcomes.find((one) => one.scenario === scenario);
     if (found === undefined) throw new Error(`no outcome for ${scenario}: ${run.stderr}`);

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type ClientReport, serverFailures } from '../probe-client/client-report-file.js';
 import type { ScenarioOutcome } from '../../src/probe-client/scenario-outcomes.js';
 import { CLI, runCliAsync } from '../helpers/run-cli.js';
 import { python } from './sdk-server-process.js';
@@ -100,7 +101,9 @@ async function play(row: Row): Promise<{ outcomes: ScenarioOutcome[]; stderr: st
       child.on('close', (status) => setTimeout(() => resolve({ status, stdout, stderr }), 500));
     });
   }
-  const parsed = JSON.parse(readFileSync(report, 'utf8')) as { outcomes: ScenarioOutcome[] };
+  const parsed = JSON.parse(readFileSync(report, 'utf8')) as ClientReport;
+  // The scenario server is mcprely's own: whatever the library did, it never fails a server judge.
+  expect(serverFailures(parsed)).toEqual([]);
   return { outcomes: parsed.outcomes.filter((one) => scenarios.includes(one.scenario)), stderr: run.stderr, status: run.status };
 }
 
