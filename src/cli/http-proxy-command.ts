@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { type ListenAddress, startHttpRelay } from '../proxy/http-relay.js';
 import { displayText } from '../text/display-text.js';
+import { listenerGuard } from './listener-options.js';
 import type { ProxyOptions } from './proxy-command.js';
 import { judgeAsItGoes, openRecorder, writeVerdict } from './proxy-session.js';
 
@@ -45,9 +46,10 @@ export async function runHttpProxy(options: ProxyOptions & { readonly url: strin
   const endpoint = upstream as URL;
   const recorder = openRecorder({ transport: 'http', server: `${endpoint.origin}${endpoint.pathname}` }, options.record);
   if (recorder === undefined) return 2;
+  const at = listen as ListenAddress;
   let relay: Awaited<ReturnType<typeof startHttpRelay>>;
   try {
-    relay = await startHttpRelay(endpoint, listen as ListenAddress, recorder);
+    relay = await startHttpRelay(endpoint, at, recorder, listenerGuard('mcprely proxy', at.host, options));
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     const why =

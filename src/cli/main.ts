@@ -3,6 +3,7 @@ import { addJudgeOptions, judgeOptionsFrom } from './session-options.js';
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { DEFAULT_CACHE_LOCATION } from '../lint-cache/cache-location.js';
 import { reportInternalError } from './internal-error.js';
+import { addListenerOptions, listenerAllowancesFrom } from './listener-options.js';
 import { addLiveOptions, liveOptionsFrom, parseCount, parsePositive } from './live-options.js';
 import { OutputSpecs } from './output-spec.js';
 import { UsageError } from '../workspace/usage-error.js';
@@ -328,7 +329,7 @@ export function buildProgram(only?: CommandName): Command {
       .option('--listen <[host:]port>', 'with --url: where the host connects (default 127.0.0.1 on a free port; loopback unless told)')
       .option('--record <trace.jsonl>', 'write every message, as it passes, to this trace (mcprely audit reads it)')
       .argument('[server...]', 'the server command as words, after --');
-    addJudgeOptions(proxyCommand).action(async (server: string[], options: Record<string, unknown>) => {
+    addJudgeOptions(addListenerOptions(proxyCommand)).action(async (server: string[], options: Record<string, unknown>) => {
       const { runProxy } = await import('./proxy-command.js');
       if (server.length > 0 && typeof options['stdio'] === 'string') {
         process.stderr.write('error: give the server command once: --stdio "<command>" or after --, not both\n');
@@ -341,6 +342,7 @@ export function buildProgram(only?: CommandName): Command {
         ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
         ...(typeof options['listen'] === 'string' ? { listen: options['listen'] } : {}),
         ...(typeof options['record'] === 'string' ? { record: options['record'] } : {}),
+        ...listenerAllowancesFrom(options),
         judge: judgeOptionsFrom(options),
       });
     });
@@ -414,7 +416,7 @@ export function buildProgram(only?: CommandName): Command {
           'the client library under test: a failure names its known behaviour (docs/client-profiles.md)',
         ).choices(CLIENT_PROFILES.map((profile) => profile.id)),
       );
-    addJudgeOptions(clientCommand)
+    addJudgeOptions(addListenerOptions(clientCommand))
       .addOption(formatOption(clientOutputs))
       .addOption(outputOption(clientOutputs))
       .action(async (options: Record<string, unknown>) => {
@@ -433,6 +435,7 @@ export function buildProgram(only?: CommandName): Command {
             ...(typeof options['html'] === 'string' ? { html: options['html'] } : {}),
             holdMs: options['hold'] as number,
             waitMs: options['wait'] as number,
+            ...listenerAllowancesFrom(options),
             judge: judgeOptionsFrom(options),
             outputs: formats ? clientOutputs.resolve() : [],
           },

@@ -19,10 +19,11 @@ import { sessionPage } from '../audit/session-page.js';
 import { displayText } from '../text/display-text.js';
 import { writeOutputFile } from '../workspace/output-files.js';
 import { parseListen } from './http-proxy-command.js';
+import { type ListenerAllowances, listenerGuard } from './listener-options.js';
 import { readOptionalManifest } from './manifest-input.js';
 import type { OutputSpec } from './output-spec.js';
 
-export interface ProbeClientOptions {
+export interface ProbeClientOptions extends ListenerAllowances {
   readonly stdio: boolean;
   readonly listen?: string;
   readonly run?: string;
@@ -191,6 +192,10 @@ export async function runProbeClient(options: ProbeClientOptions, toolVersion: s
     say(process.stderr, 'error: give one way to meet the client: --stdio, --listen <[host:]port>, or --run "<client command>"');
     return 2;
   }
+  if (options.stdio && (options.allowHosts !== undefined || options.allowOrigins !== undefined)) {
+    say(process.stderr, 'error: --allow-host and --allow-origin widen an HTTP listener: give them with --listen or --run');
+    return 2;
+  }
   if (options.stdio && options.outputs.some((output) => output.file === undefined)) {
     say(process.stderr, 'error: over --stdio, standard output is the protocol: give each --format an --output file');
     return 2;
@@ -247,7 +252,11 @@ async function runHttp(options: ProbeClientOptions, judge: JudgeOptions, timing:
     say(process.stderr, `error: ${displayText(listen)}`);
     return 2;
   }
-  const server = new ScenarioHttpServer(timing, (index) => sessionTracePath(options.record, index));
+  const server = new ScenarioHttpServer(
+    timing,
+    (index) => sessionTracePath(options.record, index),
+    listenerGuard('mcprely probe-client', listen.host, options),
+  );
   let url: string;
   try {
     url = await server.listen(listen);

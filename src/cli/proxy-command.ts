@@ -4,9 +4,10 @@ import type { JudgeOptions } from '../judges/judge-options.js';
 import { splitCommand } from '../probe/command-line.js';
 import { relayStdio } from '../proxy/stdio-relay.js';
 import { displayText } from '../text/display-text.js';
+import type { ListenerAllowances } from './listener-options.js';
 import { judgeAsItGoes, openRecorder, writeVerdict } from './proxy-session.js';
 
-export interface ProxyOptions {
+export interface ProxyOptions extends ListenerAllowances {
   /** The server command as one string (`--stdio`), or its words (after `--`). */
   readonly stdio?: string;
   readonly argv?: readonly string[];
@@ -27,10 +28,15 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
     const { runHttpProxy } = await import('./http-proxy-command.js');
     return runHttpProxy({ ...options, url: options.url });
   }
-  if (options.listen !== undefined) {
-    process.stderr.write('error: --listen is for a Streamable HTTP upstream: give it with --url <endpoint>\n');
-    return 2;
-  }
+  for (const [given, flag] of [
+    [options.listen, '--listen'],
+    [options.allowHosts, '--allow-host'],
+    [options.allowOrigins, '--allow-origin'],
+  ] as const)
+    if (given !== undefined) {
+      process.stderr.write(`error: ${flag} is for a Streamable HTTP upstream: give it with --url <endpoint>\n`);
+      return 2;
+    }
   return runStdioProxy(options);
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { responseRecord } from '../judges/stream-records.js';
+import { type GuardedListener, refusalBody, refusalOf } from '../listener/request-guard.js';
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
@@ -47,26 +48,14 @@ function sseFrame(event: SentEvent): string {
   return `${event.id === undefined ? '' : `id: ${event.id}\n`}data: ${JSON.stringify(event.message)}\n\n`;
 }
 
-const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** Whether a browser page from `origin` may call (no Origin: not a browser): loopback pages and the listening host only. */
-function originAllowed(origin: string | undefined, listenHost: string): boolean {
-  if (origin === undefined) return true;
-  try {
-    const host = new URL(origin).hostname;
-    return LOOPBACK_HOSTS.has(host) || host === listenHost;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The scenario server over Streamable HTTP, on loopback unless told. Each revision as the client offers it:
  * `initialize` opens a session with an `Mcp-Session-Id` (its POSTed `notifications/cancelled` cancels; a GET with
  * `Last-Event-ID` resumes a dropped stream; an id that is not a live session's is answered 404), `server/discover`
  * the stateless revision (closing a call's stream is its cancellation; GET and DELETE answer 405). A scenario call's
  * answer and progress go on its POST's SSE stream. Every exchange is recorded in its session's trace: the request,
- * the response's headers, who closed it. A browser page from another origin is refused (403).
+ * the response's headers, who closed it. A request whose Host or Origin the guard refuses (another name for this
+ * machine, a page of another origin: DNS rebinding) gets 403 with a JSON-RPC error, and no session sees it.
  */
 export class ScenarioHttpServer {
   readonly #server: Server;
@@ -77,13 +66,13 @@ export class ScenarioHttpServer {
   readonly #order: ScenarioSession[] = [];
   /** Why a session's trace could not be written, in words (the session is still served and judged). */
   readonly traceProblems: string[] = [];
-  #listenHost = '127.0.0.1';
   #exchange = 0;
   #eventCount = 0;
 
   constructor(
     private readonly timing: ScenarioTiming,
     private readonly recordPath: (index: number) => string | undefined,
+    private readonly guarded: GuardedListener,
   ) {
     this.#server = createServer((req, res) => {
       this.#route(req, res).catch(() => {
@@ -95,7 +84,6 @@ export class ScenarioHttpServer {
 
   /** Listens; the endpoint's URL. */
   listen(at: ListenAt): Promise<string> {
-    this.#listenHost = at.host;
     return new Promise((resolve, reject) => {
       this.#server.once('error', reject);
       this.#server.listen(at.port, at.host, () => {
@@ -199,8 +187,10 @@ export class ScenarioHttpServer {
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!originAllowed(req.headers.origin, this.#listenHost)) {
-      res.writeHead(403, { 'Content-Type': 'text/plain' }).end('a page of another origin may not call this server\n');
+    const refusal = refusalOf(this.guarded.guard, req.headers.host, req.headers.origin);
+    if (refusal !== undefined) {
+      this.guarded.refused(refusal);
+      res.writeHead(403, { 'Content-Type': 'application/json', Connection: 'close' }).end(refusalBody(refusal));
       return;
     }
     if (req.method === 'POST') return this.#post(req, res);

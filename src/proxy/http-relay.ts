@@ -11,6 +11,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import type { Party } from '../judges/session-transcript.js';
+import { type GuardedListener, refusalBody, refusalOf } from '../listener/request-guard.js';
 import { responseRecord, type StreamRecord } from '../judges/stream-records.js';
 import { SseParser } from '../probe/sse-parser.js';
 import { BodyTap } from './body-tap.js';
@@ -95,15 +96,23 @@ export function upstreamTarget(upstream: URL, requestPath: string): URL {
  * response): the client's POST bodies, the server's JSON bodies and SSE events (an event over the recording bound
  * cut). Of the headers only the few the judges read are tapped (`requestRecord`, `upstreamResponseRecord`), never a
  * credential, cookie or session id. Each exchange's end is tapped with who ended it: the host closing a response
- * ends the upstream request (a 2026-07-28 cancellation is exactly that).
+ * ends the upstream request (a 2026-07-28 cancellation is exactly that). A request whose Host or Origin `guarded`
+ * refuses gets 403 with a JSON-RPC error and is neither forwarded nor recorded: a page that rebinds a name to this
+ * machine never reaches the upstream (which would see only the relay's own Host).
  */
-export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: RelayTap): Promise<HttpRelay> {
+export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: RelayTap, guarded: GuardedListener): Promise<HttpRelay> {
   const secure = upstream.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const send = secure ? httpsRequest : httpRequest;
   let requests = 0;
 
   const relay = (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const refusal = refusalOf(guarded.guard, incoming.headers.host, incoming.headers.origin);
+    if (refusal !== undefined) {
+      guarded.refused(refusal);
+      outgoing.writeHead(403, { 'content-type': 'application/json', connection: 'close' }).end(refusalBody(refusal));
+      return;
+    }
     const method = incoming.method ?? 'GET';
     const stream = `${method} ${++requests}`;
     const target = upstreamTarget(upstream, incoming.url ?? '/');
