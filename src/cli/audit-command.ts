@@ -12,6 +12,7 @@ import { fileReport } from '../lint/file-report.js';
 import { exitCodeOf, lintResult } from '../lint/lint-result.js';
 import { FORMATTERS } from '../report/formats.js';
 import { displayText } from '../text/display-text.js';
+import { plural } from '../text/plural.js';
 import { writeOutputFile } from '../workspace/output-files.js';
 import { sessionPage } from '../audit/session-page.js';
 import { useColor } from './color.js';
@@ -158,6 +159,13 @@ export function runAudit(traces: readonly string[], options: AuditOptions, toolV
     );
   const code = exitCodeOf(result, { failSeverity: options.failSeverity });
   if (code !== 0) return code;
+  // Failures below the threshold pass the run: say so, since probe-client fails on warnings by default (one rule, two defaults).
+  const below = result.summary.errors + result.summary.warnings + result.summary.infos;
+  if (below > 0)
+    process.stderr.write(
+      `mcprely audit: exit 0: ${plural(below, 'failure')} below --fail-severity ${options.failSeverity} ` +
+        '(warnings rest on a SHOULD or the lesson); --fail-severity warn fails on them, as probe-client does by default\n',
+    );
   const exercised = audited.some(
     (one) =>
       one.verdict?.judgements.some((judgement) => judgement.status === 'pass' || judgement.status === 'fail') ||

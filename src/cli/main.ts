@@ -9,7 +9,7 @@ import { OutputSpecs } from './output-spec.js';
 import { UsageError } from '../workspace/usage-error.js';
 import { parseDocsUrl } from '../workspace/rule-docs-base.js';
 import { displayText } from '../text/display-text.js';
-import { CLIENT_PROFILES } from '../probe-client/client-profiles.js';
+import { CLIENT_PROFILES, type ClientUnderTest, parseClientUnderTest } from '../probe-client/client-profiles.js';
 import { FIX_KINDS, type FixKind } from '../rules/rule-types.js';
 
 declare const MCPRELY_VERSION: string;
@@ -412,9 +412,19 @@ export function buildProgram(only?: CommandName): Command {
       .option('--html <file>', "write each session's page: the verdict and a sequence diagram of the messages that decided each failure")
       .addOption(
         new Option(
-          '--client <library>',
-          'the client library under test: a failure names its known behaviour (docs/client-profiles.md)',
-        ).choices(CLIENT_PROFILES.map((profile) => profile.id)),
+          '--client <library[@version]>',
+          `the client library under test (${CLIENT_PROFILES.map((profile) => profile.id).join(', ')}), and its version when known: ` +
+            'a failure names its known behaviour (docs/client-profiles.md)',
+        ).argParser((value: string) => {
+          const parsed = parseClientUnderTest(value);
+          if ('problem' in parsed) throw new InvalidArgumentError(parsed.problem);
+          return parsed;
+        }),
+      )
+      .addOption(
+        new Option('--fail-severity <level>', 'exit 1 when a failed case is at least this severe (audit: error by default)')
+          .choices(SEVERITIES)
+          .default('warn'),
       );
     addJudgeOptions(addListenerOptions(clientCommand))
       .addOption(formatOption(clientOutputs))
@@ -431,7 +441,10 @@ export function buildProgram(only?: CommandName): Command {
             ...(typeof options['manifest'] === 'string' ? { manifest: options['manifest'] } : {}),
             ...(typeof options['record'] === 'string' ? { record: options['record'] } : {}),
             ...(typeof options['reportJson'] === 'string' ? { reportJson: options['reportJson'] } : {}),
-            ...(typeof options['client'] === 'string' ? { client: options['client'] } : {}),
+            ...(typeof options['client'] === 'object' && options['client'] !== null
+              ? { client: options['client'] as ClientUnderTest }
+              : {}),
+            failSeverity: options['failSeverity'] as 'error' | 'warn' | 'info',
             ...(typeof options['html'] === 'string' ? { html: options['html'] } : {}),
             holdMs: options['hold'] as number,
             waitMs: options['wait'] as number,

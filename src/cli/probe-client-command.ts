@@ -7,7 +7,10 @@ import { SESSION_RULES, sessionFindings } from '../judges/session-rules.js';
 import { fileReport } from '../lint/file-report.js';
 import { lintResult } from '../lint/lint-result.js';
 import { splitCommand } from '../probe/command-line.js';
+import type { Severity } from '../judges/session-rules.js';
+import type { ClientUnderTest } from '../probe-client/client-profiles.js';
 import { clientReportLines, exitCodeOfOutcomes } from '../probe-client/client-report.js';
+import { sessionSummary } from '../probe-client/session-summary.js';
 import { ScenarioHttpServer } from '../probe-client/http-server.js';
 import type { ScenarioSession } from '../probe-client/scenario-session.js';
 import { type JudgedSession, scenarioOutcomes, sessionFailures } from '../probe-client/scenario-outcomes.js';
@@ -37,8 +40,10 @@ export interface ProbeClientOptions extends ListenerAllowances {
   readonly reportJson?: string;
   /** The page of each session (later sessions numbered as the traces are): the verdict and a diagram of each failure. */
   readonly html?: string;
-  /** The client library the client is built on (a profile of docs/client-profiles.md): failures name its known behaviours. */
-  readonly client?: string;
+  /** The client library the client is built on (a profile of docs/client-profiles.md), and its version when known. */
+  readonly client?: ClientUnderTest;
+  /** A failed case fails the run (exit 1) when its rule is at least this severe (the rule audit shares). */
+  readonly failSeverity?: Severity;
   readonly outputs: readonly OutputSpec[];
 }
 
@@ -106,13 +111,32 @@ function finish(
   to: NodeJS.WritableStream,
   toolVersion: string,
   traceProblems: readonly string[] = [],
+  clientRun?: ClientRun,
 ): number {
   for (const problem of traceProblems) say(process.stderr, `mcprely probe-client: ${displayText(problem)} (the session is still judged)`);
   const traces = (index: number) => sessionTracePath(options.record, index);
   const judgedSessions = judgeSessions(sessions, judge, traces, false);
   const outcomes = scenarioOutcomes(judgedSessions, judge);
   const failures = sessionFailures(judgedSessions);
-  say(to, clientReportLines(outcomes, failures, sessions.length, measuredAgainst(options), options.client).join('\n'));
+  const summaries = judgedSessions.map(sessionSummary);
+  const calledAny = outcomes.some((one) => one.calls > 0);
+  // A client that ended before calling anything: its exit and its last words are the report's news.
+  const clientEndedEarly =
+    clientRun === undefined || calledAny
+      ? undefined
+      : `the client ${clientRun.how} before any scenario` + (clientRun.lastErrorLine === undefined ? '' : `: ${clientRun.lastErrorLine}`);
+  say(
+    to,
+    clientReportLines({
+      outcomes,
+      failures,
+      sessions: summaries,
+      measuredAgainst: measuredAgainst(options),
+      ...(options.client === undefined ? {} : { client: options.client }),
+      ...(options.failSeverity === undefined ? {} : { failSeverity: options.failSeverity }),
+      ...(clientEndedEarly === undefined ? {} : { clientEndedEarly }),
+    }).join('\n'),
+  );
   for (const [index, session] of sessions.entries())
     if (session.recorder.writeError !== undefined)
       say(
@@ -124,9 +148,18 @@ function finish(
       options.reportJson,
       `${JSON.stringify(
         {
+          ...(clientRun === undefined
+            ? {}
+            : {
+                client: {
+                  how: clientRun.how,
+                  ...(clientRun.lastErrorLine === undefined ? {} : { lastErrorLine: clientRun.lastErrorLine }),
+                },
+              }),
+          ...(clientEndedEarly === undefined ? {} : { clientEndedEarly }),
           outcomes,
           sessionFailures: failures,
-          sessions: judgedSessions.map((one) => ({ label: one.label, judgements: one.verdict.judgements })),
+          sessions: judgedSessions.map((one, index) => ({ ...summaries[index], judgements: one.verdict.judgements })),
         },
         null,
         2,
@@ -161,7 +194,7 @@ function finish(
       else writeOutputFile(output.file, text);
     }
   }
-  return exitCodeOfOutcomes(outcomes, failures);
+  return exitCodeOfOutcomes(outcomes, failures, options.failSeverity);
 }
 
 function signalled(): { readonly promise: Promise<NodeJS.Signals>; readonly off: () => void } {
@@ -269,6 +302,7 @@ async function runHttp(options: ProbeClientOptions, judge: JudgeOptions, timing:
   }
   const stopTelling = tellAsDecided(() => server.sessions, judge, process.stderr);
   let how: string;
+  let clientRun: ClientRun | undefined;
   if (argv.length === 0) {
     say(
       process.stderr,
@@ -289,13 +323,40 @@ async function runHttp(options: ProbeClientOptions, judge: JudgeOptions, timing:
       return 2;
     }
     how = ran.how;
+    clientRun = ran;
     say(process.stderr, `mcprely probe-client: the client ${how}`);
     // What the client's last messages set off (a cancellation's grace) is watched before the run is judged.
     await new Promise((resolve) => setTimeout(resolve, Math.min(1000, judge.graceMs)));
   }
   stopTelling();
   await server.close(how);
-  return finish(server.sessions, options, judge, process.stdout, toolVersion, server.traceProblems);
+  return finish(server.sessions, options, judge, process.stdout, toolVersion, server.traceProblems, clientRun);
+}
+
+/** How a client started by --run ended, and the last line it wrote to stderr (what a crash says). */
+interface ClientRun {
+  readonly how: string;
+  readonly lastErrorLine?: string;
+}
+
+/** The most of a client's stderr line kept for the report: its last words, not its whole log. */
+const LAST_LINE_MAX = 400;
+
+/** Passes a client's stderr through to ours and keeps its last non-empty line (bounded). */
+class LastLine {
+  #pending = '';
+  #last: string | undefined;
+
+  write(chunk: string): void {
+    const text = this.#pending + chunk;
+    const lines = text.split(/\r?\n/);
+    this.#pending = (lines.pop() ?? '').slice(-LAST_LINE_MAX);
+    for (const line of lines) if (line.trim() !== '') this.#last = line.trim().slice(0, LAST_LINE_MAX);
+  }
+
+  get last(): string | undefined {
+    return this.#pending.trim() !== '' ? this.#pending.trim() : this.#last;
+  }
 }
 
 /** Starts the client with the endpoint as its last argument (and in MCPRELY_PROBE_URL); how it ended, or why it did not start. */
@@ -304,13 +365,14 @@ function runClient(
   url: string,
   waitMs: number,
   interrupted: Promise<NodeJS.Signals>,
-): Promise<{ how: string; problem?: undefined } | { problem: string }> {
+): Promise<(ClientRun & { problem?: undefined }) | { problem: string }> {
   return new Promise((resolve) => {
     let child: ChildProcess;
+    const lastLine = new LastLine();
     try {
       child = spawn(argv[0] as string, [...argv.slice(1), url], {
-        // The client's output goes to stderr: stdout is the report's.
-        stdio: ['ignore', 2, 'inherit'],
+        // The client's output goes to stderr: stdout is the report's. Its stderr passes through us, its last line kept.
+        stdio: ['ignore', 2, 'pipe'],
         env: { ...process.env, MCPRELY_PROBE_URL: url },
         // Its own process group, so that stopping it stops what it started too (a shell script's client).
         detached: process.platform !== 'win32',
@@ -319,6 +381,10 @@ function runClient(
       resolve({ problem: (error as Error).message });
       return;
     }
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      process.stderr.write(chunk);
+      lastLine.write(chunk);
+    });
     let stoppedBecause: string | undefined;
     const stop = (why: string) => {
       stoppedBecause ??= why;
@@ -341,8 +407,18 @@ function runClient(
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      resolve({
-        how: stoppedBecause ?? (signal !== null ? `was ended by ${signal}` : `exited ${code}`),
+      const done = () => {
+        const last = lastLine.last;
+        resolve({
+          how: stoppedBecause ?? (signal !== null ? `was ended by ${signal}` : `exited ${code}`),
+          ...(last === undefined ? {} : { lastErrorLine: last }),
+        });
+      };
+      // Its stderr read to the end first, unless something it started still holds the pipe.
+      const drained = setTimeout(done, 500);
+      child.once('close', () => {
+        clearTimeout(drained);
+        done();
       });
     });
   });

@@ -6,6 +6,13 @@ export { changeOf, describeChange, type FixChange } from '../document/fix-change
 
 export type Severity = 'error' | 'warn' | 'info';
 
+const RANK: Record<Severity, number> = { info: 0, warn: 1, error: 2 };
+
+/** Whether a finding of `severity` reaches `threshold` (a command's --fail-severity). */
+export function atLeast(severity: Severity, threshold: Severity): boolean {
+  return RANK[severity] >= RANK[threshold];
+}
+
 /**
  * One problem found in one file: data, not prose. `message` is rendered once from `messageId` and `data`
  * so every output format shows the same sentence. Made only by `makeFinding`.

@@ -1,13 +1,28 @@
 import { fact } from '../spec/revision-facts.js';
 import { type JudgedCase, type Judge, judged } from './judgement.js';
 import { httpRevision, type JudgeHead, resumes } from './http-judges.js';
-import { cancelledByClosing, describeRequest } from './session-requests.js';
+import { idleDeadline } from './client-judges.js';
+import { type JudgeOptions, timeoutsOf } from './judge-options.js';
+import { cancelledByClosing, describeRequest, type SessionRequest } from './session-requests.js';
+import { closedAtTeardown } from './stream-aftermath.js';
+
+/** Whether `at` is when the request's own timeout ended (its idle timeout, reset by progress or not, or its maximum), within the tolerance. */
+function atItsTimeout(request: SessionRequest, at: number, options: JudgeOptions): boolean {
+  const { idleMs, maxMs } = timeoutsOf(options, request);
+  const near = (from: number, to: number) => at >= from - options.toleranceMs && at <= to + options.toleranceMs;
+  return (
+    (idleMs !== undefined && near(request.sent.at + idleMs, idleDeadline(request, idleMs))) ||
+    (maxMs !== undefined && near(request.sent.at + maxMs, request.sent.at + maxMs))
+  );
+}
 
 /**
  * Over Streamable HTTP the client cancels with its revision's signal: a POSTed `notifications/cancelled` where the
  * revision says so (2025-11-25, on which closing a stream is a disconnect, not a cancellation), closing the request's
  * stream where that is the signal (2026-07-28, on which a notification is "neither required nor expected": the
- * request runs on). Judged on each cancellation the client sent and each stream it closed before its answer.
+ * request runs on). Judged on each cancellation the client sent and each stream it closed before its answer — except a
+ * close that only ends the session (nothing sent after it) away from the request's timeout: a teardown is not a
+ * cancellation, and a request left without one is the timeout judges' to fail, once.
  */
 export const clientCancelsWithRevisionSignal: Judge = (session, options) => {
   const head: JudgeHead = { judge: 'client-cancels-with-revision-signal', party: 'client', rests: { fact: 'http-cancel-signal' } };
@@ -63,6 +78,8 @@ export const clientCancelsWithRevisionSignal: Judge = (session, options) => {
     if (closing) {
       if (request.cancelled !== undefined && cancelledByClosing(request.cancelled))
         cases.push({ status: 'pass', message: `cancelled ${describeRequest(request)} by closing its stream`, lines: [closed.line] });
+    } else if (closedAtTeardown(session, closed.at) && !atItsTimeout(request, closed.at, options)) {
+      // The client ended its session (a transport's close, a process that exits): no attempt to cancel this request.
     } else
       cases.push({
         status: 'fail',

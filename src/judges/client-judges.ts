@@ -2,6 +2,7 @@ import { fact } from '../spec/revision-facts.js';
 import { type JudgeOptions, timeoutsOf } from './judge-options.js';
 import { type Judge, type JudgedCase, type Judgement, judged } from './judgement.js';
 import { describeRequest, LONG_LIVED_METHODS, lostWithItsStreamAt, type SessionIndex, type SessionRequest } from './session-requests.js';
+import { streamAftermath } from './stream-aftermath.js';
 
 /** When the idle timeout ends for a request: its sending, or the last progress that came before the timer ran out. */
 export function idleDeadline(request: SessionRequest, idleMs: number): number {
@@ -89,7 +90,8 @@ function timeoutCases(
       status: 'fail',
       message:
         `${describeRequest(request)} passed its ${what(request)} without a cancellation` +
-        (response === undefined ? '' : ` (its answer came ${Math.round(response.at - window.latest)} ms later)`),
+        (response === undefined ? '' : ` (its answer came ${Math.round(response.at - window.latest)} ms later)`) +
+        streamAftermath(session, request),
       lines: [request.sent.line],
     });
   }

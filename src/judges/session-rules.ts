@@ -1,4 +1,4 @@
-import { makeFinding, type Finding, type Severity } from '../findings/finding.js';
+import { atLeast, makeFinding, type Finding, type Severity } from '../findings/finding.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { fact } from '../spec/revision-facts.js';
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
@@ -7,6 +7,8 @@ import { displayText } from '../text/display-text.js';
 import type { JudgedCase, Judgement, JudgeBasis } from './judgement.js';
 import type { Range } from '../document/position.js';
 import type { SessionVerdict } from './judge-session.js';
+
+export type { Severity } from '../findings/finding.js';
 
 /** A judge as a rule of the report formats, with its page's words (docs/rules/<id>.md is rendered from them). */
 export interface SessionRule extends RuleDescriptor {
@@ -215,6 +217,19 @@ export const SESSION_RULES: readonly SessionRule[] = TEXTS.map((text) => {
 
 export const SESSION_RULE_IDS: ReadonlySet<string> = new Set(SESSION_RULES.map((rule) => rule.id));
 
+/** The severity of a judge's failures: its rule's (MUST and MUST NOT errors, SHOULD and the lesson warnings). */
+export function judgeSeverity(judge: string): Severity {
+  return SESSION_RULES.find((rule) => rule.id === judge)?.severity ?? 'error';
+}
+
+/**
+ * The one exit rule of every command that judges sessions (audit, probe-client): a failed case fails the run when its
+ * rule's severity reaches the command's `--fail-severity`. The commands differ only in that threshold's default.
+ */
+export function failsRun(judge: string, failSeverity: Severity): boolean {
+  return atLeast(judgeSeverity(judge), failSeverity);
+}
+
 /** Where a finding about a failed case goes instead of its trace line: a file (the manifest), its pointer and range. */
 export interface FindingPlace {
   readonly file: string;
@@ -234,6 +249,7 @@ export function sessionFindings(
   const findings: Finding[] = [];
   for (const judgement of verdict.judgements) {
     const rule = SESSION_RULES.find((candidate) => candidate.id === judgement.judge);
+    const severity = judgeSeverity(judgement.judge);
     for (const one of judgement.cases) {
       if (one.status !== 'fail') continue;
       const line = one.lines[0] ?? 1;
@@ -241,7 +257,7 @@ export function sessionFindings(
       findings.push(
         makeFinding({
           ruleId: judgement.judge,
-          severity: rule?.severity ?? 'error',
+          severity,
           messageId: 'default',
           message: placed === undefined ? one.message : `${one.message} (${file}, line ${line})`,
           data: { party: judgement.party, lines: one.lines.join(','), ...(placed === undefined ? {} : { trace: file }) },

@@ -1,4 +1,4 @@
-import type { Finding, Severity } from '../findings/finding.js';
+import { atLeast, type Finding, type Severity } from '../findings/finding.js';
 import type { FileReport } from './file-report.js';
 
 export interface LintSummary {
@@ -43,12 +43,6 @@ export interface ExitPolicy {
   readonly failSeverity: Severity;
   /** More warnings than this fail the run (undefined: no limit). */
   readonly maxWarnings?: number;
-}
-
-const RANK: Record<Severity, number> = { info: 0, warn: 1, error: 2 };
-
-export function atLeast(severity: Severity, threshold: Severity): boolean {
-  return RANK[severity] >= RANK[threshold];
 }
 
 /** 2 when any file was not a readable, valid manifest; 1 when findings reach the fail severity or exceed --max-warnings; else 0. */

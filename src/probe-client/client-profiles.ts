@@ -106,6 +106,24 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
   },
 ];
 
+/** The library the client under test is built on (`--client <profile>[@version]`), and its version when the user gave it. */
+export interface ClientUnderTest {
+  readonly profile: string;
+  readonly version?: string;
+}
+
+/** `--client ts-sdk-v2` or `ts-sdk-v2@2.3.1`; a message naming the profiles otherwise. */
+export function parseClientUnderTest(text: string): ClientUnderTest | { readonly problem: string } {
+  const at = text.indexOf('@');
+  const profile = at === -1 ? text : text.slice(0, at);
+  const version = at === -1 ? undefined : text.slice(at + 1);
+  if (!CLIENT_PROFILES.some((one) => one.id === profile) || (version !== undefined && !/^[0-9A-Za-z.+-]{1,40}$/.test(version)))
+    return {
+      problem: `--client ${text}: give one of ${CLIENT_PROFILES.map((one) => one.id).join(', ')}, with @<version> when you know it (ts-sdk-v2@2.3.1)`,
+    };
+  return version === undefined ? { profile } : { profile, version };
+}
+
 /** The behaviours of `profile` that may explain a failure of `judge`. */
 export function likelyCauses(profile: string | undefined, judge: string): readonly ClientBehaviour[] {
   return CLIENT_PROFILES.find((one) => one.id === profile)?.behaviours.filter((behaviour) => behaviour.judge === judge) ?? [];

@@ -325,6 +325,8 @@ export class ScenarioHttpServer {
     );
     if (scenarioCall === undefined) return;
     call = { session, scenarioCall, events: [], stream: { id: stream, res }, answered: false };
+    // How soon to reconnect after the drop (SSE `retry:`; not a message, so not recorded).
+    if (plan.retryMs !== undefined) res.write(`retry: ${plan.retryMs}\n\n`);
     // A stream the server means to drop opens with an event that carries an id, so that it can be resumed whether or not
     // the call asked for progress: a log message (a notification every client accepts), recorded like any other.
     if (plan.finish === 'drop' && plan.eventIds)

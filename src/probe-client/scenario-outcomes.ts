@@ -29,6 +29,8 @@ export interface ScenarioOutcome {
   /** How many times the client called it. */
   readonly calls: number;
   readonly cases: readonly ScenarioCase[];
+  /** Why the scenario cannot be played in these sessions at all (a stream to drop over stdio); its status is then not-observable. */
+  readonly notApplicable?: string;
 }
 
 /** The judge that says whether a client cancelled a call it already had the answer to. */
@@ -86,15 +88,31 @@ function ownersOf(session: SessionIndex): Map<number, string> {
 }
 
 /**
+ * Where closing the stream is the cancellation, the server ends the stream with the answer: the client has no way
+ * left to cancel an answered call on the wire, so whether it would is not observable. The reason, in such a session.
+ */
+function answeredUnobservable(session: SessionIndex): string | undefined {
+  if (session.transcript.transport !== 'http' || session.revision === undefined) return undefined;
+  if (fact(session.revision, 'http-cancel-signal').value !== 'close-stream') return undefined;
+  return (
+    `${ONLY_PENDING}: not observable on ${session.revision} over HTTP, where closing the stream is the cancellation and the ` +
+    'server ends the stream with the answer: the client has no way left to cancel an answered call'
+  );
+}
+
+/** Why a scenario cannot be played in any of these sessions: one that drops an HTTP stream, in sessions all over stdio. */
+function notApplicableIn(scenario: Scenario, sessions: readonly JudgedSession[]): string | undefined {
+  if (scenario.httpOnly !== true || sessions.length === 0) return undefined;
+  if (sessions.some(({ verdict }) => verdict.session.transcript.transport === 'http')) return undefined;
+  return 'not applicable over stdio: it drops an HTTP stream (run probe-client with --listen or --run to play it)';
+}
+
+/**
  * A call that had its answer and no cancellation after it, watched for the grace period: the client did not cancel
  * what it had the answer to (a case the cancellation judge cannot make, since it judges only cancellations sent).
  */
 function answeredCases(session: SessionIndex, label: string, options: JudgeOptions, name: string): ScenarioCase[] {
-  // Where closing the stream is the cancellation, the server ends the stream with the answer: the client has no way
-  // left to cancel it on the wire, so its silence shows nothing.
-  if (session.transcript.transport === 'http' && session.revision !== undefined) {
-    if (fact(session.revision, 'http-cancel-signal').value === 'close-stream') return [];
-  }
+  if (answeredUnobservable(session) !== undefined) return [];
   const cancelledOnes = new Set(session.cancellations.map((one) => one.request));
   const cases: ScenarioCase[] = [];
   for (const request of session.requests) {
@@ -127,16 +145,21 @@ export function scenarioOutcomes(sessions: readonly JudgedSession[], options: Ju
       if (called === 0) continue;
       calls += called;
       const owner = ownersOf(verdict.session);
+      const unobservable = answeredUnobservable(verdict.session);
       for (const judgement of verdict.judgements) {
         if (!scenario.judges.includes(judgement.judge)) continue;
         const decisive = scenario.decisive.includes(judgement.judge);
-        if (decisive && judgement.status !== 'not-observable') observable = true;
         let decided = false;
         for (const one of judgement.cases)
           if (one.lines.some((line) => owner.get(line) === scenario.name)) {
             decided = true;
             cases.push({ judge: judgement.judge, status: one.status, message: one.message, session: label, lines: one.lines });
           }
+        if (!decided && decisive && judgement.judge === ONLY_PENDING && unobservable !== undefined) {
+          undecided.push(unobservable);
+          continue;
+        }
+        if (decisive && judgement.status !== 'not-observable') observable = true;
         // Why it did not decide: the judge's own reason when it judged nothing, else that nothing was about these calls.
         if (!decided && decisive && judgement.status !== 'fail')
           undecided.push(`${judgement.judge}: ${judgement.status === 'pass' ? 'no case about these calls' : judgement.summary}`);
@@ -146,6 +169,8 @@ export function scenarioOutcomes(sessions: readonly JudgedSession[], options: Ju
     const failed = cases.filter((one) => one.status === 'fail');
     const decided = cases.filter((one) => one.status === 'pass' && scenario.decisive.includes(one.judge));
     const base = { scenario: scenario.name, calls, cases };
+    const notApplicable = calls === 0 ? notApplicableIn(scenario, sessions) : undefined;
+    if (notApplicable !== undefined) return { ...base, status: 'not-observable', summary: notApplicable, notApplicable };
     if (calls === 0) return { ...base, status: 'inconclusive', summary: 'the client never called it' };
     if (failed.length > 0)
       return {

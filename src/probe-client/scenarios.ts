@@ -28,6 +28,12 @@ export interface ScenarioPlan {
   readonly answerAfterDropMs?: number;
   /** Whether the call's SSE events carry ids (what a client resumes after). */
   readonly eventIds: boolean;
+  /**
+   * The SSE `retry:` field on a stream that will be dropped with ids to resume after: how long the client waits
+   * before it reconnects. Without it clients wait their own default (1 s in the TypeScript SDKs), which a 2 s timeout
+   * does not leave room for.
+   */
+  readonly retryMs?: number;
 }
 
 export interface Scenario {
@@ -51,12 +57,14 @@ export function progressInterval(timing: ScenarioTiming): number {
 }
 
 /**
- * A stream dropped half a progress interval after its first progress. With event ids the work goes on and answers one
- * interval after the drop (where a broken stream does not end the request, the answer waits for the resumption): well
- * before the idle timeout (three intervals), so that a client that resumes at once gets it without a race. Without
- * ids nothing can be resumed, and the work is never answered.
+ * A stream dropped half a progress interval after its first progress. With event ids the stream tells the client to
+ * reconnect half an interval after the drop (`retry:`), and the work goes on and answers one interval after the drop
+ * (where a broken stream does not end the request, the answer waits for the resumption): at five sixths of the idle
+ * timeout (three intervals), after the reconnection and before the timeout even when progress does not reset it, so
+ * that a client that resumes as told gets it without a race. Without ids nothing can be resumed, and the work is never
+ * answered.
  */
-function dropPlan(timing: ScenarioTiming, eventIds: boolean): ScenarioPlan {
+export function dropPlan(timing: ScenarioTiming, eventIds: boolean): ScenarioPlan {
   const every = progressInterval(timing);
   const finishAtMs = Math.round(every * 1.5);
   return {
@@ -64,7 +72,7 @@ function dropPlan(timing: ScenarioTiming, eventIds: boolean): ScenarioPlan {
     progressCount: 1,
     finishAtMs,
     finish: 'drop',
-    ...(eventIds ? { answerAfterDropMs: finishAtMs + every } : {}),
+    ...(eventIds ? { answerAfterDropMs: finishAtMs + every, retryMs: Math.max(25, Math.round(every / 2)) } : {}),
     eventIds,
   };
 }
@@ -75,6 +83,12 @@ function wholeArgument(args: Readonly<Record<string, unknown>>, name: string, fa
 }
 
 const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false } as const;
+
+/**
+ * What every scenario but `slow_write` is: it changes nothing, so a client may send it again without a key (as it MUST
+ * after a broken stream on 2026-07-28) — the retry judge leaves read-only tools out.
+ */
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 /**
  * The judges every call's timeout decides (the idle timeout, the maximum, the signal they cancel with), and those of
@@ -99,6 +113,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'Never answers and sends no progress. Call it once and let your client time out: mcprely checks that the client then cancels the ' +
       "call with its transport's signal (notifications/cancelled, or closing the request's stream) within the tolerance of its timeout.",
     inputSchema: NO_ARGUMENTS,
+    annotations: READ_ONLY,
     judges: TIMEOUT_JUDGES,
     decisive: TIMEOUTS,
     plan: () => ({ eventIds: true }),
@@ -113,6 +128,7 @@ export const SCENARIOS: readonly Scenario[] = [
       properties: { ms: { type: 'number', minimum: 0, description: 'how long before the answer (ms)' } },
       additionalProperties: false,
     },
+    annotations: READ_ONLY,
     judges: [...TIMEOUT_JUDGES, 'client-cancels-only-pending'],
     decisive: [...ANSWERED, ...TIMEOUTS],
     plan: (args, timing) => ({ finishAtMs: wholeArgument(args, 'ms', 200, timing.holdMs), finish: 'result', eventIds: true }),
@@ -123,6 +139,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'Sends progress (when the call asks for it with a progress token) and never answers. Call it with progress on: progress may ' +
       'reset your idle timeout, but your maximum timeout must end the call, and the client must cancel it then.',
     inputSchema: NO_ARGUMENTS,
+    annotations: READ_ONLY,
     judges: TIMEOUT_JUDGES,
     decisive: TIMEOUTS,
     plan: (_args, timing) => ({ progressEveryMs: progressInterval(timing), eventIds: true }),
@@ -141,6 +158,7 @@ export const SCENARIOS: readonly Scenario[] = [
       },
       additionalProperties: false,
     },
+    annotations: READ_ONLY,
     judges: [...TIMEOUT_JUDGES, 'client-cancels-only-pending'],
     decisive: [...TIMEOUTS, ...ANSWERED],
     plan: (args, timing) => {
@@ -159,6 +177,7 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'fails',
     description: 'Answers with a JSON-RPC error after 100 ms. The client must not cancel a call that has its answer, an error included.',
     inputSchema: NO_ARGUMENTS,
+    annotations: READ_ONLY,
     judges: [...TIMEOUT_JUDGES, 'client-cancels-only-pending'],
     decisive: ANSWERED,
     plan: () => ({ finishAtMs: 100, finish: 'error', eventIds: true }),
@@ -170,6 +189,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'revision allows resumption the client may resume with Last-Event-ID (the answer comes on the resumed stream); where it does not, ' +
       'it must send the call again under a new request id. It must never resume the stream of a call it cancelled or has the answer to.',
     inputSchema: NO_ARGUMENTS,
+    annotations: READ_ONLY,
     judges: TIMEOUT_JUDGES,
     decisive: DROPS,
     httpOnly: true,
@@ -181,6 +201,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'Streamable HTTP: sends progress on an SSE stream whose events carry no id, then drops the stream without the answer: nothing ' +
       'can be resumed. The client must send the call again under a new request id, or time out and cancel it.',
     inputSchema: NO_ARGUMENTS,
+    annotations: READ_ONLY,
     judges: TIMEOUT_JUDGES,
     decisive: DROPS,
     httpOnly: true,

@@ -301,6 +301,30 @@ describe('client-cancels-with-revision-signal', () => {
     );
     expect(judgement(resumedAfter, 'client-cancels-with-revision-signal').cases).toEqual([]);
   });
+  it('2025-11-25: a close that only ends the session, away from the timeout, is a teardown: judged once, by the timeout judge', () => {
+    const teardown = timedOut({}, [closes(4000, 'POST 2', 'client'), opens(4001, 'DELETE 3')], HANDSHAKE_2025);
+    expect(judgement(teardown, 'client-cancels-with-revision-signal').cases).toEqual([]);
+    const idle = judgement(teardown, 'client-cancels-on-idle-timeout');
+    expect(idle.status).toBe('fail');
+    expect(idle.summary).toBe(
+      'tools/call slow (id 1) passed its idle timeout (1000 ms) without a cancellation; ' +
+        'the client closed its stream 3990 ms after it was sent, as it ended the session',
+    );
+    // The same close with the session going on after it (another call) is a disconnect meant as a cancellation.
+    const goesOn = timedOut(
+      {},
+      [closes(4000, 'POST 2', 'client'), opens(4100, 'POST 3'), says(4100, 'client', 'POST 3', call(2, 'slow'))],
+      HANDSHAKE_2025,
+    );
+    expect(judgement(goesOn, 'client-cancels-with-revision-signal').status).toBe('fail');
+  });
+  it('2025-11-25: a stream the server ended, then nothing from the client: the timeout failure says so', () => {
+    const dropped = timedOut({}, [closes(300, 'POST 2')], HANDSHAKE_2025);
+    expect(judgement(dropped, 'client-cancels-on-idle-timeout').summary).toBe(
+      'tools/call slow (id 1) passed its idle timeout (1000 ms) without a cancellation; the server ended its stream 290 ms after it ' +
+        'was sent, without the answer, and the client then sent nothing for it to the server: no resumption, no new request, no cancellation',
+    );
+  });
   it('2026-07-28: a notification for a call the server had already dropped is not judged (nothing was left to cancel)', () => {
     const dropped = timedOut(V2026, [closes(300, 'POST 2'), ...postsCancel(1010, 'POST 3', V2026)]);
     expect(judgement(dropped, 'client-cancels-with-revision-signal').cases).toEqual([]);

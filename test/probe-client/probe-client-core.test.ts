@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { judgeSession } from '../../src/judges/judge-session.js';
-import { CLIENT_PROFILES } from '../../src/probe-client/client-profiles.js';
+import { CLIENT_PROFILES, parseClientUnderTest } from '../../src/probe-client/client-profiles.js';
 import { clientReportLines, exitCodeOfOutcomes } from '../../src/probe-client/client-report.js';
 import { handleMessage, scenarioTools } from '../../src/probe-client/scenario-protocol.js';
 import { scenarioOutcomes } from '../../src/probe-client/scenario-outcomes.js';
-import { progressInterval, SCENARIOS } from '../../src/probe-client/scenarios.js';
+import { dropPlan, progressInterval, SCENARIOS } from '../../src/probe-client/scenarios.js';
 import { serveStdio } from '../../src/probe-client/stdio-server.js';
 import { SESSION_RULES } from '../../src/judges/session-rules.js';
 
@@ -96,6 +96,16 @@ describe('probe-client over stdio (in process)', () => {
     });
     expect(exitCodeOfOutcomes(bad, [])).toBe(1);
     expect(exitCodeOfOutcomes(good, [])).toBe(0);
+    // The rule audit shares: the idle-timeout judge rests on a SHOULD (a warning), so --fail-severity error lets it pass.
+    expect(exitCodeOfOutcomes(bad, [], 'error')).toBe(0);
+    expect(clientReportLines({ outcomes: bad, failures: [], sessions: [], measuredAgainst: 'x', failSeverity: 'error' }).at(-1)).toBe(
+      '  exit 0: every failure above is below --fail-severity error (client-cancels-on-idle-timeout)',
+    );
+    // Over stdio the drop scenarios are not applicable (not "never called").
+    expect(good.find((one) => one.scenario === 'drop_stream_resumable')).toMatchObject({
+      status: 'not-observable',
+      notApplicable: expect.stringMatching(/^not applicable over stdio: it drops an HTTP stream/),
+    });
   });
   it('a slow_write sent again with its key gets the first outcome, not a second run; the retry judge passes it', async () => {
     const written: Record<string, unknown>[] = [];
@@ -130,10 +140,32 @@ describe('the report', () => {
         cases: [{ judge: 'client-cancels-only-pending', status: 'fail' as const, message: 'late', session: 's', lines: [3] }],
       },
     ];
-    const lines = clientReportLines(failed, [], 1, 'an idle timeout of 300 ms', 'ts-sdk-v1').join('\n');
-    expect(lines).toMatch(/likely cause \(@modelcontextprotocol\/sdk \(TypeScript SDK v1\) Client 1\.32\.2\): an AbortSignal's listener/);
+    const report = (client?: { profile: string; version?: string }) =>
+      clientReportLines({
+        outcomes: failed,
+        failures: [],
+        sessions: [{ label: 't.jsonl', transport: 'http', revision: '2025-11-25', clientInfo: 'my-host 0.3' }],
+        measuredAgainst: 'an idle timeout of 300 ms',
+        ...(client === undefined ? {} : { client }),
+      }).join('\n');
+    const lines = report({ profile: 'ts-sdk-v1' });
+    expect(lines).toMatch(
+      /likely cause \(@modelcontextprotocol\/sdk \(TypeScript SDK v1\) Client, lines of 1\.32\.2\): an AbortSignal's listener/,
+    );
     expect(lines).toMatch(/dist\/esm\/shared\/protocol\.js:737-739/);
-    expect(clientReportLines(failed, [], 1, 'x').join('\n')).not.toMatch(/likely cause/);
+    expect(lines).toMatch(/^ {2}t\.jsonl: 2025-11-25 over Streamable HTTP; the client named itself my-host 0\.3$/m);
+    expect(lines).toMatch(/FAIL \(error\) client-cancels-only-pending: late/);
+    expect(report({ profile: 'ts-sdk-v1', version: '1.32.2' })).toMatch(/Client, 1\.32\.2, the version under test\)/);
+    expect(report({ profile: 'ts-sdk-v1', version: '1.20.0' })).toMatch(
+      /Client, lines of 1\.32\.2; the client under test is 1\.20\.0, where they may differ\)/,
+    );
+    expect(report()).not.toMatch(/likely cause/);
+  });
+  it('--client takes a profile and its version, and says which profiles there are otherwise', () => {
+    expect(parseClientUnderTest('ts-sdk-v2')).toEqual({ profile: 'ts-sdk-v2' });
+    expect(parseClientUnderTest('ts-sdk-v2@2.3.1')).toEqual({ profile: 'ts-sdk-v2', version: '2.3.1' });
+    for (const bad of ['ts-sdk-v3', 'ts-sdk-v2@', 'python-sdk@1 2'])
+      expect(parseClientUnderTest(bad)).toEqual({ problem: expect.stringMatching(/give one of ts-sdk-v1, ts-sdk-v2, python-sdk/) });
   });
   it('every behaviour of every profile is on docs/client-profiles.md with its source line', () => {
     const page = readFileSync(new URL('../../docs/client-profiles.md', import.meta.url), 'utf8');
@@ -143,4 +175,21 @@ describe('the report', () => {
         expect(page).toContain(`| \`${profile.id}\` | \`${behaviour.judge}\``);
       }
   });
+});
+
+describe('the drop scenarios leave room for a client that reconnects as told', () => {
+  it.each([undefined, 300, 600, 1000, 2000, 5000, 10_000, 60_000])(
+    'idle timeout %s ms: reconnect, then the answer, then the timeout',
+    (idleMs) => {
+      const plan = dropPlan({ holdMs: 120_000, ...(idleMs === undefined ? {} : { idleMs }) }, true);
+      const { finishAtMs, retryMs, answerAfterDropMs, progressEveryMs } = plan as Required<typeof plan>;
+      const reconnectAt = finishAtMs + retryMs;
+      // Half an interval between the reconnection and the answer, and a sixth of the timeout after it (before any reset by progress).
+      expect(answerAfterDropMs - reconnectAt).toBeGreaterThanOrEqual(progressEveryMs / 2 - 1);
+      if (idleMs !== undefined) expect(idleMs - answerAfterDropMs).toBeGreaterThanOrEqual(Math.min(idleMs / 6, idleMs - 2500) - 1);
+      // Without the retry field a client waits its default 1 s: at a 2 s timeout that reconnection came at the timeout itself.
+      if (idleMs === 2000) expect(finishAtMs + 1000).toBeGreaterThanOrEqual(idleMs);
+      expect(dropPlan({ holdMs: 1, ...(idleMs === undefined ? {} : { idleMs }) }, false).retryMs).toBeUndefined();
+    },
+  );
 });

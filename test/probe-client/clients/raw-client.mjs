@@ -9,7 +9,8 @@
 //   --signal notification|close|both|none   POST notifications/cancelled, close the call's stream, both, or nothing
 //   --cancel-after-answer              POST notifications/cancelled 500 ms after the answer came
 //   --resume <n>                       after giving up, resume the call's stream with Last-Event-ID n times, 300 ms apart
-//   --on-drop resume|reissue|nothing   when the call's stream ends without an answer
+//   --on-drop resume|reissue|nothing   when the call's stream ends without an answer (resume: after the stream's SSE
+//                                      retry: field, 1 s without one, and read the resumed stream until the answer)
 //   --retry <same-key|new-key|same-id> after giving up, call again: with the same key, a new key, or the same request id
 //   --linger <ms>                      keep the call's stream open this long before leaving
 //   --skip-call                        the handshake only (nothing exercised)
@@ -31,6 +32,8 @@ const resumes = Number(flag('--resume', '0'));
 const retry = flag('--retry', '');
 let sessionId;
 let nextId = 1;
+/** The server's SSE `retry:` advice: how long to wait before reconnecting (the EventSource default without one). */
+let retryMs = 1000;
 
 const headers = (extra = {}) => ({
   'Content-Type': 'application/json',
@@ -54,6 +57,11 @@ async function readEvents(response, onEvent) {
         buffer = buffer.slice(end + 2);
         const id = /^id: (.*)$/m.exec(block)?.[1];
         const data = /^data: ?(.*)$/m.exec(block)?.[1];
+        const retryField = /^retry: ?(\d+)$/m.exec(block)?.[1];
+        if (retryField !== undefined) {
+          retryMs = Number(retryField);
+          process.stderr.write(`raw-client: the server advised retry ${retryMs} ms\n`);
+        }
         // A priming event carries an id and no data: it only sets where a resumption starts.
         if (data !== undefined) onEvent({ id, message: data === '' ? undefined : JSON.parse(data) });
       }
@@ -102,24 +110,42 @@ async function giveUp(state) {
   if (signal === 'close' || signal === 'both') state.abort.abort();
 }
 
-async function resume(lastEventId) {
+/** Resumes a stream with Last-Event-ID; reads it until `until` settles (200 ms without one). */
+async function resume(lastEventId, until = sleep(200), onEvent = () => undefined) {
   const response = await fetch(url, { method: 'GET', headers: headers({ 'Last-Event-ID': lastEventId }) });
-  if (response.ok && response.body !== null) await Promise.race([readEvents(response, () => undefined), sleep(200)]);
+  if (response.ok && response.body !== null) await Promise.race([readEvents(response, onEvent), until]);
   else await response.text();
 }
 
 await handshake();
+// As a host does: the tools first (their annotations say which calls are safe to send again).
+await (await post({ jsonrpc: '2.0', id: 'tools', method: 'tools/list', params: {} })).text();
 if (!has('--skip-call')) {
   const args = JSON.parse(flag('--args', '{}'));
   if (scenario === 'slow_write') args.idempotencyKey ??= randomUUID();
   const first = await callOnce(nextId++, args);
+  const deadline = giveUpMs > 0 ? Date.now() + giveUpMs : undefined;
   const settled = await Promise.race([first.done.then(() => 'ended'), sleep(giveUpMs > 0 ? giveUpMs : 60_000).then(() => 'timeout')]);
-  if (first.dropped && onDrop === 'resume' && first.lastEventId !== undefined) await resume(first.lastEventId);
+  let resumedSettled;
+  if (first.dropped && onDrop === 'resume' && first.lastEventId !== undefined) {
+    // As an EventSource reconnects: after the retry the server advised, reading until the answer — or the client's own
+    // timeout, which runs on from the call's start (then it gives up, below).
+    const left = deadline === undefined ? 5000 : deadline - Date.now();
+    const timedOut = sleep(Math.max(0, left)).then(() => 'timeout');
+    resumedSettled = await Promise.race([
+      sleep(retryMs).then(() =>
+        resume(first.lastEventId, timedOut, ({ message }) => {
+          if (message?.id === first.id) first.answer = message;
+        }),
+      ),
+      timedOut,
+    ]);
+  }
   if (first.dropped && onDrop === 'reissue') {
     const again = await callOnce(nextId++, args);
     await Promise.race([again.done, sleep(giveUpMs > 0 ? giveUpMs : 5000)]);
   }
-  if (settled === 'timeout' && first.answer === undefined) {
+  if ((settled === 'timeout' || resumedSettled === 'timeout') && first.answer === undefined) {
     await giveUp(first);
     for (let i = 0; i < resumes && first.lastEventId !== undefined; i++) {
       await sleep(300);
