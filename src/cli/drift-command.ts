@@ -42,7 +42,7 @@ export type DriftRun =
 
 /** Probes the server the manifest describes (only the command or URL given) and compares the two. */
 export async function probeForDrift(options: Omit<DriftOptions, 'outputs' | 'failSeverity'>): Promise<DriftRun> {
-  const target = probeTarget(options.stdio, options.url, { stdio: '--stdio', url: '--url' });
+  const target = probeTarget(options.stdio, options.url, { stdio: '--stdio', url: '--url' }, options.headers);
   if ('problem' in target) return { ok: false, problem: `error: ${displayText(target.problem)}\n` };
   const input = readManifestInput(options.manifest);
   if (!input.ok) return { ok: false, problem: input.report };

@@ -10,6 +10,7 @@ import { ProbeSession } from '../probe/session.js';
 import { StdioConnection } from '../probe/stdio-connection.js';
 import { WireLog } from '../probe/wire-log.js';
 import { probeTarget } from './probe-target.js';
+import type { AddedHeader } from '../probe/request-headers.js';
 import { displayText } from '../text/display-text.js';
 import { writeOutputFile } from '../workspace/output-files.js';
 import { plural } from '../text/plural.js';
@@ -19,6 +20,8 @@ export async function runInit(options: {
   template?: 'stdio' | 'streamable-http' | 'both';
   stdio?: string;
   url?: string;
+  /** Headers added to every request to the endpoint (`--header`). */
+  headers?: readonly AddedHeader[];
   specVersion?: ProbeRevision;
   output?: string;
   /** Overwrite an existing --output file (without it, an existing file is refused and left as it is). */
@@ -30,8 +33,8 @@ export async function runInit(options: {
   }
   const schemaPath = options.output === undefined ? SCHEMA_PATH : schemaPathFrom(options.output, process.cwd());
   if (options.template !== undefined) {
-    if (options.stdio !== undefined || options.url !== undefined) {
-      process.stderr.write('error: --template writes without a server; give it, or --from-stdio/--from-url, not both\n');
+    if (options.stdio !== undefined || options.url !== undefined || options.headers !== undefined) {
+      process.stderr.write('error: --template writes without a server; give it, or --from-stdio/--from-url (and --header), not both\n');
       return 2;
     }
     const transports = options.template === 'both' ? (['stdio', 'streamable-http'] as const) : ([options.template] as const);
@@ -50,7 +53,7 @@ export async function runInit(options: {
     );
     return 2;
   }
-  const target = probeTarget(options.stdio, options.url, { stdio: '--from-stdio', url: '--from-url' });
+  const target = probeTarget(options.stdio, options.url, { stdio: '--from-stdio', url: '--from-url' }, options.headers);
   if ('problem' in target) {
     process.stderr.write(`error: ${displayText(target.problem)}\n`);
     return 2;
@@ -58,8 +61,7 @@ export async function runInit(options: {
   const started = performance.now();
   const clock = () => performance.now() - started;
   const log = new WireLog(clock);
-  const connection: Connection =
-    'stdio' in target ? new StdioConnection(target.stdio, log, clock) : new HttpConnection(target.url, log, clock);
+  const connection: Connection = 'stdio' in target ? new StdioConnection(target.stdio, log, clock) : new HttpConnection(target, log, clock);
   try {
     const session = new ProbeSession(connection, log);
     const opened = await session.open(options.specVersion, 10_000);
@@ -93,7 +95,8 @@ export async function runInit(options: {
       serverName: named ?? serverName,
       specVersion: session.revision,
       transport: connection.transport,
-      source: options.stdio ?? options.url!,
+      // The endpoint without its credentials and query: the manifest is a file to commit.
+      source: target.shown,
       tools: summariseTools(tools),
       schemaPath,
     });

@@ -1,4 +1,6 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type AddedHeader, withAddedHeader } from '../probe/request-headers.js';
+import { UsageError } from '../workspace/usage-error.js';
 
 /** The probe's own budget by default: enough for a tool of up to 60 s to be run, cancelled and timed out (3 minutes). */
 export const DEFAULT_MAX_TIME_MS = 180_000;
@@ -12,11 +14,14 @@ export interface LiveCallOptions {
   readonly allowMutations: boolean;
   readonly graceMs: number;
   readonly maxTimeMs: number;
+  /** Headers added to every request to an HTTP endpoint (`--header`): their values are never shown or recorded. */
+  readonly headers?: readonly AddedHeader[];
 }
 
 /** Adds the live options to a command (the same names, meanings and defaults on each). */
 export function addLiveOptions(command: Command, mutations: string): Command {
   return command
+    .addOption(headerOption('with --url: add this header, "Name: value", to every request (repeatable)'))
     .option('--operation <name>', 'the long-running tool to call')
     .option('--arguments <json>', 'arguments for the long-running tool, as JSON', parseJsonObject)
     .option('--allow-mutations', mutations, false)
@@ -36,7 +41,27 @@ export function liveOptionsFrom(options: Record<string, unknown>): LiveCallOptio
     allowMutations: options['allowMutations'] === true,
     graceMs: options['grace'] as number,
     maxTimeMs: options['maxTime'] as number,
+    ...headersFrom(options),
   };
+}
+
+/**
+ * `--header <header>` (repeatable): a header added to every request to the server. A value is never printed: a
+ * problem names the header, and is a usage error of its own (commander's would quote the argument).
+ */
+export function headerOption(description: string): Option {
+  return new Option('--header <header>', `${description}; the value is never printed or recorded`).argParser(
+    (text: string, previous: readonly AddedHeader[] | undefined) => {
+      const headers = withAddedHeader(previous ?? [], text);
+      if (typeof headers === 'string') throw new UsageError(headers);
+      return headers;
+    },
+  );
+}
+
+/** The `--header`s as parsed, when any was given. */
+export function headersFrom(options: Record<string, unknown>): { headers?: readonly AddedHeader[] } {
+  return options['header'] === undefined ? {} : { headers: options['header'] as readonly AddedHeader[] };
 }
 
 export function parseJsonObject(value: string): Record<string, unknown> {

@@ -8,6 +8,7 @@ import { addLiveOptions, liveOptionsFrom, parseCount, parsePositive } from './li
 import { OutputSpecs } from './output-spec.js';
 import { UsageError } from '../workspace/usage-error.js';
 import { parseDocsUrl } from '../workspace/rule-docs-base.js';
+import { headerOption, headersFrom } from './live-options.js';
 import { displayText } from '../text/display-text.js';
 import { CLIENT_PROFILES, type ClientUnderTest, parseClientUnderTest } from '../probe-client/client-profiles.js';
 import { FIX_KINDS, type FixKind } from '../rules/rule-types.js';
@@ -198,6 +199,7 @@ export function buildProgram(only?: CommandName): Command {
           );
           return;
         }
+        if (options['header'] !== undefined) throw new UsageError(HEADER_WITHOUT_URL);
         const { runVerify } = await import('./verify-command.js');
         const databaseUrl =
           typeof options['databaseUrl'] === 'string' ? options['databaseUrl'] : process.env['MCPRELY_DATABASE_URL'] || undefined;
@@ -223,6 +225,8 @@ export function buildProgram(only?: CommandName): Command {
       .option('--url <endpoint>', 'also check the manifest against the server at this Streamable HTTP endpoint');
     addLiveOptions(evidence, "live: also call the manifest's keyed mutation twice with one idempotency key").action(
       async (manifest: string, options: Record<string, unknown>) => {
+        if (options['header'] !== undefined && options['stdio'] === undefined && options['url'] === undefined)
+          throw new UsageError(HEADER_WITHOUT_URL);
         const { runEvidence } = await import('./evidence-command.js');
         process.exitCode = await runEvidence(manifest, {
           output: options['output'] as string,
@@ -469,6 +473,7 @@ export function buildProgram(only?: CommandName): Command {
       )
       .option('--from-stdio <command>', 'run this command and ask it over stdio (no shell)')
       .option('--from-url <endpoint>', 'ask the server at this Streamable HTTP endpoint')
+      .addOption(headerOption('with --from-url: add this header, "Name: value", to every request (repeatable)'))
       .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices([...SPEC_VERSIONS]))
       .option('-o, --output <file>', 'write the manifest here instead of standard output (never over an existing file)')
       .option('--force', 'with --output: overwrite the file if it exists', false)
@@ -478,6 +483,7 @@ export function buildProgram(only?: CommandName): Command {
           ...(options['template'] === true ? { template: options['transport'] as 'stdio' | 'streamable-http' | 'both' } : {}),
           ...(typeof options['fromStdio'] === 'string' ? { stdio: options['fromStdio'] } : {}),
           ...(typeof options['fromUrl'] === 'string' ? { url: options['fromUrl'] } : {}),
+          ...headersFrom(options),
           ...(typeof options['specVersion'] === 'string' ? { specVersion: options['specVersion'] as SpecVersion } : {}),
           ...(typeof options['output'] === 'string' ? { output: options['output'] } : {}),
           force: options['force'] === true,
@@ -525,6 +531,9 @@ function stdinOf(paths: readonly string[], options: Record<string, unknown>): { 
   if (named !== undefined && named.trim() === '') throw new UsageError('--stdin-filename is empty; give the name to report findings under');
   return { filename: named ?? '<stdin>' };
 }
+
+/** A `--header` given to a command that calls no endpoint (it would be ignored, and the user thinks it is sent). */
+const HEADER_WITHOUT_URL = '--header is for an HTTP endpoint: give it with --url <endpoint>';
 
 /** An option parser whose Error becomes commander's usage error (exit 2). */
 function asUsage<T>(parse: (value: string) => T): (value: string) => T {

@@ -22,6 +22,7 @@ export function liveCallOptions(options: LiveCallOptions): LiveCallOptions {
     allowMutations: options.allowMutations,
     graceMs: options.graceMs,
     maxTimeMs: options.maxTimeMs,
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
   };
 }
 
@@ -41,7 +42,7 @@ export interface ProbeCommandOptions extends LiveCallOptions {
  * not, 3 when nothing failed but no request in flight could be judged (inconclusive: not a pass).
  */
 export async function runProbeCommand(options: ProbeCommandOptions, toolVersion: string): Promise<number> {
-  const target = probeTarget(options.stdio, options.url, { stdio: '--stdio', url: '--url' });
+  const target = probeTarget(options.stdio, options.url, { stdio: '--stdio', url: '--url' }, options.headers);
   if ('problem' in target) {
     process.stderr.write(`error: ${displayText(target.problem)}\n`);
     return 2;

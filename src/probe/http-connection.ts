@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { factsOf } from '../spec/revision-facts.js';
 import { type Call, Connection, type SentNotification } from './connection.js';
+import type { HttpEndpoint } from './request-headers.js';
 import { SseParser } from './sse-parser.js';
 import type { WireLog } from './wire-log.js';
 
@@ -19,10 +20,13 @@ const MAX_MESSAGES = 100_000;
  * The server at a Streamable HTTP endpoint. Each request is its own POST; its answer (JSON, or an SSE stream
  * read incrementally within bounds) feeds that request's inbox, and a message about another request seen on
  * it is recorded as such. Closing a request's stream is aborting its fetch. Waiting for response headers is
- * bounded. Only the URL given on the probe's command line is ever contacted.
+ * bounded. Only the URL given on the probe's command line is ever contacted, each request with the headers added
+ * there (`--header`), whose values no log or record holds.
  */
 export class HttpConnection extends Connection {
   readonly #url: URL;
+  /** The headers the user added (`--header`), sent on every request, as fetch takes them. */
+  readonly #added: Readonly<Record<string, string>>;
   readonly #aborts = new Set<AbortController>();
   #messages = 0;
   /** The server answered at least once: a refused connection from then on means it is gone. */
@@ -31,13 +35,14 @@ export class HttpConnection extends Connection {
   #closing = false;
 
   constructor(
-    url: URL,
+    endpoint: HttpEndpoint,
     log: WireLog,
     clock: () => number,
     private readonly headersTimeoutMs = 10_000,
   ) {
     super('streamable-http', log, clock);
-    this.#url = url;
+    this.#url = endpoint.url;
+    this.#added = Object.fromEntries(endpoint.headers.map((header) => [header.name, header.value]));
   }
 
   get url(): URL {
@@ -45,7 +50,11 @@ export class HttpConnection extends Connection {
   }
 
   headersFor(message: Record<string, unknown>): Record<string, string> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const headers: Record<string, string> = {
+      ...this.#added,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    };
     const method = message['method'];
     if (method !== 'initialize') headers['MCP-Protocol-Version'] = this.revision;
     if (this.sessionId !== undefined) headers['Mcp-Session-Id'] = this.sessionId;
@@ -121,6 +130,7 @@ export class HttpConnection extends Connection {
       const response = await fetch(this.#url, {
         method: 'GET',
         headers: {
+          ...this.#added,
           Accept: 'text/event-stream',
           'MCP-Protocol-Version': this.revision,
           ...(this.sessionId === undefined ? {} : { 'Mcp-Session-Id': this.sessionId }),
@@ -166,7 +176,7 @@ export class HttpConnection extends Connection {
     try {
       const response = await fetch(this.#url, {
         method: 'DELETE',
-        headers: { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': this.revision },
+        headers: { ...this.#added, 'Mcp-Session-Id': session, 'MCP-Protocol-Version': this.revision },
         signal: AbortSignal.timeout(2000),
       });
       await response.body?.cancel();

@@ -29,6 +29,7 @@ import { REQUEST_CHECK_IDS } from '../live/outcome.js';
 import { DEFAULT_TOLERANCE_MS } from '../judges/judge-options.js';
 import { judgeSession } from '../judges/judge-session.js';
 import { ProbeRecording } from './probe-recording.js';
+import { type HttpEndpoint, shownEndpoint } from './request-headers.js';
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { basename } from 'node:path';
 import { foldJudgements, PROBE_JUDGED_PARTY, reportedJudgement } from './session-judgements.js';
@@ -76,8 +77,11 @@ export const FRAMING_CHECKS = {
 } as const;
 
 export interface ProbeOptions extends PlanOptions {
-  /** The program and its arguments (already split, run without a shell), or the endpoint. */
-  readonly target: { readonly stdio: readonly string[]; readonly shown: string } | { readonly url: URL };
+  /**
+   * The program and its arguments (already split, run without a shell), or the endpoint and the headers added to each
+   * request (their values never reach the report or the trace; the endpoint is named without credentials or query).
+   */
+  readonly target: { readonly stdio: readonly string[]; readonly shown: string } | HttpEndpoint;
   readonly specVersion?: SpecVersion;
   /** The probe's own budget for everything, in ms. */
   readonly maxTimeMs: number;
@@ -113,8 +117,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
   const connection: Connection =
     'stdio' in options.target
       ? new StdioConnection(options.target.stdio, log, clock)
-      : new HttpConnection(options.target.url, log, clock, Math.min(HANDSHAKE_MS, options.maxTimeMs));
-  const target = 'stdio' in options.target ? options.target.shown : options.target.url.href;
+      : new HttpConnection(options.target, log, clock, Math.min(HANDSHAKE_MS, options.maxTimeMs));
+  const target = 'stdio' in options.target ? options.target.shown : shownEndpoint(options.target.url);
   connection.recording = recording;
   const requested = options.specVersion ?? options.manifest?.manifest.specVersion;
   const base = {
@@ -215,10 +219,9 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
 
 /** The probe's recording, writing the trace `--record` names; a usage error when that file cannot be written. */
 function openRecording(options: ProbeOptions): ProbeRecording | ProbeUsageError {
-  // The trace names the server as the proxy's does: the program's name, or the endpoint without its query (either
-  // may hold secrets or a user's folders).
-  const server =
-    'stdio' in options.target ? basename(options.target.stdio[0] ?? '') : `${options.target.url.origin}${options.target.url.pathname}`;
+  // The trace names the server as the proxy's does: the program's name, or the endpoint without its credentials and
+  // query (either may hold secrets or a user's folders).
+  const server = 'stdio' in options.target ? basename(options.target.stdio[0] ?? '') : shownEndpoint(options.target.url);
   try {
     return new ProbeRecording('stdio' in options.target ? 'stdio' : 'http', server, options.record);
   } catch (error) {
@@ -303,7 +306,7 @@ class CheckRun {
   async #reconnect(owner: string): Promise<{ session: ProbeSession; close: () => Promise<void> } | { failed: string }> {
     if (!('url' in this.options.target)) return { failed: 'over stdio a new connection is a new process' };
     const left = Math.max(1, Math.min(HANDSHAKE_MS, this.options.maxTimeMs - this.clock()));
-    const connection = new HttpConnection(this.options.target.url, this.log, this.clock, left);
+    const connection = new HttpConnection(this.options.target, this.log, this.clock, left);
     connection.owner = owner;
     const session = new ProbeSession(connection, this.log);
     const opened = await within(session.open(this.revision, left), left);

@@ -32,6 +32,32 @@ describe.concurrent('probe: bad input gets a clear, immediate error and exit 2',
     [['--url', 'http://127.0.0.1:9/mcp'], /the port is one the Fetch standard blocks/],
   ])('%j', async (args, message) => refused(args, message));
 
+  // A --header's value may be a credential: the message names the header (or its place), never the value.
+  it.each([
+    [['--header', 'Bearer value-secret'], /--header \(the 1st\) has no colon: give it as "Name: value"/],
+    [['--header', 'X-A: 1', '--header', 'Bad Name: value-secret'], /--header \(the 2nd\): the name before the colon is not a header name/],
+    [['--header', 'Host: value-secret'], /--header Host: the Host header is the endpoint's own/],
+    [['--header', 'Connection: value-secret'], /--header Connection: a hop-by-hop header/],
+    [['--header', 'Mcp-Session-Id: value-secret'], /--header Mcp-Session-Id: mcprely sets this header on each request itself/],
+    [['--header', 'X-Key: 1', '--header', 'x-key: value-secret'], /--header x-key is given twice/],
+  ])('--url with --header %j', async (headers, message) => {
+    const run = await runCliAsync(['probe', '--url', 'http://127.0.0.1:1/mcp', ...headers]);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout + run.stderr).not.toMatch(/value-secret/);
+    expect(run.status).toBe(2);
+    expect(showsStackTrace(run.stderr)).toBe(false);
+  });
+
+  it('--header is refused over stdio (a server over stdio reads no headers)', async () => {
+    await refused(['--stdio', 'node x.js', '--header', 'X-Key: 1'], /--header is for an HTTP endpoint \(--url\)/);
+  });
+
+  it('a URL in an error is shown without its credentials and query', async () => {
+    const run = await runCliAsync(['probe', '--url', 'http://user:pass-secret@127.0.0.1:99999/mcp?token=query-secret']);
+    expect(run.stderr).toMatch(/--url http:\/\/\[redacted\]@127\.0\.0\.1:99999\/mcp\?\[redacted\]: the port 99999 is out of range/);
+    expect(run.stderr).not.toMatch(/secret/);
+  });
+
   it('a refused connection says so', async () => {
     await refused(['--url', `http://127.0.0.1:${await freePort()}/mcp`], /the POST failed: connection refused \(nothing listens there\)/);
   });

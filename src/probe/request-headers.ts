@@ -1,0 +1,127 @@
+/**
+ * The headers a user adds to every request to a server over HTTP (`--header "Name: value"`, repeatable): an API
+ * key, a bearer token, a cookie. Their values are secrets: they are sent and never shown, recorded or echoed; a
+ * problem with one names the header (or its place on the command line), never its value.
+ */
+export interface AddedHeader {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** What stands in for a secret wherever one would have to be shown. */
+export const REDACTED = '[redacted]';
+
+/** Headers of one hop only (RFC 9110 §7.6.1), never forwarded; `host` is the upstream's own. */
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
+
+/** Headers that describe the body or the exchange, which the HTTP client (or the protocol) sets for each request. */
+const SET_PER_REQUEST: ReadonlySet<string> = new Set([
+  'content-length',
+  'content-type',
+  'accept',
+  'accept-encoding',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'mcp-method',
+  'mcp-name',
+  'last-event-id',
+]);
+
+/** A field name (RFC 9110 §5.6.2: a token). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A field value: visible characters, spaces and tabs, no control character (a CR or LF would start another header). */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * One `--header "Name: value"` (the `place`-th given), or what is wrong with it in a sentence that never quotes the
+ * value: a header without a colon may be a bare token, so it is not quoted either.
+ */
+export function parseAddedHeader(text: string, place: number): AddedHeader | string {
+  const at = `--header (the ${ordinal(place)})`;
+  const colon = text.indexOf(':');
+  if (colon === -1)
+    return `${at} has no colon: give it as "Name: value", such as "Authorization: Bearer <token>" (not shown: it may hold a secret)`;
+  const name = text.slice(0, colon).trim();
+  if (name === '') return `${at} has no name before its colon: give it as "Name: value"`;
+  if (!TOKEN.test(name))
+    return `${at}: the name before the colon is not a header name (letters, digits and !#$%&'*+-.^_\`|~ only; not shown: it may hold a secret)`;
+  const value = text.slice(colon + 1).trim();
+  if (!FIELD_VALUE.test(value)) return `--header ${name}: its value holds a control character (a line break?): give it on one line`;
+  const lower = name.toLowerCase();
+  if (lower === 'host') return `--header ${name}: the Host header is the endpoint's own (the URL decides it): remove it`;
+  if (HOP_BY_HOP.has(lower)) return `--header ${name}: a hop-by-hop header describes one connection, not the request: remove it`;
+  if (SET_PER_REQUEST.has(lower))
+    return `--header ${name}: mcprely sets this header on each request itself (the protocol or the body decides it): remove it`;
+  return { name, value };
+}
+
+/** The headers given so far with one more `--header` (the next in order), or its problem; a name given twice is one. */
+export function withAddedHeader(previous: readonly AddedHeader[], text: string): readonly AddedHeader[] | string {
+  const header = parseAddedHeader(text, previous.length + 1);
+  if (typeof header === 'string') return header;
+  if (previous.some((earlier) => earlier.name.toLowerCase() === header.name.toLowerCase()))
+    return `--header ${header.name} is given twice: give each header once`;
+  return [...previous, header];
+}
+
+function ordinal(place: number): string {
+  const tens = place % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][place % 10] ?? 'th');
+  return `${place}${suffix}`;
+}
+
+/** An HTTP endpoint as the probe calls it: the URL without its credentials, and every header added to each request. */
+export interface HttpEndpoint {
+  readonly url: URL;
+  readonly headers: readonly AddedHeader[];
+}
+
+/**
+ * The endpoint a URL and the added headers call: credentials in the URL (`https://user:pass@host/mcp`) become the
+ * Basic Authorization they stand for (RFC 9110 §11.2; fetch refuses such a URL, quoting it), unless an Authorization
+ * header is given; the query is kept (a server may want its token there), never shown (`shownEndpoint`).
+ */
+export function httpEndpoint(url: URL, headers: readonly AddedHeader[]): HttpEndpoint {
+  if (url.username === '' && url.password === '') return { url, headers };
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  if (headers.some((header) => header.name.toLowerCase() === 'authorization')) return { url: bare, headers };
+  const credentials = `${decoded(url.username)}:${decoded(url.password)}`;
+  return { url: bare, headers: [...headers, { name: 'Authorization', value: `Basic ${Buffer.from(credentials).toString('base64')}` }] };
+}
+
+/** A percent-encoded part of a URL as its characters (as it was, when it is not valid percent-encoding). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/** How a report, a trace or a message names an endpoint: its origin and path; credentials and query (tokens) never. */
+export function shownEndpoint(url: URL): string {
+  return `${url.origin}${url.pathname}`;
+}
+
+/**
+ * A URL as given on a command line, for a message about it (it may not parse): what sits between `//` and `@` and
+ * everything from the query on replaced by the redaction marker.
+ */
+export function shownUrlText(text: string): string {
+  return text
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, `$1${REDACTED}@`)
+    .replace(/[?#].*$/s, (rest) => (rest.startsWith('?') ? `?${REDACTED}` : ''));
+}
