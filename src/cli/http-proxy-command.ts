@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { type ListenAddress, startHttpRelay } from '../proxy/http-relay.js';
+import { type HttpEndpoint, shownEndpoint, shownUrlText } from '../probe/request-headers.js';
 import { displayText } from '../text/display-text.js';
 import { listenerGuard } from './listener-options.js';
 import type { ProxyOptions } from './proxy-command.js';
@@ -24,9 +25,9 @@ export function parseUpstream(text: string): URL | string {
   try {
     url = new URL(text);
   } catch {
-    return `--url ${text}: not a URL; give the server's endpoint, such as http://127.0.0.1:3001/mcp`;
+    return `--url ${shownUrlText(text)}: not a URL; give the server's endpoint, such as http://127.0.0.1:3001/mcp`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `--url ${text}: the endpoint must be http:// or https://`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `--url ${shownUrlText(text)}: the endpoint must be http:// or https://`;
   return url;
 }
 
@@ -34,6 +35,7 @@ export function parseUpstream(text: string): URL | string {
  * `mcprely proxy --url <endpoint> [--listen 127.0.0.1:PORT]`: a Streamable HTTP relay the host connects to in place
  * of the server's endpoint. Prints where it listens, relays until SIGINT or SIGTERM, then writes the verdict to
  * stderr. The trace's header names the upstream by origin and path only: credentials and query (tokens) never reach it.
+ * Each `--header` goes on every upstream request, in place of the host's header of that name.
  */
 export async function runHttpProxy(options: ProxyOptions & { readonly url: string }): Promise<number> {
   const upstream = parseUpstream(options.url);
@@ -43,8 +45,8 @@ export async function runHttpProxy(options: ProxyOptions & { readonly url: strin
       process.stderr.write(`error: ${displayText(problem)}\n`);
       return 2;
     }
-  const endpoint = upstream as URL;
-  const recorder = openRecorder({ transport: 'http', server: `${endpoint.origin}${endpoint.pathname}` }, options.record);
+  const endpoint: HttpEndpoint = { url: upstream as URL, headers: options.headers ?? [] };
+  const recorder = openRecorder({ transport: 'http', server: shownEndpoint(endpoint.url) }, options.record);
   if (recorder === undefined) return 2;
   const at = listen as ListenAddress;
   let relay: Awaited<ReturnType<typeof startHttpRelay>>;
@@ -59,7 +61,7 @@ export async function runHttpProxy(options: ProxyOptions & { readonly url: strin
     return 2;
   }
   const stopJudging = judgeAsItGoes(recorder, options);
-  process.stderr.write(`mcprely proxy: listening on ${relay.url} → ${endpoint.origin}${endpoint.pathname} (SIGINT or SIGTERM ends it)\n`);
+  process.stderr.write(`mcprely proxy: listening on ${relay.url} → ${shownEndpoint(endpoint.url)} (SIGINT or SIGTERM ends it)\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

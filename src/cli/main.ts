@@ -330,6 +330,7 @@ export function buildProgram(only?: CommandName): Command {
       .usage('[options] (--stdio "<server command>" | -- <program> [arguments...] | --url <endpoint> [--listen 127.0.0.1:PORT])')
       .option('--stdio <command>', 'start this server command (no shell) and relay stdio to it')
       .option('--url <endpoint>', "relay Streamable HTTP to this server endpoint (the host connects to the proxy's address instead)")
+      .addOption(headerOption('with --url: add this header, "Name: value", to every upstream request, replacing the host\'s (repeatable)'))
       .option('--listen <[host:]port>', 'with --url: where the host connects (default 127.0.0.1 on a free port; loopback unless told)')
       .option('--record <trace.jsonl>', 'write every message, as it passes, to this trace (mcprely audit reads it)')
       .argument('[server...]', 'the server command as words, after --');
@@ -344,6 +345,7 @@ export function buildProgram(only?: CommandName): Command {
         ...(typeof options['stdio'] === 'string' ? { stdio: options['stdio'] } : {}),
         argv: server,
         ...(typeof options['url'] === 'string' ? { url: options['url'] } : {}),
+        ...headersFrom(options),
         ...(typeof options['listen'] === 'string' ? { listen: options['listen'] } : {}),
         ...(typeof options['record'] === 'string' ? { record: options['record'] } : {}),
         ...listenerAllowancesFrom(options),

@@ -2,6 +2,7 @@ import { constants as osConstants } from 'node:os';
 import { basename } from 'node:path';
 import type { JudgeOptions } from '../judges/judge-options.js';
 import { splitCommand } from '../probe/command-line.js';
+import type { AddedHeader } from '../probe/request-headers.js';
 import { relayStdio } from '../proxy/stdio-relay.js';
 import { displayText } from '../text/display-text.js';
 import type { ListenerAllowances } from './listener-options.js';
@@ -14,12 +15,18 @@ export interface ProxyOptions extends ListenerAllowances {
   /** Streamable HTTP: the upstream server's endpoint (`--url`), and where to listen for the host (`--listen`). */
   readonly url?: string;
   readonly listen?: string;
+  /** Streamable HTTP: headers added to every upstream request (`--header`), in place of the host's of the same name. */
+  readonly headers?: readonly AddedHeader[];
   readonly record?: string;
   readonly judge: JudgeOptions;
 }
 
 /** `mcprely proxy`: over stdio (`--stdio` or after `--`) or Streamable HTTP (`--url`). */
 export async function runProxy(options: ProxyOptions): Promise<number> {
+  if (options.headers !== undefined && options.url === undefined) {
+    process.stderr.write('error: --header is for a Streamable HTTP upstream: give it with --url <endpoint>\n');
+    return 2;
+  }
   if (options.url !== undefined) {
     if (options.stdio !== undefined || (options.argv ?? []).length > 0) {
       process.stderr.write('error: give one server: --url <endpoint> or a command (--stdio, or after --), not both\n');

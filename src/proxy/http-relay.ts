@@ -14,6 +14,7 @@ import type { Party } from '../judges/session-transcript.js';
 import { type GuardedListener, refusalBody, refusalOf } from '../listener/request-guard.js';
 import { responseRecord, type StreamRecord } from '../judges/stream-records.js';
 import { SseParser } from '../probe/sse-parser.js';
+import { HOP_BY_HOP, type HttpEndpoint } from '../probe/request-headers.js';
 import { BodyTap } from './body-tap.js';
 import { MAX_RECORDED_LINE } from './line-tap.js';
 
@@ -60,20 +61,6 @@ export interface HttpRelay {
   close(): Promise<void>;
 }
 
-/** Headers of one hop only (RFC 9110 §7.6.1), never forwarded; `host` is the upstream's own. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-]);
-
 function forwarded(headers: IncomingHttpHeaders, drop: readonly string[] = []): OutgoingHttpHeaders {
   const kept: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers))
@@ -98,9 +85,12 @@ export function upstreamTarget(upstream: URL, requestPath: string): URL {
  * credential, cookie or session id. Each exchange's end is tapped with who ended it: the host closing a response
  * ends the upstream request (a 2026-07-28 cancellation is exactly that). A request whose Host or Origin `guarded`
  * refuses gets 403 with a JSON-RPC error and is neither forwarded nor recorded: a page that rebinds a name to this
- * machine never reaches the upstream (which would see only the relay's own Host).
+ * machine never reaches the upstream (which would see only the relay's own Host). The headers the user added
+ * (`--header`) go on every upstream request in place of the host's of the same name; they are never tapped either.
  */
-export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: RelayTap, guarded: GuardedListener): Promise<HttpRelay> {
+export function startHttpRelay(endpoint: HttpEndpoint, listen: ListenAddress, tap: RelayTap, guarded: GuardedListener): Promise<HttpRelay> {
+  const upstream = endpoint.url;
+  const added = Object.fromEntries(endpoint.headers.map((header) => [header.name.toLowerCase(), header.value]));
   const secure = upstream.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const send = secure ? httpsRequest : httpRequest;
@@ -119,7 +109,7 @@ export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: RelayT
     const upstreamRequest = send(target, {
       method,
       agent,
-      headers: { ...forwarded(incoming.headers, ['accept-encoding']), host: target.host },
+      headers: { ...forwarded(incoming.headers, ['accept-encoding', ...Object.keys(added)]), ...added, host: target.host },
     });
     tap.stream('client', stream, requestRecord(method, incoming.headers));
     let closedBy: Party | undefined;

@@ -400,6 +400,46 @@ describe('what the HTTP proxy forwards', () => {
     expect(showsStackTrace(stderr)).toBe(false);
   });
 
+  it("--header goes on every upstream request in place of the host's header of that name; its value is never recorded", async () => {
+    const upstream = await echoServer();
+    const proxy = await httpProxy(`http://127.0.0.1:${upstream.port}/mcp`, [
+      '--header',
+      'X-Api-Key: proxy-key-secret',
+      '--header',
+      'authorization: Bearer proxy-token-secret',
+    ]);
+    const host = {
+      'content-type': 'application/json',
+      authorization: 'Bearer host-secret',
+      'X-API-KEY': 'host-key',
+      cookie: 'sid=cookie-secret',
+    };
+    const posted = await send(proxy.url, 'POST', host, '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    const deleted = await send(proxy.url, 'DELETE', { 'mcp-session-id': 's-1' });
+    const { code, stderr } = await proxy.stop();
+    upstream.close();
+    expect([code, posted.status, deleted.status]).toEqual([0, 200, 200]);
+    expect(upstream.seen.map((one) => [one.headers['x-api-key'], one.headers.authorization, one.headers.cookie])).toEqual([
+      ['proxy-key-secret', 'Bearer proxy-token-secret', 'sid=cookie-secret'],
+      ['proxy-key-secret', 'Bearer proxy-token-secret', undefined],
+    ]);
+    expect(readFileSync(proxy.trace, 'utf8') + stderr).not.toMatch(/secret/);
+    for (const [args, said] of [
+      [['--header', 'X-Api-Key: value-secret', '--', 'node', 'x'], /--header is for a Streamable HTTP upstream/],
+      [
+        ['--url', 'http://127.0.0.1:1/mcp', '--header', 'Transfer-Encoding: value-secret'],
+        /--header Transfer-Encoding: a hop-by-hop header/,
+      ],
+      [['--url', 'http://u:pass-secret@[::1/mcp?token=query-secret'], /--url http:\/\/\[redacted\]@\[::1\/mcp\?\[redacted\]: not a URL/],
+    ] as const) {
+      const run = runCli(['proxy', ...args]);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr).toMatch(said);
+      expect(run.stderr).not.toMatch(/value-secret|pass-secret|query-secret/);
+      expect(showsStackTrace(run.stderr)).toBe(false);
+    }
+  });
+
   it('usage errors: a clear message and exit 2, no stack trace', async () => {
     const busy = await echoServer();
     for (const [args, said] of [
