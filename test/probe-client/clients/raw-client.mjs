@@ -14,6 +14,7 @@
 //   --retry <same-key|new-key|same-id> after giving up, call again: with the same key, a new key, or the same request id
 //   --linger <ms>                      keep the call's stream open this long before leaving
 //   --skip-call                        the handshake only (nothing exercised)
+//   --header 'Name: value'             add this header to every request (repeatable): credentials, cookies
 import { randomUUID } from 'node:crypto';
 
 const argv = process.argv.slice(2);
@@ -30,12 +31,18 @@ const signal = flag('--signal', 'notification');
 const onDrop = flag('--on-drop', 'nothing');
 const resumes = Number(flag('--resume', '0'));
 const retry = flag('--retry', '');
+const added = Object.fromEntries(
+  argv
+    .flatMap((arg, at) => (arg === '--header' ? [argv[at + 1]] : []))
+    .map((text) => [text.slice(0, text.indexOf(':')), text.slice(text.indexOf(':') + 1).trim()]),
+);
 let sessionId;
 let nextId = 1;
 /** The server's SSE `retry:` advice: how long to wait before reconnecting (the EventSource default without one). */
 let retryMs = 1000;
 
 const headers = (extra = {}) => ({
+  ...added,
   'Content-Type': 'application/json',
   Accept: 'application/json, text/event-stream',
   'MCP-Protocol-Version': revision,

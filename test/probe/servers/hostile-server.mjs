@@ -2,6 +2,8 @@
 //   node hostile-server.mjs <defect> [--revision 2025-11-25|2026-07-28]              over stdio
 //   node hostile-server.mjs <defect> --http <port> [--revision …]                    over Streamable HTTP
 //     (prints "listening <port>" when ready; loopback only)
+//     --require-header 'Name: value' (repeatable), --require-query name=value: answers 401 to a request without them
+//     --set-cookie 'name=value': sets this cookie on every response (a server with a session in a cookie)
 // The revision decides the handshake (initialize, or server/discover) and, over HTTP, the cancellation
 // (a POSTed notification, or closing the response stream). Without a defect the server is well-behaved:
 // slow_job (read-only) sends progress 1..4 every 150 ms (--step-ms), then answers, and stops at once when cancelled.
@@ -45,6 +47,13 @@ const option = (name) => {
 };
 const revision = option('--revision') ?? '2025-11-25';
 const httpPort = option('--http');
+const every = (name) => args.flatMap((arg, at) => (arg === name ? [args[at + 1]] : []));
+const requiredHeaders = every('--require-header').map((text) => {
+  const colon = text.indexOf(':');
+  return [text.slice(0, colon).trim().toLowerCase(), text.slice(colon + 1).trim()];
+});
+const requiredQuery = every('--require-query').map((text) => text.split('='));
+const setCookie = option('--set-cookie');
 // How long each of slow_job's four steps takes (ms).
 // A held-back stream needs a job of more than a second to be seen as one.
 const stepMs = Number(option('--step-ms') ?? (defect === 'held-progress' ? 350 : 150));
@@ -247,6 +256,13 @@ function serveHttp(port) {
       ? { 'Content-Type': 'text/event-stream' }
       : { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' };
   const server = createServer(async (req, res) => {
+    const query = new URL(req.url ?? '/', 'http://server').searchParams;
+    if (
+      requiredHeaders.some(([name, value]) => req.headers[name] !== value) ||
+      requiredQuery.some(([name, value]) => query.get(name) !== value)
+    )
+      return res.writeHead(401, { 'Content-Type': 'text/plain' }).end('unauthorized');
+    if (setCookie !== undefined) res.setHeader('Set-Cookie', `${setCookie}; HttpOnly`);
     if (req.method !== 'POST') return res.writeHead(revision === STATELESS ? 405 : 405).end();
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
