@@ -90,6 +90,7 @@ export function upstreamTarget(upstream: URL, requestPath: string): URL {
  */
 export function startHttpRelay(endpoint: HttpEndpoint, listen: ListenAddress, tap: RelayTap, guarded: GuardedListener): Promise<HttpRelay> {
   const upstream = endpoint.url;
+  // In lower case, as Node names a request's headers: spread after the host's, each replaces the host's of its name.
   const added = Object.fromEntries(endpoint.headers.map((header) => [header.name.toLowerCase(), header.value]));
   const secure = upstream.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
@@ -109,7 +110,7 @@ export function startHttpRelay(endpoint: HttpEndpoint, listen: ListenAddress, ta
     const upstreamRequest = send(target, {
       method,
       agent,
-      headers: { ...forwarded(incoming.headers, ['accept-encoding', ...Object.keys(added)]), ...added, host: target.host },
+      headers: { ...forwarded(incoming.headers, ['accept-encoding']), ...added, host: target.host },
     });
     tap.stream('client', stream, requestRecord(method, incoming.headers));
     let closedBy: Party | undefined;

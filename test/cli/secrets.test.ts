@@ -28,8 +28,11 @@ const SECRETS = {
   clientBearer: secret('client-bearer'),
   clientCookie: secret('client-cookie'),
 };
-/** The secrets, and the URL's user:pass as Basic authorization would carry it. */
-const FORBIDDEN = [...Object.values(SECRETS), Buffer.from(`probe-user:${SECRETS.password}`).toString('base64')];
+/** The secrets by name, and the URL's user:pass as Basic authorization would carry it. */
+const FORBIDDEN: [string, string][] = [
+  ...Object.entries(SECRETS),
+  ['basic', Buffer.from(`probe-user:${SECRETS.password}`).toString('base64')],
+];
 
 const RAW_CLIENT = fileURLToPath(new URL('../probe-client/clients/raw-client.mjs', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'mcprely-secrets-'));
@@ -60,7 +63,7 @@ function expectNoSecrets(folder: string, runs: readonly { stdout: string; stderr
     ]),
   ];
   for (const [where, text] of outputs) {
-    for (const forbidden of FORBIDDEN) expect(text.includes(forbidden), `${forbidden.split('-')[0]} in ${where}`).toBe(false);
+    for (const [name, forbidden] of FORBIDDEN) expect(text.includes(forbidden), `the ${name} secret in ${where}`).toBe(false);
     expect(showsStackTrace(text), where).toBe(false);
   }
 }
