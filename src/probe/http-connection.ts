@@ -170,7 +170,8 @@ export class HttpConnection extends Connection {
     if (this.sessionId === undefined || this.fatal !== undefined) return undefined;
     const session = this.sessionId;
     this.sessionId = undefined;
-    this.log.add('→', `DELETE ${this.#url.pathname} (Mcp-Session-Id ${session})`);
+    // The session id is named, never shown: like a credential, it lets whoever has it act in the session.
+    this.log.add('→', `DELETE ${this.#url.pathname} (with the session's Mcp-Session-Id)`);
     const owner = this.owner;
     const exchange = this.recording?.open('DELETE', owner, this.revision);
     try {
