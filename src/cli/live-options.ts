@@ -21,7 +21,7 @@ export interface LiveCallOptions {
 /** Adds the live options to a command (the same names, meanings and defaults on each). */
 export function addLiveOptions(command: Command, mutations: string): Command {
   return command
-    .addOption(headerOption('with --url: add this header, "Name: value", to every request (repeatable)'))
+    .addOption(headerOption('with --url: send this header ("Authorization: Bearer …") on every request'))
     .option('--operation <name>', 'the long-running tool to call')
     .option('--arguments <json>', 'arguments for the long-running tool, as JSON', parseJsonObject)
     .option('--allow-mutations', mutations, false)
@@ -50,7 +50,7 @@ export function liveOptionsFrom(options: Record<string, unknown>): LiveCallOptio
  * problem names the header, and is a usage error of its own (commander's would quote the argument).
  */
 export function headerOption(description: string): Option {
-  return new Option('--header <header>', `${description}; the value is never printed or recorded`).argParser(
+  return new Option('--header <name:value>', `${description} (repeatable; the value is never printed or recorded)`).argParser(
     (text: string, previous: readonly AddedHeader[] | undefined) => {
       const headers = withAddedHeader(previous ?? [], text);
       if (typeof headers === 'string') throw new UsageError(headers);

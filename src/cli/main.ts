@@ -330,7 +330,9 @@ export function buildProgram(only?: CommandName): Command {
       .usage('[options] (--stdio "<server command>" | -- <program> [arguments...] | --url <endpoint> [--listen 127.0.0.1:PORT])')
       .option('--stdio <command>', 'start this server command (no shell) and relay stdio to it')
       .option('--url <endpoint>', "relay Streamable HTTP to this server endpoint (the host connects to the proxy's address instead)")
-      .addOption(headerOption('with --url: add this header, "Name: value", to every upstream request, replacing the host\'s (repeatable)'))
+      .addOption(
+        headerOption('with --url: send this header ("Authorization: Bearer …") upstream on every request, in place of the host\'s'),
+      )
       .option('--listen <[host:]port>', 'with --url: where the host connects (default 127.0.0.1 on a free port; loopback unless told)')
       .option('--record <trace.jsonl>', 'write every message, as it passes, to this trace (mcprely audit reads it)')
       .argument('[server...]', 'the server command as words, after --');
@@ -475,7 +477,7 @@ export function buildProgram(only?: CommandName): Command {
       )
       .option('--from-stdio <command>', 'run this command and ask it over stdio (no shell)')
       .option('--from-url <endpoint>', 'ask the server at this Streamable HTTP endpoint')
-      .addOption(headerOption('with --from-url: add this header, "Name: value", to every request (repeatable)'))
+      .addOption(headerOption('with --from-url: send this header ("Authorization: Bearer …") on every request'))
       .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices([...SPEC_VERSIONS]))
       .option('-o, --output <file>', 'write the manifest here instead of standard output (never over an existing file)')
       .option('--force', 'with --output: overwrite the file if it exists', false)
