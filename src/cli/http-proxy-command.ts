@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { type ListenAddress, startHttpRelay } from '../proxy/http-relay.js';
-import { type HttpEndpoint, shownEndpoint, shownUrlText } from '../probe/request-headers.js';
+import { type HttpEndpoint, redactSecrets, secretsOf, shownEndpoint, shownUrlText } from '../probe/request-headers.js';
 import { displayText } from '../text/display-text.js';
 import { listenerGuard } from './listener-options.js';
 import type { ProxyOptions } from './proxy-command.js';
@@ -46,7 +46,10 @@ export async function runHttpProxy(options: ProxyOptions & { readonly url: strin
       return 2;
     }
   const endpoint: HttpEndpoint = { url: upstream as URL, headers: options.headers ?? [] };
-  const recorder = openRecorder({ transport: 'http', server: shownEndpoint(endpoint.url) }, options.record);
+  // A secret of the proxy's own (a --header, the query) that the server echoes in a message stays out of the trace.
+  const secrets = secretsOf(endpoint);
+  const redact = secrets.length === 0 ? undefined : (line: string) => redactSecrets(line, secrets);
+  const recorder = openRecorder({ transport: 'http', server: shownEndpoint(endpoint.url) }, options.record, redact);
   if (recorder === undefined) return 2;
   const at = listen as ListenAddress;
   let relay: Awaited<ReturnType<typeof startHttpRelay>>;

@@ -10,7 +10,7 @@ import { ProbeSession } from '../probe/session.js';
 import { StdioConnection } from '../probe/stdio-connection.js';
 import { WireLog } from '../probe/wire-log.js';
 import { probeTarget } from './probe-target.js';
-import type { AddedHeader } from '../probe/request-headers.js';
+import { type AddedHeader, redactSecrets, secretsOf } from '../probe/request-headers.js';
 import { displayText } from '../text/display-text.js';
 import { writeOutputFile } from '../workspace/output-files.js';
 import { plural } from '../text/plural.js';
@@ -58,6 +58,7 @@ export async function runInit(options: {
     process.stderr.write(`error: ${displayText(target.problem)}\n`);
     return 2;
   }
+  const secrets = 'url' in target ? secretsOf(target) : [];
   const started = performance.now();
   const clock = () => performance.now() - started;
   const log = new WireLog(clock);
@@ -66,7 +67,7 @@ export async function runInit(options: {
     const session = new ProbeSession(connection, log);
     const opened = await session.open(options.specVersion, 10_000);
     if (!opened.ok) {
-      process.stderr.write(`error: could not talk to the server: ${displayText(opened.reason)}\n`);
+      process.stderr.write(`error: could not talk to the server: ${displayText(redactSecrets(opened.reason, secrets))}\n`);
       return 2;
     }
     const tools: unknown[] = [];
@@ -80,7 +81,10 @@ export async function runInit(options: {
         | undefined;
       if (result === undefined) {
         process.stderr.write(
-          `error: tools/list was not answered${answer?.message['error'] ? `: ${JSON.stringify(answer.message['error'])}` : ''}\n`,
+          redactSecrets(
+            `error: tools/list was not answered${answer?.message['error'] ? `: ${JSON.stringify(answer.message['error'])}` : ''}\n`,
+            secrets,
+          ),
         );
         return 2;
       }
@@ -91,7 +95,7 @@ export async function runInit(options: {
     }
     const initialize = log.entries.find((entry) => entry.direction === '←' && entry.text.includes('"serverInfo"'));
     const named = initialize === undefined ? undefined : /"serverInfo":\{"name":"([^"]+)"/.exec(initialize.text)?.[1];
-    const text = scaffoldManifest({
+    const manifest = scaffoldManifest({
       serverName: named ?? serverName,
       specVersion: session.revision,
       transport: connection.transport,
@@ -100,6 +104,8 @@ export async function runInit(options: {
       tools: summariseTools(tools),
       schemaPath,
     });
+    // A secret the server echoed (in a description, say) stays out of a file meant to be committed.
+    const text = redactSecrets(manifest, secrets);
     if (options.output === undefined) process.stdout.write(text);
     else {
       writeOutputFile(options.output, text, 'the manifest');

@@ -10,9 +10,10 @@ import { plural } from '../text/plural.js';
 export function openRecorder(
   header: ConstructorParameters<typeof SessionRecorder>[0],
   record: string | undefined,
+  redact?: (line: string) => string,
 ): SessionRecorder | undefined {
   try {
-    return new SessionRecorder(header, record);
+    return new SessionRecorder(header, record, redact);
   } catch (error) {
     process.stderr.write(`error: cannot write the trace ${displayText(record ?? '')}: ${displayText(traceOpenProblem(error))}\n`);
     return undefined;

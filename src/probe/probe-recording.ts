@@ -16,8 +16,9 @@ export class ProbeRecording {
   readonly #closed = new Set<string>();
   #exchanges = 0;
 
-  constructor(transport: 'stdio' | 'http', server: string, recordPath?: string) {
-    this.#recorder = new SessionRecorder({ transport, server }, recordPath);
+  /** `redact`: what each trace line goes through before it is written (the secrets a server echoed removed). */
+  constructor(transport: 'stdio' | 'http', server: string, recordPath?: string, redact?: (line: string) => string) {
+    this.#recorder = new SessionRecorder({ transport, server }, recordPath, redact);
   }
 
   /** A message the probe (`client`) or the server sent; over HTTP, the exchange that carried it; the check it is about. */

@@ -40,6 +40,8 @@ const SET_PER_REQUEST: ReadonlySet<string> = new Set([
 
 /** A field name (RFC 9110 §5.6.2: a token). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Credentials (RFC 9110 §11.4): an auth scheme (a token), then what it carries ("Bearer <token>", "Basic <user:pass>"). */
+const CREDENTIALS = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) +(\S.*)$/;
 /** A field value: visible characters, spaces and tabs, no control character (a CR or LF would start another header). */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
@@ -124,4 +126,55 @@ export function shownUrlText(text: string): string {
   return text
     .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, `$1${REDACTED}@`)
     .replace(/[?#].*$/s, (rest) => (rest.startsWith('?') ? `?${REDACTED}` : ''));
+}
+
+/** A secret shorter than this is too common a string to replace wherever it appears in a report (a header "1"). */
+const MIN_SECRET = 8;
+
+/**
+ * What a server must not get the probe to show: each added header's value, its credentials after the scheme (the
+ * token of "Bearer <token>", the user:pass and password of Basic), each cookie's value, and each value of the query.
+ * A server may echo any of them (a 401 body quoting the token it refused); `redactSecrets` removes them.
+ */
+export function secretsOf(endpoint: HttpEndpoint): readonly string[] {
+  const secrets = new Set<string>();
+  for (const { name, value } of endpoint.headers) {
+    secrets.add(value);
+    const credentials = CREDENTIALS.exec(value);
+    if (credentials !== null) {
+      secrets.add(credentials[2] as string);
+      if (credentials[1]?.toLowerCase() === 'basic') {
+        const pair = Buffer.from(credentials[2] as string, 'base64').toString('utf8');
+        secrets.add(pair);
+        secrets.add(pair.slice(pair.indexOf(':') + 1));
+      }
+    }
+    if (name.toLowerCase() === 'cookie') for (const cookie of value.split(';')) secrets.add(cookie.slice(cookie.indexOf('=') + 1).trim());
+  }
+  for (const value of endpoint.url.searchParams.values()) secrets.add(value);
+  // Longest first: a token inside a longer secret is replaced as part of it.
+  return [...secrets].filter((secret) => secret.length >= MIN_SECRET).sort((a, b) => b.length - a.length);
+}
+
+/** `text` with each secret, as written or as it reads inside a JSON string, replaced by the redaction marker. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let redacted = text;
+  for (const secret of secrets) {
+    redacted = redacted.replaceAll(secret, REDACTED);
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret) redacted = redacted.replaceAll(escaped, REDACTED);
+  }
+  return redacted;
+}
+
+/** A plain value (a report) with `redactSecrets` applied to every string in it; the value itself when there is none. */
+export function redactedDeep<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  const walk = (part: unknown): unknown => {
+    if (typeof part === 'string') return redactSecrets(part, secrets);
+    if (Array.isArray(part)) return part.map(walk);
+    if (part === null || typeof part !== 'object') return part;
+    return Object.fromEntries(Object.entries(part).map(([key, inner]) => [redactSecrets(key, secrets), walk(inner)]));
+  };
+  return walk(value) as T;
 }

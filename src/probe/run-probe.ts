@@ -29,7 +29,7 @@ import { REQUEST_CHECK_IDS } from '../live/outcome.js';
 import { DEFAULT_TOLERANCE_MS } from '../judges/judge-options.js';
 import { judgeSession } from '../judges/judge-session.js';
 import { ProbeRecording } from './probe-recording.js';
-import { type HttpEndpoint, shownEndpoint } from './request-headers.js';
+import { type HttpEndpoint, redactedDeep, redactSecrets, secretsOf, shownEndpoint } from './request-headers.js';
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { basename } from 'node:path';
 import { foldJudgements, PROBE_JUDGED_PARTY, reportedJudgement } from './session-judgements.js';
@@ -107,12 +107,20 @@ const HANDSHAKE_MS = 10_000;
  * server and what goes wrong is a failed check.
  */
 export async function runProbe(options: ProbeOptions): Promise<ProbeReport | ProbeUsageError> {
+  // The secrets the probe sends (its headers, the query), which a server may echo (a 401 body quoting the token it
+  // refused): never in the report, nor in the trace.
+  const secrets = 'url' in options.target ? secretsOf(options.target) : [];
+  return redactedDeep(await probeServer(options, secrets), secrets);
+}
+
+/** The probe itself (`runProbe`), its trace written without `secrets`; its report still holds what the server echoed. */
+async function probeServer(options: ProbeOptions, secrets: readonly string[]): Promise<ProbeReport | ProbeUsageError> {
   const started = performance.now();
   const clock = () => performance.now() - started;
   const log = new WireLog(clock, 5000);
   const budgetLeft = () => options.maxTimeMs - clock();
   // Before anything runs: a trace that cannot be written is a usage error, and the server is not started for nothing.
-  const recording = openRecording(options);
+  const recording = openRecording(options, secrets);
   if ('usage' in recording) return recording;
   const connection: Connection =
     'stdio' in options.target
@@ -218,12 +226,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
 }
 
 /** The probe's recording, writing the trace `--record` names; a usage error when that file cannot be written. */
-function openRecording(options: ProbeOptions): ProbeRecording | ProbeUsageError {
+function openRecording(options: ProbeOptions, secrets: readonly string[]): ProbeRecording | ProbeUsageError {
   // The trace names the server as the proxy's does: the program's name, or the endpoint without its credentials and
   // query (either may hold secrets or a user's folders).
   const server = 'stdio' in options.target ? basename(options.target.stdio[0] ?? '') : shownEndpoint(options.target.url);
   try {
-    return new ProbeRecording('stdio' in options.target ? 'stdio' : 'http', server, options.record);
+    const redact = secrets.length === 0 ? undefined : (line: string) => redactSecrets(line, secrets);
+    return new ProbeRecording('stdio' in options.target ? 'stdio' : 'http', server, options.record, redact);
   } catch (error) {
     return { usage: `cannot write the trace ${options.record}: ${traceOpenProblem(error)}` };
   }

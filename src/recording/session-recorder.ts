@@ -41,9 +41,16 @@ export class SessionRecorder {
   #line = 1;
   #relayed = 0;
   #endedAt: number | undefined;
+  /** What each trace line goes through before it is written (the probe's removes its secrets a server echoed). */
+  readonly #redact: (line: string) => string;
 
-  constructor(header: Omit<TraceHeader, 'mcprelyTrace' | 'started'>, recordPath?: string) {
+  constructor(
+    header: Omit<TraceHeader, 'mcprelyTrace' | 'started'>,
+    recordPath?: string,
+    redact: (line: string) => string = (line) => line,
+  ) {
     this.#transport = header.transport;
+    this.#redact = redact;
     if (recordPath !== undefined) {
       this.#fd = openSync(recordPath, 'w');
       writeSync(this.#fd, traceHeaderLine({ mcprelyTrace: 1, ...header, started: this.startedAt }));
@@ -146,7 +153,7 @@ export class SessionRecorder {
   #write(text: string): void {
     if (this.#fd === undefined) return;
     try {
-      writeSync(this.#fd, text);
+      writeSync(this.#fd, this.#redact(text));
     } catch (error) {
       this.#writeError = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       this.#close();

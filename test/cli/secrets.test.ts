@@ -75,7 +75,8 @@ describe('no credential reaches an output of the live commands', () => {
   it('probe, init and drift --url with --header, user:pass and a query token; audit --html of the trace', { timeout: 90_000 }, async () => {
     const folder = mkdtempSync(join(work, 'probe-'));
     const at = (name: string) => join(folder, name);
-    // The server answers 401 to a request without each credential: the probe passes only by sending them.
+    // The server answers 401 to a request without each credential: the probe passes only by sending them. It quotes
+    // what it got (URL and headers) in its 401 body and its initialize result, as a careless server may.
     const server = await startHttp([
       HOSTILE,
       'none',
@@ -86,6 +87,7 @@ describe('no credential reaches an output of the live commands', () => {
       `token=${SECRETS.query}`,
       '--set-cookie',
       `sid=${SECRETS.setCookie}`,
+      '--echo-credentials',
     ]);
     const url = `http://probe-user:${SECRETS.password}@127.0.0.1:${server.port}/mcp?token=${SECRETS.query}`;
     const headers = ['--header', `Authorization: Bearer ${SECRETS.bearer}`, '--header', `X-Api-Key: ${SECRETS.apiKey}`];
@@ -96,8 +98,10 @@ describe('no credential reaches an output of the live commands', () => {
       return done;
     };
     // Without the API key the server refuses the handshake (and that failure leaks nothing either).
-    const refused = await run(['probe', '--url', url, headers[0]!, headers[1]!, '-f', 'json']);
-    expect((JSON.parse(refused.stdout) as Report).problem).toMatch(/HTTP 401/);
+    const refused = await run(['probe', '--url', url, headers[0]!, headers[1]!, '-f', 'json', '--record', at('refused.jsonl')]);
+    expect((JSON.parse(refused.stdout) as Report).problem).toMatch(
+      /HTTP 401: unauthorized: \/mcp\?token=\[redacted\] \{.*"authorization":"\[redacted\]"/,
+    );
     const formats = ['json', 'sarif', 'junit', 'markdown', 'github'].flatMap((format) => ['-f', format, '-o', at(`probe.${format}`)]);
     const probed = await run([
       'probe',
@@ -118,6 +122,7 @@ describe('no credential reaches an output of the live commands', () => {
     expect(report.checks.find((check) => check.id === 'progress')?.status).toBe('pass');
     expect(probed.stdout).toMatch(new RegExp(`^mcprely probe http://127\\.0\\.0\\.1:${server.port}/mcp \\(streamable-http`));
     expect(readFileSync(at('probe.jsonl'), 'utf8')).toMatch(/"method":"tools\/call"/);
+    expect(readFileSync(at('probe.jsonl'), 'utf8')).toMatch(/"instructions":"you sent \/mcp\?token=\[redacted\] /);
     const audited = await run([
       'audit',
       at('probe.jsonl'),

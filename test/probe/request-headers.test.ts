@@ -3,6 +3,9 @@ import {
   type AddedHeader,
   httpEndpoint,
   parseAddedHeader,
+  redactedDeep,
+  redactSecrets,
+  secretsOf,
   shownEndpoint,
   shownUrlText,
   withAddedHeader,
@@ -61,5 +64,42 @@ describe('an endpoint with credentials in its URL', () => {
     expect(shownUrlText('http://u:p@w@h:99999/mcp?token=t#f')).toBe('http://[redacted]@h:99999/mcp?[redacted]');
     expect(shownUrlText('http://h/mcp#access_token=t')).toBe('http://h/mcp');
     expect(shownUrlText('ftp://h/x')).toBe('ftp://h/x');
+  });
+});
+
+describe('what a server echoes of the secrets it was sent', () => {
+  const endpoint = httpEndpoint(new URL('http://user:pass-word-1@h/mcp?token=query-token-1&page=2'), [
+    { name: 'X-Api-Key', value: 'api-key-value-1' },
+    { name: 'Cookie', value: 'sid=cookie-value-1; theme=dark' },
+    { name: 'X-Debug', value: '1' },
+  ]);
+  const secrets = secretsOf(endpoint);
+
+  it('is each value, the credentials after a scheme, each cookie and query value; a short one is too common to replace', () => {
+    expect([...secrets].sort()).toEqual(
+      [
+        'api-key-value-1',
+        'sid=cookie-value-1; theme=dark',
+        'cookie-value-1',
+        `Basic ${Buffer.from('user:pass-word-1').toString('base64')}`,
+        Buffer.from('user:pass-word-1').toString('base64'),
+        'user:pass-word-1',
+        'pass-word-1',
+        'query-token-1',
+      ].sort(),
+    );
+  });
+
+  it('is replaced by [redacted] in text, in JSON text and in every string of a report', () => {
+    expect(redactSecrets('got api-key-value-1 and token=query-token-1, page=2', secrets)).toBe(
+      'got [redacted] and token=[redacted], page=2',
+    );
+    const quoted = [{ name: 'Authorization', value: 'Bearer a"b\\c-secret' }];
+    expect(redactSecrets(JSON.stringify({ got: 'Bearer a"b\\c-secret' }), secretsOf({ url: new URL('http://h/'), headers: quoted }))).toBe(
+      '{"got":"[redacted]"}',
+    );
+    const report = { target: 'http://h/mcp', checks: [{ summary: 'HTTP 401: bad key api-key-value-1', durationMs: 12 }], ok: true };
+    expect(redactedDeep(report, secrets)).toEqual({ ...report, checks: [{ summary: 'HTTP 401: bad key [redacted]', durationMs: 12 }] });
+    expect(redactedDeep(report, [])).toBe(report);
   });
 });

@@ -4,6 +4,7 @@
 //     (prints "listening <port>" when ready; loopback only)
 //     --require-header 'Name: value' (repeatable), --require-query name=value: answers 401 to a request without them
 //     --set-cookie 'name=value': sets this cookie on every response (a server with a session in a cookie)
+//     --echo-credentials: quotes the request's URL and headers in a 401 body and in initialize's instructions
 // The revision decides the handshake (initialize, or server/discover) and, over HTTP, the cancellation
 // (a POSTed notification, or closing the response stream). Without a defect the server is well-behaved:
 // slow_job (read-only) sends progress 1..4 every 150 ms (--step-ms), then answers, and stops at once when cancelled.
@@ -54,6 +55,9 @@ const requiredHeaders = every('--require-header').map((text) => {
 });
 const requiredQuery = every('--require-query').map((text) => text.split('='));
 const setCookie = option('--set-cookie');
+const echoCredentials = args.includes('--echo-credentials');
+/** The URL and headers of the latest HTTP request, for --echo-credentials. */
+let latestRequest = '';
 // How long each of slow_job's four steps takes (ms).
 // A held-back stream needs a job of more than a second to be seen as one.
 const stepMs = Number(option('--step-ms') ?? (defect === 'held-progress' ? 350 : 150));
@@ -171,7 +175,12 @@ function answerPlain(message, send) {
     send({
       jsonrpc: '2.0',
       id,
-      result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: `hostile-${defect}`, version: '0' } },
+      result: {
+        protocolVersion: '2025-11-25',
+        capabilities: { tools: {} },
+        serverInfo: { name: `hostile-${defect}`, version: '0' },
+        ...(echoCredentials ? { instructions: `you sent ${latestRequest}` } : {}),
+      },
     });
     return true;
   }
@@ -257,11 +266,12 @@ function serveHttp(port) {
       : { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' };
   const server = createServer(async (req, res) => {
     const query = new URL(req.url ?? '/', 'http://server').searchParams;
+    latestRequest = `${req.url} ${JSON.stringify(req.headers)}`;
     if (
       requiredHeaders.some(([name, value]) => req.headers[name] !== value) ||
       requiredQuery.some(([name, value]) => query.get(name) !== value)
     )
-      return res.writeHead(401, { 'Content-Type': 'text/plain' }).end('unauthorized');
+      return res.writeHead(401, { 'Content-Type': 'text/plain' }).end(echoCredentials ? `unauthorized: ${latestRequest}` : 'unauthorized');
     if (setCookie !== undefined) res.setHeader('Set-Cookie', `${setCookie}; HttpOnly`);
     if (req.method !== 'POST') return res.writeHead(revision === STATELESS ? 405 : 405).end();
     const chunks = [];
