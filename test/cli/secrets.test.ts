@@ -72,7 +72,9 @@ const requires = (headers: Record<string, string>) =>
   Object.entries(headers).flatMap(([name, value]) => ['--require-header', `${name}: ${value}`]);
 
 describe('no credential reaches an output of the live commands', () => {
-  it('probe, init and drift --url with --header, user:pass and a query token; audit --html of the trace', { timeout: 90_000 }, async () => {
+  it('probe, init, drift, verify and evidence --url with --header, user:pass and a query token; audit --html of the trace', {
+    timeout: 120_000,
+  }, async () => {
     const folder = mkdtempSync(join(work, 'probe-'));
     const at = (name: string) => join(folder, name);
     // The server answers 401 to a request without each credential: the probe passes only by sending them. It quotes
@@ -153,8 +155,25 @@ describe('no credential reaches an output of the live commands', () => {
       at('drift.sarif'),
     ]);
     expect(drift.status, drift.stderr).not.toBe(2);
+    const verify = await run([
+      'verify',
+      at('manifest.yaml'),
+      '--url',
+      url,
+      ...headers,
+      '--grace',
+      '200',
+      '-f',
+      'json',
+      '-o',
+      at('verify.json'),
+    ]);
+    expect(verify.status, verify.stderr).not.toBe(2);
+    const evidence = await run(['evidence', at('manifest.yaml'), '-o', at('evidence'), '--url', url, ...headers, '--grace', '200']);
+    expect(evidence.status, evidence.stderr).not.toBe(2);
+    expect(readFileSync(at('evidence/live/probe.json'), 'utf8')).toMatch(/"startedOk": true/);
     server.stop();
-    expectNoSecrets(folder, runs, 10);
+    expectNoSecrets(folder, runs, 15);
   });
 
   it('proxy --url --header, the host sending Authorization and Cookie; audit --html of its trace', { timeout: 60_000 }, async () => {
