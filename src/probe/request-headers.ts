@@ -42,7 +42,7 @@ const SET_PER_REQUEST: ReadonlySet<string> = new Set([
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Credentials (RFC 9110 §11.4): an auth scheme (a token), then what it carries ("Bearer <token>", "Basic <user:pass>"). */
 const CREDENTIALS = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) +(\S.*)$/;
-/** A field value: visible characters, spaces and tabs, no control character (a CR or LF would start another header). */
+/** A field value: visible Latin-1 characters, spaces and tabs; no control character (a CR or LF would start another header). */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /**
@@ -59,7 +59,8 @@ export function parseAddedHeader(text: string, place: number): AddedHeader | str
   if (!TOKEN.test(name))
     return `${at}: the name before the colon is not a header name (letters, digits and !#$%&'*+-.^_\`|~ only; not shown: it may hold a secret)`;
   const value = text.slice(colon + 1).trim();
-  if (!FIELD_VALUE.test(value)) return `--header ${name}: its value holds a control character (a line break?): give it on one line`;
+  if (!FIELD_VALUE.test(value))
+    return `--header ${name}: its value holds a character no header can carry (a line break, a control character, one beyond Latin-1)`;
   const lower = name.toLowerCase();
   if (lower === 'host') return `--header ${name}: the Host header is the endpoint's own (the URL decides it): remove it`;
   if (HOP_BY_HOP.has(lower)) return `--header ${name}: a hop-by-hop header describes one connection, not the request: remove it`;
