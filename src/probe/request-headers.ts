@@ -131,6 +131,8 @@ export function shownUrlText(text: string): string {
 
 /** A secret shorter than this is too common a string to replace wherever it appears in a report (a header "1"). */
 const MIN_SECRET = 8;
+/** A secret that reads as a number is not replaced: in a JSON trace line or YAML it may be a number, not text. */
+const NUMBER = /^[-+.\deE]+$/;
 
 /**
  * What a server must not get the probe to show: each added header's value, its credentials after the scheme (the
@@ -154,7 +156,7 @@ export function secretsOf(endpoint: HttpEndpoint): readonly string[] {
   }
   for (const value of endpoint.url.searchParams.values()) secrets.add(value);
   // Longest first: a token inside a longer secret is replaced as part of it.
-  return [...secrets].filter((secret) => secret.length >= MIN_SECRET).sort((a, b) => b.length - a.length);
+  return [...secrets].filter((secret) => secret.length >= MIN_SECRET && !NUMBER.test(secret)).sort((a, b) => b.length - a.length);
 }
 
 /** `text` with each secret, as written or as it reads inside a JSON string, replaced by the redaction marker. */
