@@ -6,8 +6,10 @@ import { type GuardedListener, refusalBody, refusalOf } from '../listener/reques
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
+import { ERROR_CODES, HTTP_HEADERS } from '../spec/wire.js';
+import type { McpHeaders, Refusal } from './request-envelope.js';
 import type { ScenarioCall } from './scenario-call.js';
-import { errorReply, type JsonObject } from './scenario-protocol.js';
+import { errorReply, type JsonObject, mayLog } from './scenario-protocol.js';
 import { ScenarioSession } from './scenario-session.js';
 import type { ScenarioTiming } from './scenarios.js';
 
@@ -41,6 +43,34 @@ interface HttpCall {
 export interface ListenAt {
   readonly host: string;
   readonly port: number;
+}
+
+/**
+ * The HTTP status of a request refused before its method was served (streamable-http.mdx and basic/index.mdx of the
+ * stateless revision: a malformed envelope, headers that contradict the body and an unsupported version are 400 Bad
+ * Request; a method the server does not implement is 404 Not Found). Errors of a served method stay in the body of a 200.
+ */
+const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = {
+  'malformed-envelope': 400,
+  'header-mismatch': 400,
+  'unsupported-version': 400,
+  'method-not-found': 404,
+};
+
+/** A request's MCP headers, one value each (a repeated header is not one value: it is left out, so that it reads as missing). */
+function mcpHeaders(req: IncomingMessage): McpHeaders {
+  const one = (name: string) => {
+    const value = req.headers[name.toLowerCase()];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const protocolVersion = one(HTTP_HEADERS.protocolVersion);
+  const method = one(HTTP_HEADERS.method);
+  const name = one(HTTP_HEADERS.name);
+  return {
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    ...(method === undefined ? {} : { method }),
+    ...(name === undefined ? {} : { name }),
+  };
 }
 
 /** One event as it goes on the wire. */
@@ -256,20 +286,24 @@ export class ScenarioHttpServer {
     };
     if (!parsed || Array.isArray(message) || typeof message !== 'object' || message === null) {
       session.receiveText(text, stream);
-      return json(400, errorReply(null, parsed ? -32600 : -32700, 'the body is one JSON-RPC message (an object)'));
+      return json(
+        400,
+        errorReply(null, parsed ? ERROR_CODES.invalidRequest : ERROR_CODES.parseError, 'the body is one JSON-RPC message (an object)'),
+      );
     }
-    const handled = session.receive(message, stream);
+    const handled = session.receive(message, stream, mcpHeaders(req));
     const revision = this.#revisionOf(req, session);
     // A client that skips the handshake (the stateless revision allows it) speaks the revision of its header.
     session.revision ??= isSpecVersion(req.headers['mcp-protocol-version']) ? revision : undefined;
     if (handled.kind === 'reply') {
       const sessionHeader: Record<string, string> = {};
-      if (isInitialize && fact(revision, 'http-sessions').value === true) {
+      // Only a handshake that settled a revision with sessions opens one (a refused initialize does not).
+      if (isInitialize && handled.revision !== undefined && fact(handled.revision, 'http-sessions').value === true) {
         const id = randomUUID();
         this.#sessions.set(id, session);
-        sessionHeader['Mcp-Session-Id'] = id;
+        sessionHeader[HTTP_HEADERS.sessionId] = id;
       }
-      return json(200, handled.message, sessionHeader);
+      return json(handled.refusal === undefined ? 200 : REFUSAL_STATUS[handled.refusal], handled.message, sessionHeader);
     }
     if (handled.kind === 'cancel' && fact(revision, 'http-cancel-signal').value === 'notification')
       session.call(handled.requestId)?.cancel();
@@ -328,8 +362,9 @@ export class ScenarioHttpServer {
     // How soon to reconnect after the drop (SSE `retry:`; not a message, so not recorded).
     if (plan.retryMs !== undefined) res.write(`retry: ${plan.retryMs}\n\n`);
     // A stream the server means to drop opens with an event that carries an id, so that it can be resumed whether or not
-    // the call asked for progress: a log message (a notification every client accepts), recorded like any other.
-    if (plan.finish === 'drop' && plan.eventIds)
+    // the call asked for progress: a log message (a notification every client accepts), recorded like any other. Only
+    // where the client's log level lets a debug message through (on a revision that sets it per request, only when asked).
+    if (plan.finish === 'drop' && plan.eventIds && mayLog(revision, 'debug', { session: session.logLevel, request: handled.logLevel }))
       keep({
         id: `${++this.#eventCount}`,
         message: {

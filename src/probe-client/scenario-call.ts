@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '../spec/wire.js';
 import { errorReply, type JsonObject, textResult } from './scenario-protocol.js';
 import type { ScenarioPlan, ScenarioTiming } from './scenarios.js';
 
@@ -51,14 +52,19 @@ export class ScenarioCall {
     if (finishAtMs === undefined || finish === undefined) {
       this.#later(this.timing.holdMs, () =>
         this.#answer(
-          errorReply(this.id, -32603, `held ${this.timing.holdMs} ms and nothing ended it: mcprely answers so that the session can end`),
+          errorReply(
+            this.id,
+            ERROR_CODES.internalError,
+            `held ${this.timing.holdMs} ms and nothing ended it: mcprely answers so that the session can end`,
+          ),
         ),
       );
       return;
     }
     this.#later(finishAtMs, () => {
       if (finish === 'result') this.#answer(textResult(this.id, `${this.name}: done after ${finishAtMs} ms`));
-      else if (finish === 'error') this.#answer(errorReply(this.id, -32603, `${this.name}: this scenario fails on purpose`));
+      else if (finish === 'error')
+        this.#answer(errorReply(this.id, ERROR_CODES.internalError, `${this.name}: this scenario fails on purpose`));
       else {
         this.#stopProgress();
         this.sink.drop();

@@ -1,9 +1,31 @@
-import { revisionsWhere } from '../spec/revision-facts.js';
+import { fact, revisionsWhere } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
+import { ERROR_CODES, isLogLevel, LOG_LEVELS, type LogLevel } from '../spec/wire.js';
+import { ENVELOPE_REVISIONS, type McpHeaders, type Refusal, readEnvelope } from './request-envelope.js';
 import { type Scenario, SCENARIOS, scenarioNamed } from './scenarios.js';
 
-/** The server's name and version as `initialize` and `server/discover` give them. */
+/** The server's name and version: in the `initialize` result, or in each result's `_meta` where the revision puts it there. */
 export const SERVER_INFO = { name: 'mcprely-probe-client', version: '1' } as const;
+
+/**
+ * What the server declares on every revision: tools (the scenarios) and logging (a dropped stream's first event is a
+ * log message, where the client's level lets it through).
+ */
+export const SERVER_CAPABILITIES = { tools: {}, logging: {} } as const;
+
+/**
+ * The caching hints of a cacheable result. The scenarios never change while the server runs and are the same for every
+ * caller (public), but a TTL of 0 ("immediately stale") keeps a client fetching them whenever it would without a cache:
+ * the requests a client sends are what is judged.
+ */
+export const CACHE_HINTS = { ttlMs: 0, cacheScope: 'public' } as const;
+
+/** Where a message came from: its transport, over HTTP its MCP headers, over stdio the revision its session speaks. */
+export interface Arrival {
+  readonly transport: 'stdio' | 'http';
+  readonly headers?: McpHeaders;
+  readonly sessionRevision?: SpecVersion;
+}
 
 /** A JSON-RPC message as the scenario server reads it. */
 export type JsonObject = Record<string, unknown>;
@@ -13,13 +35,24 @@ export type JsonObject = Record<string, unknown>;
  * settled), a scenario call to start, a cancellation, or nothing (a notification or a response of the client).
  */
 export type Handled =
-  | { readonly kind: 'reply'; readonly message: JsonObject; readonly revision?: SpecVersion }
+  | {
+      readonly kind: 'reply';
+      readonly message: JsonObject;
+      /** The revision a handshake settled. */
+      readonly revision?: SpecVersion;
+      /** A request refused before its method was served (the HTTP server answers it with that refusal's status). */
+      readonly refusal?: Refusal;
+      /** The session's minimum log level, as logging/setLevel set it. */
+      readonly logLevel?: LogLevel;
+    }
   | {
       readonly kind: 'call';
       readonly id: string | number;
       readonly scenario: Scenario;
       readonly args: Readonly<Record<string, unknown>>;
       readonly token?: string | number;
+      /** The minimum log level the request's envelope asks for, where the revision sets it per request. */
+      readonly logLevel?: LogLevel;
     }
   | { readonly kind: 'cancel'; readonly requestId: unknown }
   | { readonly kind: 'none' };
@@ -28,8 +61,12 @@ function record(value: unknown): JsonObject | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
 }
 
-export function errorReply(id: unknown, code: number, message: string): JsonObject {
-  return { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: { code, message } };
+export function errorReply(id: unknown, code: number, message: string, data?: unknown): JsonObject {
+  return {
+    jsonrpc: '2.0',
+    id: typeof id === 'string' || typeof id === 'number' ? id : null,
+    error: { code, message, ...(data === undefined ? {} : { data }) },
+  };
 }
 
 /** A tool result of one text block. */
@@ -48,60 +85,47 @@ export function scenarioTools(transport: 'stdio' | 'http'): JsonObject[] {
 }
 
 const INITIALIZE_REVISIONS = revisionsWhere('handshake', (value) => value === 'initialize');
-const DISCOVER_REVISIONS = revisionsWhere('handshake', (value) => value === 'server/discover');
 
 /** The revision `initialize` settles: the one the client asks for when the server speaks it, else the most deployed. */
 function initializeRevision(asked: unknown): SpecVersion {
   return isSpecVersion(asked) && INITIALIZE_REVISIONS.includes(asked) ? asked : MOST_DEPLOYED_REVISION;
 }
 
-/** Reads one message of the client and says what the server does about it (pure: no clock, no I/O). */
-export function handleMessage(value: unknown, transport: 'stdio' | 'http'): Handled {
-  const message = record(value);
-  if (message === undefined) return { kind: 'reply', message: errorReply(null, -32600, 'a message is a JSON object') };
-  const { id, method } = message;
-  const params = record(message['params']) ?? {};
-  if (typeof method !== 'string') return { kind: 'none' };
-  if (id === undefined || id === null) {
-    if (method === 'notifications/cancelled') return { kind: 'cancel', requestId: params['requestId'] };
-    return { kind: 'none' };
-  }
-  if (typeof id !== 'string' && typeof id !== 'number')
-    return { kind: 'reply', message: errorReply(null, -32600, 'a request id is a string or a number') };
-  if (method === 'initialize') {
-    const revision = initializeRevision(params['protocolVersion']);
-    return {
-      kind: 'reply',
-      revision,
-      message: { jsonrpc: '2.0', id, result: { protocolVersion: revision, capabilities: { tools: {} }, serverInfo: SERVER_INFO } },
-    };
-  }
-  if (method === 'server/discover') {
-    const [revision] = DISCOVER_REVISIONS;
-    if (revision === undefined) return { kind: 'reply', message: errorReply(id, -32601, 'Method not found: server/discover') };
-    return {
-      kind: 'reply',
-      revision,
-      message: {
-        jsonrpc: '2.0',
-        id,
-        result: { supportedVersions: DISCOVER_REVISIONS, capabilities: { tools: {} }, serverInfo: SERVER_INFO },
-      },
-    };
-  }
-  if (method === 'ping') return { kind: 'reply', message: { jsonrpc: '2.0', id, result: {} } };
-  if (method === 'tools/list') return { kind: 'reply', message: { jsonrpc: '2.0', id, result: { tools: scenarioTools(transport) } } };
-  if (method !== 'tools/call') return { kind: 'reply', message: errorReply(id, -32601, `Method not found: ${method}`) };
+/** The caching hints a result of `method` carries on `revision` (none where the revision has no caching). */
+function cacheHints(revision: SpecVersion, method: string): JsonObject {
+  return fact(revision, 'cacheable-results').value.includes(method) ? { ...CACHE_HINTS } : {};
+}
+
+/**
+ * Whether a log message at `level` may be sent for a request: where a session sets its level (logging/setLevel), at
+ * or above it (every level before one is set); where each request sets it, only at or above the level the request
+ * asked for, never for a request that asked for none.
+ */
+export function mayLog(revision: SpecVersion, level: LogLevel, levels: { session?: LogLevel; request?: LogLevel }): boolean {
+  const floor = fact(revision, 'logging-control').value === 'set-level' ? (levels.session ?? LOG_LEVELS[0]) : levels.request;
+  return floor !== undefined && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(floor);
+}
+
+function result(id: string | number, body: JsonObject): JsonObject {
+  return { jsonrpc: '2.0', id, result: body };
+}
+
+/** A tools/call: the scenario to start, or why not. */
+function toolCall(id: string | number, params: JsonObject, transport: 'stdio' | 'http', logLevel?: LogLevel): Handled {
   const scenario = scenarioNamed(params['name']);
   if (scenario === undefined)
     return {
       kind: 'reply',
-      message: errorReply(id, -32602, `no scenario named ${JSON.stringify(params['name'] ?? null)}: see tools/list`),
+      message: errorReply(id, ERROR_CODES.invalidParams, `no scenario named ${JSON.stringify(params['name'] ?? null)}: see tools/list`),
     };
   if (scenario.httpOnly === true && transport === 'stdio')
     return {
       kind: 'reply',
-      message: errorReply(id, -32602, `${scenario.name} drops an HTTP stream: run mcprely probe-client over Streamable HTTP`),
+      message: errorReply(
+        id,
+        ERROR_CODES.invalidParams,
+        `${scenario.name} drops an HTTP stream: run mcprely probe-client over Streamable HTTP`,
+      ),
     };
   const token = record(params['_meta'])?.['progressToken'];
   return {
@@ -110,5 +134,78 @@ export function handleMessage(value: unknown, transport: 'stdio' | 'http'): Hand
     scenario,
     args: record(params['arguments']) ?? {},
     ...(typeof token === 'string' || typeof token === 'number' ? { token } : {}),
+    ...(logLevel === undefined ? {} : { logLevel }),
   };
+}
+
+/** A request of a revision with a handshake: initialize, ping, logging/setLevel, the tools. */
+function handshakeEraRequest(id: string | number, method: string, params: JsonObject, arrival: Arrival): Handled {
+  if (method === 'initialize') {
+    const revision = initializeRevision(params['protocolVersion']);
+    return {
+      kind: 'reply',
+      revision,
+      message: result(id, { protocolVersion: revision, capabilities: SERVER_CAPABILITIES, serverInfo: SERVER_INFO }),
+    };
+  }
+  const revision = initializeRevision(arrival.sessionRevision ?? arrival.headers?.protocolVersion);
+  if (method === 'ping' && fact(revision, 'ping').value) return { kind: 'reply', message: result(id, {}) };
+  if (method === 'logging/setLevel' && fact(revision, 'logging-control').value === 'set-level') {
+    const level = params['level'];
+    if (!isLogLevel(level))
+      return { kind: 'reply', message: errorReply(id, ERROR_CODES.invalidParams, `level is one of ${LOG_LEVELS.join(', ')}`) };
+    return { kind: 'reply', message: result(id, {}), logLevel: level };
+  }
+  if (method === 'tools/list') return { kind: 'reply', message: result(id, { tools: scenarioTools(arrival.transport) }) };
+  if (method === 'tools/call') return toolCall(id, params, arrival.transport);
+  return { kind: 'reply', message: errorReply(id, ERROR_CODES.methodNotFound, `Method not found: ${method}`) };
+}
+
+/** A request of a stateless revision, its envelope read: server/discover and the tools; nothing else is served. */
+function statelessRequest(
+  id: string | number,
+  method: string,
+  params: JsonObject,
+  arrival: Arrival,
+  revision: SpecVersion,
+  logLevel: LogLevel | undefined,
+): Handled {
+  if (method === fact(revision, 'handshake').value)
+    return {
+      kind: 'reply',
+      revision,
+      message: result(id, {
+        supportedVersions: [...ENVELOPE_REVISIONS],
+        capabilities: SERVER_CAPABILITIES,
+        ...cacheHints(revision, method),
+      }),
+    };
+  if (method === 'tools/list')
+    return { kind: 'reply', message: result(id, { tools: scenarioTools(arrival.transport), ...cacheHints(revision, method) }) };
+  if (method === 'tools/call') return toolCall(id, params, arrival.transport, logLevel);
+  return {
+    kind: 'reply',
+    message: errorReply(id, ERROR_CODES.methodNotFound, `Method not found: ${method}`),
+    ...(fact(revision, 'http-method-not-found').value === 'not-found' ? { refusal: 'method-not-found' as const } : {}),
+  };
+}
+
+/** Reads one message of the client and says what the server does about it (pure: no clock, no I/O). */
+export function handleMessage(value: unknown, arrival: Arrival): Handled {
+  const message = record(value);
+  if (message === undefined) return { kind: 'reply', message: errorReply(null, ERROR_CODES.invalidRequest, 'a message is a JSON object') };
+  const { id, method } = message;
+  const params = record(message['params']) ?? {};
+  if (typeof method !== 'string') return { kind: 'none' };
+  if (id === undefined || id === null) {
+    if (method === 'notifications/cancelled') return { kind: 'cancel', requestId: params['requestId'] };
+    return { kind: 'none' };
+  }
+  if (typeof id !== 'string' && typeof id !== 'number')
+    return { kind: 'reply', message: errorReply(null, ERROR_CODES.invalidRequest, 'a request id is a string or a number') };
+  const envelope = readEnvelope(method, params, arrival.headers, arrival.sessionRevision);
+  if (envelope.kind === 'handshake-era') return handshakeEraRequest(id, method, params, arrival);
+  if (envelope.kind === 'refused')
+    return { kind: 'reply', refusal: envelope.refusal, message: errorReply(id, envelope.code, envelope.message, envelope.data) };
+  return statelessRequest(id, method, params, arrival, envelope.revision, envelope.logLevel);
 }

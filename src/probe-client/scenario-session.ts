@@ -3,14 +3,16 @@ import type { SessionTranscript } from '../judges/session-transcript.js';
 import { SessionRecorder } from '../recording/session-recorder.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion, type SpecVersion } from '../spec/revisions.js';
+import { type LogLevel, META_KEYS } from '../spec/wire.js';
+import type { McpHeaders } from './request-envelope.js';
 import { type CallSink, duplicateAnswer, KeyBook, ScenarioCall } from './scenario-call.js';
-import { type Handled, handleMessage, type JsonObject } from './scenario-protocol.js';
+import { type Handled, handleMessage, type JsonObject, SERVER_INFO } from './scenario-protocol.js';
 import type { ScenarioPlan, ScenarioTiming } from './scenarios.js';
 
 /** The revision a request's per-request envelope names (`_meta`), where the revision has one. */
 function envelopeRevision(message: unknown): SpecVersion | undefined {
   const meta = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
-  const named = meta?.['io.modelcontextprotocol/protocolVersion'];
+  const named = meta?.[META_KEYS.protocolVersion];
   return isSpecVersion(named) && fact(named, 'request-metadata').value === 'per-request-envelope' ? named : undefined;
 }
 
@@ -21,6 +23,8 @@ function envelopeRevision(message: unknown): SpecVersion | undefined {
 export class ScenarioSession {
   readonly recorder: SessionRecorder;
   revision: SpecVersion | undefined;
+  /** The minimum log level the client set for the session (logging/setLevel, where the revision has it). */
+  logLevel: LogLevel | undefined;
   readonly #calls = new Map<string, ScenarioCall>();
   readonly #keys = new KeyBook();
   readonly #dropped = new Set<string>();
@@ -35,11 +39,18 @@ export class ScenarioSession {
     this.recorder = new SessionRecorder({ transport, server: 'mcprely probe-client' }, recordPath);
   }
 
-  /** A message of the client, recorded; what the server does about it (a handshake's revision is taken). */
-  receive(message: unknown, stream?: string): Handled {
+  /**
+   * A message of the client, recorded; what the server does about it (a handshake's revision is taken, and a log
+   * level set). Over HTTP `headers` are the request's MCP headers; over stdio the session's revision stands for them.
+   */
+  receive(message: unknown, stream?: string, headers?: McpHeaders): Handled {
     this.recorder.parsedMessage('client', message, stream);
-    const handled = handleMessage(message, this.transport);
+    const handled = handleMessage(
+      message,
+      this.transport === 'http' ? { transport: 'http', headers: headers ?? {} } : { transport: 'stdio', sessionRevision: this.revision },
+    );
     if (handled.kind === 'reply' && handled.revision !== undefined) this.revision = handled.revision;
+    if (handled.kind === 'reply' && handled.logLevel !== undefined) this.logLevel = handled.logLevel;
     // A client of a revision without a handshake names it in each request's envelope.
     this.revision ??= envelopeRevision(message);
     return handled;
@@ -50,12 +61,20 @@ export class ScenarioSession {
     this.recorder.message('client', text, false, stream);
   }
 
-  /** A message of the server as this session's revision needs it: a result names its kind where the revision asks for it. */
+  /**
+   * A message of the server as this session's revision needs it: a result names its kind, and the server in its
+   * `_meta`, where the revision asks for them.
+   */
   shaped(message: JsonObject): JsonObject {
     const result = message['result'];
-    if (this.revision === undefined || fact(this.revision, 'result-type').value !== 'required') return message;
-    if (typeof result !== 'object' || result === null || 'resultType' in result) return message;
-    return { ...message, result: { ...result, resultType: 'complete' } };
+    if (this.revision === undefined || typeof result !== 'object' || result === null || Array.isArray(result)) return message;
+    let shaped = result as JsonObject;
+    if (fact(this.revision, 'result-type').value === 'required' && !('resultType' in shaped))
+      shaped = { ...shaped, resultType: 'complete' };
+    const meta = shaped['_meta'];
+    if (fact(this.revision, 'server-info').value === 'result-meta' && (meta === undefined || typeof meta === 'object'))
+      shaped = { ...shaped, _meta: { ...(meta as JsonObject | undefined), [META_KEYS.serverInfo]: SERVER_INFO } };
+    return shaped === result ? message : { ...message, result: shaped };
   }
 
   /** A message of the server, recorded as it is sent. */

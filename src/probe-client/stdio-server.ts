@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { ERROR_CODES } from '../spec/wire.js';
 import { errorReply, type JsonObject } from './scenario-protocol.js';
 import { ScenarioSession } from './scenario-session.js';
 import type { ScenarioTiming } from './scenarios.js';
@@ -30,7 +31,7 @@ export function serveStdio(
       message = JSON.parse(line);
     } catch {
       session.receiveText(line);
-      write(errorReply(null, -32700, 'Parse error: each line is one JSON-RPC message'));
+      write(errorReply(null, ERROR_CODES.parseError, 'Parse error: each line is one JSON-RPC message'));
       return;
     }
     for (const member of Array.isArray(message) ? message : [message]) {

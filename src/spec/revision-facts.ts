@@ -111,6 +111,22 @@ export interface RevisionFacts {
   readonly 'cancel-in-flight-only': Fact<true>;
   /** A notification is never answered. */
   readonly 'notification-no-response': Fact<true>;
+  /** The methods whose complete results carry the caching hints `ttlMs` and `cacheScope`. */
+  readonly 'cacheable-results': Fact<readonly string[]>;
+  /** Where a server names itself: in its initialize result, or in every result's `_meta`. */
+  readonly 'server-info': Fact<'initialize-result' | 'result-meta'>;
+  /** Whether `ping` exists. */
+  readonly ping: Fact<boolean>;
+  /** How a client chooses the log messages it gets: logging/setLevel for the session, or a level in each request's `_meta`. */
+  readonly 'logging-control': Fact<'set-level' | 'request-meta'>;
+  /** What a server does with a protocol version it does not speak: answers initialize with one it does, or refuses the request. */
+  readonly 'unsupported-version': Fact<'negotiate' | 'unsupported-version-error'>;
+  /** What a server does with a request whose per-request envelope lacks a required field. */
+  readonly 'malformed-envelope': Fact<'no-envelope' | 'invalid-params'>;
+  /** Whether a Streamable HTTP server rejects a request whose MCP headers are missing or contradict the body (400, HeaderMismatch). */
+  readonly 'http-header-mismatch': Fact<'not-checked' | 'bad-request'>;
+  /** How a Streamable HTTP server answers a method it does not implement: a JSON-RPC error alone, or that error with 404. */
+  readonly 'http-method-not-found': Fact<'in-band' | 'not-found'>;
 }
 
 export type FactId = keyof RevisionFacts;
@@ -403,6 +419,56 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       page: 'basic',
       says: 'a result has no resultType: a response is final by being one',
     },
+    'cacheable-results': {
+      value: [],
+      strength: 'defines',
+      page: 'schema',
+      says: 'results carry no caching hints (no ttlMs, no cacheScope)',
+    },
+    'server-info': {
+      value: 'initialize-result',
+      strength: 'MUST',
+      page: LIFECYCLE_2025,
+      says: 'the server names itself once, in the serverInfo of its InitializeResult (required by the schema)',
+    },
+    ping: {
+      value: true,
+      strength: 'MUST',
+      page: 'basic/utilities/ping',
+      says: 'either side MAY send ping; "The receiver MUST respond promptly with an empty response"',
+    },
+    'logging-control': {
+      value: 'set-level',
+      strength: 'MUST',
+      page: 'server/utilities/logging',
+      says:
+        'servers that emit log message notifications "MUST declare the logging capability"; ' +
+        'clients MAY send logging/setLevel to set the minimum level of the session',
+    },
+    'unsupported-version': {
+      value: 'negotiate',
+      strength: 'MUST',
+      page: LIFECYCLE_2025,
+      says: 'a server that does not support the version the client asks for in initialize "MUST respond with another protocol version it supports"',
+    },
+    'malformed-envelope': {
+      value: 'no-envelope',
+      strength: 'defines',
+      page: LIFECYCLE_2025,
+      says: 'requests carry no per-request envelope: the version and capabilities were negotiated by initialize',
+    },
+    'http-header-mismatch': {
+      value: 'not-checked',
+      strength: 'defines',
+      page: TRANSPORTS_2025,
+      says: 'requests carry MCP-Protocol-Version only; the revision has no Mcp-Method or Mcp-Name headers to check against the body',
+    },
+    'http-method-not-found': {
+      value: 'in-band',
+      strength: 'defines',
+      page: TRANSPORTS_2025,
+      says: 'a request is answered with a JSON-RPC response; the revision gives no HTTP status for an unknown method',
+    },
   },
   '2026-07-28': {
     'http-cancel-signal': {
@@ -667,6 +733,68 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       strength: 'MUST',
       page: 'basic',
       says: 'every result carries resultType ("complete" for a final result; "input_required" or "task" otherwise): a result without it is invalid',
+    },
+    'cacheable-results': {
+      value: ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'],
+      strength: 'MUST',
+      page: 'server/utilities/caching',
+      says:
+        '"Servers MUST include caching hints on results with resultType: complete" of server/discover, tools/list, prompts/list, ' +
+        'resources/list, resources/templates/list and resources/read: ttlMs (an integer >= 0) and cacheScope ("public" or "private")',
+    },
+    'server-info': {
+      value: 'result-meta',
+      strength: 'SHOULD',
+      page: 'basic',
+      says:
+        "servers SHOULD include io.modelcontextprotocol/serverInfo in every result's _meta; the DiscoverResult has no serverInfo of its own " +
+        '(schema.ts: ResultMetaObject)',
+    },
+    ping: {
+      value: false,
+      strength: 'defines',
+      page: 'changelog',
+      says: '"Remove ping, logging/setLevel, and notifications/roots/list_changed"',
+    },
+    'logging-control': {
+      value: 'request-meta',
+      strength: 'MUST NOT',
+      page: 'server/utilities/logging',
+      says:
+        "the level is set per request in _meta's io.modelcontextprotocol/logLevel; " +
+        '"servers MUST NOT emit notifications/message for requests that did not include this field"',
+    },
+    'unsupported-version': {
+      value: 'unsupported-version-error',
+      strength: 'MUST',
+      page: 'basic/versioning',
+      says:
+        'a server that does not implement the requested version "MUST respond with an UnsupportedProtocolVersionError listing the ' +
+        'versions it does support" (-32022, data: supported and requested); on HTTP with 400 Bad Request',
+    },
+    'malformed-envelope': {
+      value: 'invalid-params',
+      strength: 'MUST',
+      page: 'basic',
+      says:
+        '"A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code -32602 (Invalid ' +
+        'params). On HTTP, the response status MUST be 400 Bad Request" (protocolVersion and clientCapabilities are required)',
+    },
+    'http-header-mismatch': {
+      value: 'bad-request',
+      strength: 'MUST',
+      page: HTTP_2026,
+      says:
+        'servers "MUST reject requests where the values specified in the headers do not match the corresponding values in the ' +
+        'request body" (or a required MCP-Protocol-Version, Mcp-Method or Mcp-Name is missing) with 400 Bad Request and -32020',
+    },
+    'http-method-not-found': {
+      value: 'not-found',
+      strength: 'MUST',
+      page: HTTP_2026,
+      says:
+        '"If the server does not implement the requested RPC method, it MUST respond with 404 Not Found and a JSON-RPC error with ' +
+        'code -32601"',
     },
   },
 };

@@ -11,34 +11,39 @@ import { serveStdio } from '../../src/probe-client/stdio-server.js';
 import { SESSION_RULES } from '../../src/judges/session-rules.js';
 
 const OPTIONS = { idleTimeoutMs: 300, maxTimeoutMs: 1200, toleranceMs: 300, graceMs: 100 };
+const STDIO = { transport: 'stdio' } as const;
+/** A well-formed per-request envelope of the stateless revision. */
+const envelope = (extra: Record<string, unknown> = {}) => ({
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  ...extra,
+});
 
 describe('the scenario protocol (pure)', () => {
   it('initialize settles the revision asked for when the server speaks it, else the most deployed; server/discover lists its own', () => {
-    const asked = handleMessage({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, 'stdio');
+    const asked = handleMessage({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, STDIO);
     expect(asked).toMatchObject({ kind: 'reply', revision: '2025-11-25', message: { result: { protocolVersion: '2025-11-25' } } });
-    const old = handleMessage({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05' } }, 'stdio');
+    const old = handleMessage({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05' } }, STDIO);
     expect(old).toMatchObject({ revision: '2025-11-25' });
-    const discover = handleMessage({ jsonrpc: '2.0', id: 'd', method: 'server/discover' }, 'http');
+    const discover = handleMessage({ jsonrpc: '2.0', id: 'd', method: 'server/discover', params: { _meta: envelope() } }, STDIO);
     expect(discover).toMatchObject({ kind: 'reply', revision: '2026-07-28', message: { result: { supportedVersions: ['2026-07-28'] } } });
   });
   it('a scenario call starts with its token; an unknown tool, an HTTP-only scenario over stdio and an unknown method are errors', () => {
     const call = handleMessage(
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'never_answers', arguments: {}, _meta: { progressToken: 't' } } },
-      'stdio',
+      STDIO,
     );
     expect(call).toMatchObject({ kind: 'call', id: 3, token: 't', scenario: { name: 'never_answers' } });
-    expect(handleMessage({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'nope' } }, 'stdio')).toMatchObject({
+    expect(handleMessage({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'nope' } }, STDIO)).toMatchObject({
       message: { error: { code: -32602 } },
     });
-    expect(
-      handleMessage({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'drop_stream_resumable' } }, 'stdio'),
-    ).toMatchObject({
+    expect(handleMessage({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'drop_stream_resumable' } }, STDIO)).toMatchObject({
       message: { error: { message: expect.stringMatching(/over Streamable HTTP/) } },
     });
-    expect(handleMessage({ jsonrpc: '2.0', id: 6, method: 'resources/list' }, 'stdio')).toMatchObject({
+    expect(handleMessage({ jsonrpc: '2.0', id: 6, method: 'resources/list' }, STDIO)).toMatchObject({
       message: { error: { code: -32601 } },
     });
-    expect(handleMessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } }, 'stdio')).toEqual({
+    expect(handleMessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } }, STDIO)).toEqual({
       kind: 'cancel',
       requestId: 3,
     });
