@@ -2,7 +2,8 @@
 // scenario the way it is told, so that each client judge has a client that passes it and one that fails it.
 //   node raw-client.mjs [flags] <url>
 // flags:
-//   --revision 2025-11-25|2026-07-28   the handshake (initialize, or server/discover) and the protocol header
+//   --revision 2025-11-25|2026-07-28   the handshake (initialize, or server/discover) and the protocol header (2026-07-28:
+//                                      each request's _meta envelope and its Mcp-Method and Mcp-Name headers too)
 //   --scenario <name>                  the tool to call (default never_answers); --args '<json>' its arguments
 //   --progress                         ask for progress (a progress token)
 //   --give-up <ms>                     when the call has no answer by then, give up with --signal:
@@ -49,7 +50,32 @@ const headers = (extra = {}) => ({
   ...(sessionId === undefined ? {} : { 'Mcp-Session-Id': sessionId }),
   ...extra,
 });
-const post = (message, init = {}) => fetch(url, { method: 'POST', headers: headers(), body: JSON.stringify(message), ...init });
+const stateless = revision === '2026-07-28';
+/**
+ * A message as the revision has it on the wire: on 2026-07-28 each request carries its envelope in `_meta` and the
+ * Mcp-Method (and for tools/call Mcp-Name) headers that mirror its body.
+ */
+const post = (message, init = {}) => {
+  const request = stateless && message.id !== undefined;
+  const body = request
+    ? {
+        ...message,
+        params: {
+          ...message.params,
+          _meta: {
+            ...message.params?._meta,
+            'io.modelcontextprotocol/protocolVersion': revision,
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'raw-client', version: '1' },
+          },
+        },
+      }
+    : message;
+  const mirrored = request
+    ? { 'Mcp-Method': message.method, ...(message.method === 'tools/call' ? { 'Mcp-Name': message.params.name } : {}) }
+    : {};
+  return fetch(url, { method: 'POST', headers: headers(mirrored), body: JSON.stringify(body), ...init });
+};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Reads an SSE response: each event to `onEvent` ({id, message}); resolves when the stream ends or breaks. */
@@ -79,7 +105,7 @@ async function readEvents(response, onEvent) {
 }
 
 async function handshake() {
-  if (revision === '2026-07-28') {
+  if (stateless) {
     const response = await post({ jsonrpc: '2.0', id: nextId++, method: 'server/discover', params: {} });
     await response.text();
     return;
