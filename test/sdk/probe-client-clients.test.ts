@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ClientReport, serverFailures } from '../probe-client/client-report-file.js';
 import type { ScenarioOutcome } from '../../src/probe-client/scenario-outcomes.js';
+import { scenarioTools } from '../../src/probe-client/scenario-protocol.js';
 import { CLI, runCliAsync } from '../helpers/run-cli.js';
 import { python } from './sdk-server-process.js';
 
@@ -17,6 +18,8 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 type Client = 'ts-sdk-v1' | 'ts-sdk-v2' | 'python-sdk';
 type Revision = '2025-11-25' | '2026-07-28';
+/** A revision the driver asks the library for, or `auto`: the library's own version negotiation, as it ships. */
+type Negotiation = Revision | 'auto';
 type Outcome = 'pass' | 'fail' | 'inconclusive' | 'not-observable';
 
 // The drops first: what a client does after a broken stream is judged once its own timeout has passed, so the
@@ -63,7 +66,7 @@ const MAXIMUM: Setup = {
 interface Row {
   readonly client: Client;
   readonly transport: 'stdio' | 'http';
-  readonly revision: Revision;
+  readonly revision: Negotiation;
   readonly setup: Setup;
   /** The outcome of each scenario called, as the library's source has it. */
   readonly expected: Readonly<Record<string, Outcome>>;
@@ -76,31 +79,45 @@ function driverCommand(client: Client): string[] {
 
 const quote = (word: string) => (/[\s'"]/.test(word) ? `'${word}'` : word);
 
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** What the driver printed: its own stdout over stdio (it starts the server), the server's stderr over HTTP. */
+  readonly driverOutput: string;
+}
+
+/** Runs `driver` against probe-client (judged with `judging`): over HTTP probe-client starts it, over stdio it starts probe-client. */
+async function meet(transport: 'stdio' | 'http', driver: readonly string[], judging: readonly string[]): Promise<Run> {
+  if (transport === 'http') {
+    const run = await runCliAsync(['probe-client', ...judging, '--run', driver.map(quote).join(' ')]);
+    return { ...run, driverOutput: run.stderr };
+  }
+  const { spawn } = await import('node:child_process');
+  return new Promise((resolve) => {
+    const child = spawn(
+      driver[0] as string,
+      [...driver.slice(1), '--stdio', process.execPath, CLI, 'probe-client', '--stdio', ...judging],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('close', (status) => setTimeout(() => resolve({ status, stdout, stderr, driverOutput: stdout }), 500));
+  });
+}
+
 let runs = 0;
 async function play(row: Row): Promise<{ outcomes: ScenarioOutcome[]; stderr: string; status: number | null }> {
   const report = join(folder, `report-${++runs}.json`);
   const scenarios = row.setup.scenarios ?? (row.transport === 'http' ? ALL : STDIO_SCENARIOS);
   const driver = [...driverCommand(row.client), ...row.setup.driver, '--protocol', row.revision, '--scenarios', scenarios.join(',')];
-  const judging = [...row.setup.judge, '--tolerance', '500', '--report-json', report];
-  let run: { status: number | null; stderr: string; stdout: string };
-  if (row.transport === 'http') run = await runCliAsync(['probe-client', ...judging, '--run', driver.map(quote).join(' ')]);
-  else {
-    const { spawn } = await import('node:child_process');
-    run = await new Promise((resolve) => {
-      const child = spawn(
-        driver[0] as string,
-        [...driver.slice(1), '--stdio', process.execPath, CLI, 'probe-client', '--stdio', ...judging],
-        {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      child.on('close', (status) => setTimeout(() => resolve({ status, stdout, stderr }), 500));
-    });
-  }
+  const run = await meet(row.transport, driver, [...row.setup.judge, '--tolerance', '500', '--report-json', report]);
+  // Over stdio the server judges and writes its report after the driver has gone: a loaded machine takes a while.
+  for (let waited = 0; !existsSync(report) && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
   const parsed = JSON.parse(readFileSync(report, 'utf8')) as ClientReport;
   // The scenario server is mcprely's own: whatever the library did, it never fails a server judge.
   expect(serverFailures(parsed)).toEqual([]);
@@ -111,7 +128,7 @@ const P: Outcome = 'pass';
 const F: Outcome = 'fail';
 const I: Outcome = 'inconclusive';
 const ROWS: Row[] = [];
-const row = (client: Client, transport: 'stdio' | 'http', revision: Revision, setup: Setup, expected: Record<string, Outcome>) =>
+const row = (client: Client, transport: 'stdio' | 'http', revision: Negotiation, setup: Setup, expected: Record<string, Outcome>) =>
   ROWS.push({ client, transport, revision, setup, expected });
 
 /** Every scenario a transport plays, passed: then the ones the library breaks, each named in docs/client-profiles.md. */
@@ -139,26 +156,76 @@ row('ts-sdk-v2', 'stdio', '2025-11-25', TIMEOUT, expect25('stdio', {}));
 row('ts-sdk-v2', 'http', '2025-11-25', TIMEOUT, expect25('http', { drop_stream_resumable: F }));
 // On 2026-07-28 HTTP the server ends a call's stream with its answer: a cancellation after it cannot be sent, nor seen.
 const ANSWER_UNSEEN = { answers_after: I, fails: I };
-row(
-  'ts-sdk-v2',
-  'http',
-  '2026-07-28',
-  TIMEOUT,
-  expect25('http', { ...ANSWER_UNSEEN, drop_stream_resumable: F, drop_stream_unresumable: F }),
-);
+const V2_2026_HTTP = expect25('http', { ...ANSWER_UNSEEN, drop_stream_resumable: F, drop_stream_unresumable: F });
+row('ts-sdk-v2', 'http', '2026-07-28', TIMEOUT, V2_2026_HTTP);
+// versionNegotiation 'auto': its server/discover probe gets a DiscoverResult offering 2026-07-28, so the client stays
+// on that revision (dist/public-CvV4ZHkX.mjs:2059-2068, classifyResult): the same outcomes as pinned.
+row('ts-sdk-v2', 'http', 'auto', TIMEOUT, V2_2026_HTTP);
 row('ts-sdk-v2', 'http', '2025-11-25', MAXIMUM, expect25('http', MAX_BROKEN, STDIO_SCENARIOS));
 // Python SDK: the stream of a cancelled call is resumed (2025-11-25); a stream dropped without event ids fails the call at
 // once, the server never told (2025-11-25) and the call never sent again (2026-07-28).
 row('python-sdk', 'stdio', '2025-11-25', TIMEOUT, expect25('stdio', {}));
 row('python-sdk', 'stdio', '2026-07-28', TIMEOUT, expect25('stdio', {}));
 row('python-sdk', 'http', '2025-11-25', TIMEOUT, expect25('http', { drop_stream_resumable: F, drop_stream_unresumable: F }));
-row(
-  'python-sdk',
-  'http',
-  '2026-07-28',
-  TIMEOUT,
-  expect25('http', { ...ANSWER_UNSEEN, drop_stream_resumable: F, drop_stream_unresumable: F }),
-);
+const PYTHON_2026_HTTP = expect25('http', { ...ANSWER_UNSEEN, drop_stream_resumable: F, drop_stream_unresumable: F });
+row('python-sdk', 'http', '2026-07-28', TIMEOUT, PYTHON_2026_HTTP);
+// mode="auto" (the library's default): server/discover at 2026-07-28, a DiscoverResult that offers it is adopted
+// (mcp/client/_probe.py:52-113, negotiate_auto): the same outcomes as the pinned mode.
+row('python-sdk', 'http', 'auto', TIMEOUT, PYTHON_2026_HTTP);
+
+/**
+ * tools/list through every library, on each transport, with each version negotiation it offers: the revision it
+ * settles on (where the library tells it) and the scenarios it lists. A result the library rejects (a 2026-07-28
+ * list without ttlMs or cacheScope) fails here.
+ */
+interface Listing {
+  readonly client: Client;
+  readonly transport: 'stdio' | 'http';
+  readonly negotiation: Negotiation;
+  /** The version the library settled on; null where it does not tell (v1 always initializes at 2025-11-25). */
+  readonly settles: Revision | null;
+}
+const LISTINGS: Listing[] = [
+  ...(['stdio', 'http'] as const).map((transport) => ({
+    client: 'ts-sdk-v1' as const,
+    transport,
+    negotiation: 'auto' as const,
+    settles: null,
+  })),
+  ...(['ts-sdk-v2', 'python-sdk'] as const).flatMap((client) =>
+    (['stdio', 'http'] as const).flatMap((transport) =>
+      (['2025-11-25', '2026-07-28', 'auto'] as const).map((negotiation) => ({
+        client,
+        transport,
+        negotiation,
+        // Both libraries' auto mode probes server/discover first and stays on the stateless revision it offers.
+        settles: negotiation === 'auto' ? ('2026-07-28' as const) : negotiation,
+      })),
+    ),
+  ),
+];
+
+describe('probe-client: tools/list through every official client library, both revisions, as each negotiates', () => {
+  for (const one of LISTINGS)
+    (one.client === 'python-sdk' && python === undefined ? it.skip : it.concurrent)(
+      `${one.client} over ${one.transport}, ${one.negotiation === 'auto' ? 'its own negotiation' : one.negotiation}: settles ${one.settles ?? 'on initialize'}`,
+      { timeout: 60_000 },
+      async () => {
+        const run = await meet(one.transport, [...driverCommand(one.client), '--list-tools', '--protocol', one.negotiation], []);
+        const line = run.driverOutput
+          .split('\n')
+          .filter((text) => text.startsWith('{') && text.includes('listTools'))
+          .map((text) => JSON.parse(text) as { listTools: string; tools?: string[]; protocol: string | null; error?: string })[0];
+        expect(line, run.stderr).toBeDefined();
+        expect({ listTools: line?.listTools, protocol: line?.protocol }, line?.error).toEqual({
+          listTools: 'result',
+          protocol: one.settles,
+        });
+        // Every scenario the transport plays, as the server lists them.
+        expect(line?.tools).toEqual(scenarioTools(one.transport).map((tool) => tool['name']));
+      },
+    );
+});
 
 const table: string[] = [];
 afterAll(() => {

@@ -25,6 +25,9 @@ Options:
                              default mode="auto" (server/discover at 2026-07-28, else initialize),
                              also chosen by "auto".
     --cancel-after <ms>      give up on each call after this many ms (anyio.move_on_after)
+    --list-tools             tools/list first (client.list_tools()), printed as
+                             {"listTools": "result"|"error", "tools"?: names, "error"?, "protocol": the
+                             version the client settled}; --scenarios may then be empty
 """
 
 import argparse
@@ -52,14 +55,17 @@ def parse_args(argv):
             sys.exit(2)
     p = argparse.ArgumentParser(description="Drive the Python MCP SDK client against mcprely probe-client.")
     p.add_argument("url", nargs="?")
-    p.add_argument("--scenarios", required=True)
+    p.add_argument("--scenarios", default="")
     p.add_argument("--timeout", type=float)
     p.add_argument("--progress", action="store_true")
     p.add_argument("--abort-after-response", action="store_true")
     p.add_argument("--retry-with-key", action="store_true")
     p.add_argument("--protocol", choices=sorted(MODES))
     p.add_argument("--cancel-after", type=float)
+    p.add_argument("--list-tools", action="store_true")
     args = p.parse_args(argv)
+    if not args.scenarios and not args.list_tools:
+        p.error("--scenarios is required (or --list-tools)")
     if (args.url is None) == (stdio is None):
         p.error("give either a URL or --stdio <program> [args…]")
     args.stdio = stdio
@@ -129,6 +135,13 @@ async def main(args):
         info = Implementation(name="mcprely-driver-python-sdk", version="1.0.0")
         async with Client(server, mode=MODES[args.protocol or "auto"], client_info=info) as client:
             connected = True
+            if args.list_tools:
+                try:
+                    listed = await client.list_tools()
+                    line = {"listTools": "result", "tools": [tool.name for tool in listed.tools]}
+                except Exception as e:
+                    line = {"listTools": "error", "error": describe(e)}
+                print(json.dumps({**line, "protocol": client.protocol_version}), flush=True)
             for name in filter(None, args.scenarios.split(",")):
                 arguments = {"idempotencyKey": str(uuid.uuid4())} if name == "slow_write" else {}
                 timed_out = await call(client, args, name, arguments)

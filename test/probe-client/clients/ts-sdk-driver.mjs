@@ -3,23 +3,27 @@
 // Each driver gives only what differs between the libraries: its classes, how a call takes its options, how a timeout
 // error looks, and the client options a --protocol asks for.
 //   usage: node <driver> [options] <url>  |  node <driver> [options] --stdio <program> [args…]
-//   options: --scenarios a,b (required)  --timeout ms  --max-total ms  --reset-on-progress  --progress
+//   options: --scenarios a,b (required unless --list-tools)  --timeout ms  --max-total ms  --reset-on-progress  --progress
 //            --abort-after-response (abort the call's signal 500 ms after it settled)  --retry-with-key  --protocol <v>
+//            --list-tools (tools/list first, through the library's own listTools)
 // output line: {"scenario", "outcome": "result"|"error", "error"?, "ms"} (+ "isError": true when the result had
-// isError, + "retry": true on the --retry-with-key second call). Exit 0 after the calls, 1 when it could not connect,
-// 2 on bad usage.
+// isError, + "retry": true on the --retry-with-key second call); with --list-tools first {"listTools": "result"|"error",
+// "tools"?: names, "error"?, "protocol": the version the library settled, where it tells}. Exit 0 after the calls, 1
+// when it could not connect, 2 on bad usage.
 import { randomUUID } from 'node:crypto';
 
 /**
  * @param {{ name: string, protocols: string, clientOptions: (protocol: string | undefined) => object | undefined,
  *   Client: any, StreamableHTTPClientTransport: any, StdioClientTransport: any,
- *   callTool: (client: any, params: object, options: object) => Promise<any>, isTimeout: (error: any) => boolean }} library
+ *   callTool: (client: any, params: object, options: object) => Promise<any>, isTimeout: (error: any) => boolean,
+ *   protocolOf: (client: any) => string | undefined }} library
  */
 export async function runDriver(library) {
   const usage = (message) => {
     process.stderr.write(
       `${message}\nusage: node ${library.name}.mjs --scenarios a,b [--timeout ms] [--max-total ms] [--reset-on-progress]\n  ` +
-        `[--progress] [--abort-after-response] [--retry-with-key] [--protocol ${library.protocols}] (<url> | --stdio <program> [args…])\n`,
+        `[--progress] [--abort-after-response] [--retry-with-key] [--protocol ${library.protocols}] [--list-tools]\n  ` +
+        '(<url> | --stdio <program> [args…])\n',
     );
     process.exit(2);
   };
@@ -37,13 +41,15 @@ export async function runDriver(library) {
     else if (a === '--abort-after-response') opts.abortAfter = true;
     else if (a === '--retry-with-key') opts.retryWithKey = true;
     else if (a === '--protocol') opts.protocol = value();
+    else if (a === '--list-tools') opts.listTools = true;
     else if (a === '--stdio') {
       target = { stdio: argv.slice(i + 1) };
       break;
     } else if (!a.startsWith('--') && !target) target = { url: a };
     else usage(`unknown argument: ${a}`);
   }
-  if (!opts.scenarios?.length) usage('--scenarios is required');
+  opts.scenarios ??= [];
+  if (!opts.scenarios.length && !opts.listTools) usage('--scenarios is required (or --list-tools)');
   if (!target || (target.stdio && !target.stdio.length)) usage('a <url> or --stdio <program> is required');
   const clientOptions = library.clientOptions(opts.protocol);
   if (clientOptions === undefined) usage(`--protocol ${opts.protocol}: expected ${library.protocols}`);
@@ -60,6 +66,16 @@ export async function runDriver(library) {
     process.stderr.write(`could not connect: ${e?.message ?? e}\n`);
     await client.close().catch(() => {});
     process.exit(1);
+  }
+
+  if (opts.listTools) {
+    const protocol = library.protocolOf(client) ?? null;
+    try {
+      const listed = await client.listTools();
+      console.log(JSON.stringify({ listTools: 'result', tools: listed.tools.map((tool) => tool.name), protocol }));
+    } catch (e) {
+      console.log(JSON.stringify({ listTools: 'error', error: e?.message ?? String(e), protocol }));
+    }
   }
 
   const call = async (name, args, extra = {}) => {
