@@ -88,10 +88,10 @@ function headerProblem(headers: McpHeaders, method: string, params: JsonObject):
 }
 
 /**
- * Reads one request's era and envelope. A request is of a stateless revision when its envelope names a version, when
- * it is `server/discover`, when its MCP-Protocol-Version header names a stateless revision, or (`sessionRevision`,
- * over stdio) when its session already speaks one; an `initialize` without such an envelope opens a handshake-era
- * session (a dual-era server serves both). A stateless request is refused, in this order, for a malformed envelope
+ * Reads one request's era and envelope. A request is of a stateless revision when its envelope names a version (other
+ * than one of a revision with a handshake), when it is `server/discover`, when its MCP-Protocol-Version header names a
+ * stateless revision, or (`sessionRevision`, over stdio) when its session already speaks one; an `initialize` without
+ * such an envelope opens a handshake-era session (a dual-era server serves both). A stateless request is refused, in this order, for a malformed envelope
  * (-32602), headers that contradict the body (-32020), a version the server does not speak (-32022, with the ones it
  * does), and headers missing or disagreeing with the named tool (-32020).
  */
@@ -116,6 +116,8 @@ export function readEnvelope(
   const opensStateless = ENVELOPE_REVISIONS.some((revision) => fact(revision, 'handshake').value === method);
   if (claimed === undefined && !stateless(headerVersion) && !stateless(sessionRevision) && !opensStateless)
     return { kind: 'handshake-era' };
+  // An envelope that names a revision with a handshake is that revision's request (a dual-era server serves it so).
+  if (isSpecVersion(claimed) && !stateless(claimed) && !opensStateless) return { kind: 'handshake-era' };
   // The rules are those of the revision named, where it is one the server knows; else of the stateless revisions.
   const rules = [claimed, headerVersion, sessionRevision].find(stateless) ?? ENVELOPE_REVISIONS[0];
   if (rules === undefined) return { kind: 'handshake-era' };

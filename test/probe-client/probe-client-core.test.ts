@@ -56,6 +56,40 @@ describe('the scenario protocol (pure)', () => {
     const judges = new Set(SESSION_RULES.map((rule) => rule.id));
     for (const scenario of SCENARIOS) for (const judge of scenario.judges) expect(judges.has(judge), judge).toBe(true);
   });
+  it('tells the eras apart: an envelope, server/discover, a stateless header or session is stateless; initialize alone is not', () => {
+    type Arrival = Parameters<typeof handleMessage>[1];
+    const list = (params: Record<string, unknown>, arrival: Arrival) =>
+      handleMessage({ jsonrpc: '2.0', id: 1, method: 'tools/list', params }, arrival) as {
+        kind: string;
+        refusal?: string;
+        message: { result: Record<string, unknown> & { tools?: unknown[] } };
+      };
+    const hinted = { kind: 'reply', message: { result: { ttlMs: 0, cacheScope: 'public' } } };
+    const refused = (code: number) => ({ kind: 'reply', message: { error: { code } } });
+    const statelessHttp = { transport: 'http', headers: { protocolVersion: '2026-07-28', method: 'tools/list' } } as const;
+    // Requests of the revision with a handshake: no caching hints, no envelope needed, never refused.
+    expect(list({}, STDIO).message.result.tools).toHaveLength(6);
+    expect(list({}, STDIO).message.result).not.toHaveProperty('ttlMs');
+    expect(
+      list({ _meta: { progressToken: 't' } }, { transport: 'http', headers: { protocolVersion: '2025-11-25' } }).refusal,
+    ).toBeUndefined();
+    expect(list({ _meta: envelope({ 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }) }, STDIO).message.result).not.toHaveProperty(
+      'ttlMs',
+    );
+    // Stateless: by its envelope, or by the session (stdio) or the header (HTTP) that names the stateless revision.
+    expect(list({ _meta: envelope() }, STDIO)).toMatchObject(hinted);
+    expect(list({}, { transport: 'stdio', sessionRevision: '2026-07-28' })).toMatchObject(refused(-32602));
+    expect(list({}, statelessHttp)).toMatchObject({ ...refused(-32602), refusal: 'malformed-envelope' });
+    expect(list({ _meta: envelope() }, statelessHttp)).toMatchObject(hinted);
+    // Over stdio there are no headers to check; over HTTP they are required.
+    expect(list({ _meta: envelope() }, { transport: 'http', headers: {} })).toMatchObject({
+      ...refused(-32020),
+      refusal: 'header-mismatch',
+    });
+    const initialize = { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } };
+    expect(handleMessage(initialize, { transport: 'stdio', sessionRevision: '2026-07-28' })).toMatchObject({ revision: '2025-11-25' });
+    expect(handleMessage({ ...initialize, params: { _meta: envelope() } }, STDIO)).toMatchObject(refused(-32601));
+  });
   it("the scenarios' progress keeps a call alive: a third of the idle timeout, within 50 ms to 1 s", () => {
     expect(progressInterval({ idleMs: 600, holdMs: 1 })).toBe(200);
     expect(progressInterval({ idleMs: 60_000, holdMs: 1 })).toBe(1000);
