@@ -166,6 +166,8 @@ row('ts-sdk-v2', 'http', '2025-11-25', MAXIMUM, expect25('http', MAX_BROKEN, STD
 // once, the server never told (2025-11-25) and the call never sent again (2026-07-28).
 row('python-sdk', 'stdio', '2025-11-25', TIMEOUT, expect25('stdio', {}));
 row('python-sdk', 'stdio', '2026-07-28', TIMEOUT, expect25('stdio', {}));
+// Its default mode="auto" over stdio: the server/discover probe on the same process, then 2026-07-28.
+row('python-sdk', 'stdio', 'auto', TIMEOUT, expect25('stdio', {}));
 row('python-sdk', 'http', '2025-11-25', TIMEOUT, expect25('http', { drop_stream_resumable: F, drop_stream_unresumable: F }));
 const PYTHON_2026_HTTP = expect25('http', { ...ANSWER_UNSEEN, drop_stream_resumable: F, drop_stream_unresumable: F });
 row('python-sdk', 'http', '2026-07-28', TIMEOUT, PYTHON_2026_HTTP);
