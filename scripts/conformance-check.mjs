@@ -11,7 +11,7 @@
 // scripts/node-releases.mjs installs from the npm registry into .node-versions/ (kept between runs).
 // Exit 0: every applicable check passed; 1: a check failed (or a stale entry); 2: the suite could not run.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -185,9 +185,11 @@ function startProbeClient() {
     env: { ...process.env, NO_COLOR: '1' },
   });
   let said = '';
+  // Read to the end (the scenarios' outcomes as they are decided), kept only until the URL is known.
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve({ child, problem: `it did not say where it listens within 15 s:\n${said}` }), 15_000);
     child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      if (said.length > 100_000) return;
       said += chunk;
       const url = /listening on (http:\/\/\S+)/.exec(said)?.[1];
       if (url !== undefined) {
@@ -199,15 +201,28 @@ function startProbeClient() {
   });
 }
 
-/** Runs the suite's server scenarios a revision requires; each scenario's checks (from its results folder's checks.json). */
-function runSuite(url, revision, out) {
-  const run = spawnSync(suiteNode, [SUITE, 'server', '--url', url, '--requirements', revision, '-o', out], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 600_000,
-    maxBuffer: 64 * 1024 * 1024,
+/**
+ * Runs the suite's server scenarios a revision requires; each scenario's checks (from its results folder's checks.json).
+ * Asynchronously: this process keeps reading probe-client's output meanwhile, so that a full pipe never stalls it.
+ */
+async function runSuite(url, revision, out) {
+  const run = await new Promise((resolve) => {
+    const child = spawn(suiteNode, [SUITE, 'server', '--url', url, '--requirements', revision, '-o', out], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
+    child.once('error', (error) => resolve({ error, output }));
+    child.once('close', () => {
+      clearTimeout(timer);
+      resolve({ output });
+    });
   });
-  if (run.error !== undefined || !existsSync(out)) fail(`the suite did not run for ${revision}: ${run.error?.message ?? run.stderr}`);
+  if (run.error !== undefined || !existsSync(out))
+    fail(`the suite did not run for ${revision}: ${run.error?.message ?? run.output.slice(-2000)}`);
   return readdirSync(out)
     .sort()
     .map((folder) => {
@@ -228,7 +243,7 @@ const problems = [];
 const rows = [];
 try {
   for (const revision of REVISIONS) {
-    for (const { scenario, checks } of runSuite(started.url, revision, join(results, revision))) {
+    for (const { scenario, checks } of await runSuite(started.url, revision, join(results, revision))) {
       if (checks === undefined) {
         problems.push(`${revision} ${scenario}: no checks.json (the scenario did not finish)`);
         rows.push([scenario, revision, 'FAIL (no result)']);
@@ -274,11 +289,12 @@ for (const entry of NOT_APPLICABLE)
   if (!rows.some(([scenario, revision]) => scenario === entry.scenario && revision === entry.revision))
     problems.push(`${entry.revision} ${entry.scenario} did not run: its NOT_APPLICABLE entry is stale`);
 
-console.log(`@modelcontextprotocol/conformance against mcprely probe-client (results: ${results})`);
+console.log(`@modelcontextprotocol/conformance against mcprely probe-client (results, kept when a check fails: ${results})`);
 for (const [scenario, revision, verdict] of rows) console.log(`  ${revision}  ${scenario.padEnd(48)} ${verdict}`);
 if (problems.length > 0) {
   console.error(`\nconformance-check: ${problems.length} problem(s):`);
   for (const problem of problems) console.error(`  ${problem}`);
   process.exit(1);
 }
+rmSync(results, { recursive: true, force: true });
 console.log(`conformance-check: every applicable check passed on ${REVISIONS.join(' and ')}`);
