@@ -42,7 +42,7 @@ function schemaProblems(revision: SpecVersion, sent: readonly Sent[]): string[] 
 }
 
 /** Plays `script` over stdio in process: each line in (a string as it is), every line out, each response paired with its request's method. */
-async function overStdio(script: readonly (Json | string)[], settleMs = 400): Promise<Sent[]> {
+async function overStdio(script: readonly (Json | string)[], settleMs = 100): Promise<Sent[]> {
   const input = new PassThrough();
   const output = new PassThrough();
   const lines: Json[] = [];
@@ -59,6 +59,9 @@ async function overStdio(script: readonly (Json | string)[], settleMs = 400): Pr
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  // Until every request has its answer (on a loaded machine the timers run late), then a while for what follows one.
+  const answered = () => [...methods.keys()].every((id) => lines.some((line) => line['id'] === id && !('method' in line)));
+  for (let waited = 0; !answered() && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
   await new Promise((resolve) => setTimeout(resolve, settleMs));
   input.end();
   await served.ended;
