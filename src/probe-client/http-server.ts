@@ -73,6 +73,12 @@ function mcpHeaders(req: IncomingMessage): McpHeaders {
   };
 }
 
+/** Whether a request's MCP-Protocol-Version names a revision without sessions (where an Mcp-Session-Id is ignored). */
+function sessionless(headers: McpHeaders): boolean {
+  const named = headers.protocolVersion?.trim();
+  return isSpecVersion(named) && fact(named, 'http-sessions').value === false;
+}
+
 /** One event as it goes on the wire. */
 function sseFrame(event: SentEvent): string {
   return `${event.id === undefined ? '' : `id: ${event.id}\n`}data: ${JSON.stringify(event.message)}\n\n`;
@@ -272,7 +278,12 @@ export class ScenarioHttpServer {
       res.writeHead(503, { 'Content-Type': 'text/plain' }).end(`this run serves at most ${MAX_SESSIONS} sessions\n`);
       return;
     }
-    const session = isInitialize ? this.#newSession(`session ${this.#order.length + 1}`) : this.#sessionOf(req);
+    let session = isInitialize ? this.#newSession(`session ${this.#order.length + 1}`) : this.#sessionOf(req);
+    // A revision without sessions ignores an Mcp-Session-Id that names none of ours: its request is the stateless session's.
+    if (session === undefined && sessionless(mcpHeaders(req))) {
+      this.#stateless ??= this.#newSession('stateless');
+      session = this.#stateless;
+    }
     if (session === undefined) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('no live session has that Mcp-Session-Id: initialize again\n');
       return;

@@ -314,6 +314,12 @@ const HTTP_CASES: HttpCase[] = [
   { name: 'Mcp-Name with spaces around it', message: call, headers: { ...mirrored(call), 'Mcp-Name': '  fails  ' }, status: 200 },
   { name: 'lower-case header names', message: list, headers: { 'mcp-protocol-version': NEW, 'mcp-method': 'tools/list' }, status: 200 },
   {
+    name: 'an Mcp-Session-Id of no session (ignored)',
+    message: list,
+    headers: { ...mirrored(list), 'Mcp-Session-Id': 'gone' },
+    status: 200,
+  },
+  {
     name: 'removed: initialize with an envelope',
     message: stateless(47, 'initialize', { protocolVersion: NEW, capabilities: {}, clientInfo: { name: 'x', version: '1' } }),
     headers: { 'MCP-Protocol-Version': NEW, 'Mcp-Method': 'initialize' },
