@@ -52,7 +52,7 @@ export const ALLOWED = {
   init: ['probe', 'manifest', 'policy', 'spec'],
   judges: ['document', 'findings', 'live', 'manifest', 'reference', 'spec', 'text'],
   recording: ['judges'],
-  listener: [],
+  listener: ['spec'],
   proxy: ['judges', 'listener', 'probe', 'recording', 'text'],
   'probe-client': ['judges', 'listener', 'live', 'recording', 'spec', 'text'],
   audit: ['html', 'judges', 'live', 'review', 'simulator', 'text'],

@@ -10,14 +10,11 @@
  * there is one, is a loopback page or the listening host; `--allow-host` and `--allow-origin` widen that. Pure.
  */
 
+import { ERROR_CODES } from '../spec/wire.js';
+
 /** Names that reach this machine only. */
 const LOOPBACK_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
-/**
- * The JSON-RPC error code of a refused request: the implementation-defined server-error range, as the official SDKs'
- * Host and Origin validation answers it (`-32000`, id null).
- */
-export const REFUSED_REQUEST_CODE = -32000;
 
 export interface RequestGuard {
   /** Host names (lower case, IPv6 in brackets) a request may name; `any` when the user allowed every one. */
@@ -158,7 +155,7 @@ export function refusalOf(
 
 /** The body of a refused request's 403: one JSON-RPC error, id null (the request was not read). */
 export function refusalBody(refusal: Refusal): string {
-  return `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: REFUSED_REQUEST_CODE, message: `Forbidden: ${refusal.message}` } })}\n`;
+  return `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ERROR_CODES.requestRefused, message: `Forbidden: ${refusal.message}` } })}\n`;
 }
 
 /**

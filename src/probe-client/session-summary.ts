@@ -1,4 +1,5 @@
 import type { SessionIndex } from '../judges/session-requests.js';
+import { META_KEYS } from '../spec/wire.js';
 import type { JudgedSession } from './scenario-outcomes.js';
 
 /** What a report says of one session before its scenarios: where it is, what it spoke, and who the client said it was. */
@@ -11,8 +12,6 @@ export interface SessionSummary {
   readonly clientInfo?: string;
 }
 
-/** The envelope key under which a stateless revision's request names its client. */
-const ENVELOPE_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -22,7 +21,7 @@ function record(value: unknown): Record<string, unknown> | undefined {
 function clientInfoOf(session: SessionIndex): string | undefined {
   for (const request of session.requests) {
     if (request.from !== 'client') continue;
-    const info = record(request.params['clientInfo']) ?? record(record(request.params['_meta'])?.[ENVELOPE_CLIENT_INFO]);
+    const info = record(request.params['clientInfo']) ?? record(record(request.params['_meta'])?.[META_KEYS.clientInfo]);
     if (info === undefined) continue;
     const name = typeof info['name'] === 'string' ? info['name'] : '(no name)';
     return typeof info['version'] === 'string' ? `${name} ${info['version']}` : name;

@@ -18,6 +18,11 @@ export const ERROR_CODES = {
   headerMismatch: -32020,
   missingRequiredClientCapability: -32021,
   unsupportedProtocolVersion: -32022,
+  /**
+   * JSON-RPC's implementation-defined server-error range: a request an HTTP listener refused before reading it (a
+   * foreign Host or Origin), as the official SDKs' Host and Origin validation answers it.
+   */
+  requestRefused: -32000,
 } as const;
 
 /** Streamable HTTP request headers, as the transport page spells them (names compare case-insensitively). */

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { requestGuard } from '../../src/listener/request-guard.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScenarioHttpServer } from '../../src/probe-client/http-server.js';
 import { serveStdio } from '../../src/probe-client/stdio-server.js';
@@ -69,10 +70,13 @@ async function overStdio(script: readonly (Json | string)[], settleMs = 100): Pr
   return lines.map((message) => ({ message, ...(methods.has(message['id']) ? { answers: methods.get(message['id']) } : {}) }));
 }
 
+/** The guard every listener gets by default: loopback names only, nothing told. */
+const LOOPBACK_ONLY = { guard: requestGuard('127.0.0.1'), refused: () => undefined };
+
 let server: ScenarioHttpServer;
 let url: string;
 beforeAll(async () => {
-  server = new ScenarioHttpServer(TIMING, () => undefined);
+  server = new ScenarioHttpServer(TIMING, () => undefined, LOOPBACK_ONLY);
   url = await server.listen({ host: '127.0.0.1', port: 0 });
 });
 afterAll(() => server.close('done'));
@@ -221,7 +225,7 @@ describe('every message probe-client sends is valid against its revision’s sch
     expect(answerTo(sent, 1)).toMatchObject({ result: { ttlMs: 0, cacheScope: 'public', resultType: 'complete' } });
     // Each on a server of its own: a session drops a scenario's stream once (the call sent again gets its answer).
     const dropped = async (extra: Json) => {
-      const own = new ScenarioHttpServer(TIMING, () => undefined);
+      const own = new ScenarioHttpServer(TIMING, () => undefined, LOOPBACK_ONLY);
       const ownUrl = await own.listen({ host: '127.0.0.1', port: 0 });
       const call = stateless(30, 'tools/call', { name: 'drop_stream_resumable', arguments: {} }, extra);
       const sent = await overHttp([call], mirrored, ownUrl);
