@@ -15,7 +15,6 @@ import { ERROR_CODES } from '../spec/wire.js';
 /** Names that reach this machine only. */
 const LOOPBACK_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
-
 export interface RequestGuard {
   /** Host names (lower case, IPv6 in brackets) a request may name; `any` when the user allowed every one. */
   readonly hosts: ReadonlySet<string> | 'any';

@@ -12,7 +12,6 @@ export interface SessionSummary {
   readonly clientInfo?: string;
 }
 
-
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
