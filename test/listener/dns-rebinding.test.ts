@@ -3,6 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, REPO_ROOT, showsStackTrace } from '../helpers/run-cli.js';
+import { spawnListening } from '../proxy/http-proxy-process.js';
 
 /**
  * DNS rebinding against the listeners mcprely opens, with real requests: a page that rebinds a name of its own to
@@ -45,25 +46,14 @@ interface Listener {
 
 /** Starts `mcprely <args>` and resolves once it says where it listens. */
 async function listener(args: readonly string[]): Promise<Listener> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1' } });
-  children.add(child);
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const found = /listening on (\S+)/.exec(stderr);
-      if (found !== null) resolve(found[1] as string);
-    });
-    child.on('close', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
+  const running = await spawnListening(args);
+  children.add(running.child);
   return {
-    url: new URL(url),
+    url: new URL(running.url),
     async stop() {
-      child.kill('SIGTERM');
-      const code = await exited;
-      children.delete(child);
-      return { code, stderr };
+      const stopped = await running.stop();
+      children.delete(running.child);
+      return stopped;
     },
   };
 }
