@@ -218,3 +218,19 @@ describe('probe-client --run: raw clients, good and deliberately bad, one judge 
     for (const run of [missing, none]) expect(showsStackTrace(run.stderr)).toBe(false);
   });
 });
+
+describe('a client that ends before any scenario', () => {
+  it('is reported with its exit and its last line on stderr (exit 2: nothing exercised)', async () => {
+    const report = join(folder, 'crashed.json');
+    const crash = "console.error('connecting…'); console.error('Error: INVALID_RESULT at tools/list'); process.exit(1)";
+    const run = await runCliAsync(['probe-client', '--idle-timeout', '300', '--report-json', report, '--run', `node -e "${crash}"`]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toContain('the client exited 1 before any scenario: Error: INVALID_RESULT at tools/list');
+    expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({
+      client: { how: 'exited 1', lastErrorLine: 'Error: INVALID_RESULT at tools/list' },
+      clientEndedEarly: 'the client exited 1 before any scenario: Error: INVALID_RESULT at tools/list',
+    });
+    // Its stderr still reaches the user as it was written.
+    expect(run.stderr).toContain('connecting…');
+  });
+});
