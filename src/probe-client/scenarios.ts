@@ -64,7 +64,7 @@ export function progressInterval(timing: ScenarioTiming): number {
  * that a client that resumes as told gets it without a race. Without ids nothing can be resumed, and the work is never
  * answered.
  */
-export function dropPlan(timing: ScenarioTiming, eventIds: boolean): ScenarioPlan {
+export function dropPlan(timing: ScenarioTiming, eventIds: boolean, retryMs?: number): ScenarioPlan {
   const every = progressInterval(timing);
   const finishAtMs = Math.round(every * 1.5);
   return {
@@ -72,7 +72,7 @@ export function dropPlan(timing: ScenarioTiming, eventIds: boolean): ScenarioPla
     progressCount: 1,
     finishAtMs,
     finish: 'drop',
-    ...(eventIds ? { answerAfterDropMs: finishAtMs + every, retryMs: Math.max(25, Math.round(every / 2)) } : {}),
+    ...(eventIds ? { answerAfterDropMs: finishAtMs + every, retryMs: retryMs ?? Math.max(25, Math.round(every / 2)) } : {}),
     eventIds,
   };
 }
@@ -187,13 +187,20 @@ export const SCENARIOS: readonly Scenario[] = [
     description:
       'Streamable HTTP: sends progress on an SSE stream whose events carry ids, then drops the stream without the answer. Where the ' +
       'revision allows resumption the client may resume with Last-Event-ID (the answer comes on the resumed stream); where it does not, ' +
-      'it must send the call again under a new request id. It must never resume the stream of a call it cancelled or has the answer to.',
-    inputSchema: NO_ARGUMENTS,
+      'it must send the call again under a new request id. It must never resume the stream of a call it cancelled or has the answer to. ' +
+      'The stream advises reconnecting after half a progress interval (SSE retry:); `retryMs` advises longer, as a server that polls does: ' +
+      'a client whose timeout ends first must cancel, and then not resume.',
+    inputSchema: {
+      type: 'object',
+      properties: { retryMs: { type: 'number', minimum: 0, description: 'the SSE retry: the stream advises before it is dropped (ms)' } },
+      additionalProperties: false,
+    },
     annotations: READ_ONLY,
     judges: TIMEOUT_JUDGES,
     decisive: DROPS,
     httpOnly: true,
-    plan: (_args, timing) => dropPlan(timing, true),
+    plan: (args, timing) =>
+      dropPlan(timing, true, typeof args['retryMs'] === 'number' ? wholeArgument(args, 'retryMs', 0, timing.holdMs) : undefined),
   },
   {
     name: 'drop_stream_unresumable',

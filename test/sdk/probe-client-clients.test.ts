@@ -51,6 +51,18 @@ const TIMEOUT: Setup = {
   driver: ['--timeout', '600', '--progress', '--abort-after-response', '--retry-with-key'],
 };
 /**
+ * The dropped stream advises a reconnection after 1.5 s (a server that polls), well after the 600 ms timeout: the library
+ * cancels at its timeout, and a library that then resumes the cancelled call's stream fails. (At the scenario's own
+ * retry the resumption comes first and gets the answer: the rows above.)
+ */
+const LATE_RETRY: Setup = {
+  name: 'timeout 600 ms, the stream advises retry 1.5 s',
+  // Calls after the drop keep the session open past the reconnection.
+  scenarios: ['drop_stream_resumable', 'never_answers', 'progress_forever', 'never_answers'],
+  judge: ['--idle-timeout', '600', '--max-timeout', '1800'],
+  driver: ['--timeout', '600', '--progress', '--drop-retry', '1500'],
+};
+/**
  * A 1.2 s timeout reset by progress (which comes every 400 ms) and a maximum of 1.5 s, in the libraries that have
  * one: the maximum passes between two progress notifications, so a library that checks it only when progress
  * arrives is late by up to one interval, and its stale idle timer later still.
@@ -127,6 +139,7 @@ async function play(row: Row): Promise<{ outcomes: ScenarioOutcome[]; stderr: st
 const P: Outcome = 'pass';
 const F: Outcome = 'fail';
 const I: Outcome = 'inconclusive';
+const N: Outcome = 'not-observable';
 const ROWS: Row[] = [];
 const row = (client: Client, transport: 'stdio' | 'http', revision: Negotiation, setup: Setup, expected: Record<string, Outcome>) =>
   ROWS.push({ client, transport, revision, setup, expected });
@@ -147,15 +160,18 @@ const expect25 = (
 // cancellation, which the stale idle timer sends an idle period late.
 const V1_ABORT = { answers_after: F, fails: F };
 row('ts-sdk-v1', 'stdio', '2025-11-25', TIMEOUT, expect25('stdio', V1_ABORT));
-row('ts-sdk-v1', 'http', '2025-11-25', TIMEOUT, expect25('http', { ...V1_ABORT, drop_stream_resumable: F }));
+row('ts-sdk-v1', 'http', '2025-11-25', TIMEOUT, expect25('http', V1_ABORT));
+row('ts-sdk-v1', 'http', '2025-11-25', LATE_RETRY, { drop_stream_resumable: F, never_answers: P, progress_forever: P });
 const MAX_BROKEN = { progress_forever: F, progress_then_finish: F };
 row('ts-sdk-v1', 'http', '2025-11-25', MAXIMUM, expect25('http', { ...MAX_BROKEN, fails: F }, STDIO_SCENARIOS));
 // TypeScript SDK v2: the stream of a cancelled call is resumed (2025-11-25); on 2026-07-28 a call lost with its broken
 // stream is never sent again (the caller waits for its timeout); the maximum rejects the caller and tells the server nothing.
 row('ts-sdk-v2', 'stdio', '2025-11-25', TIMEOUT, expect25('stdio', {}));
-row('ts-sdk-v2', 'http', '2025-11-25', TIMEOUT, expect25('http', { drop_stream_resumable: F }));
-// On 2026-07-28 HTTP the server ends a call's stream with its answer: a cancellation after it cannot be sent, nor seen.
-const ANSWER_UNSEEN = { answers_after: I, fails: I };
+row('ts-sdk-v2', 'http', '2025-11-25', TIMEOUT, expect25('http', {}));
+row('ts-sdk-v2', 'http', '2025-11-25', LATE_RETRY, { drop_stream_resumable: F, never_answers: P, progress_forever: P });
+// On 2026-07-28 HTTP the server ends a call's stream with its answer: a cancellation after it cannot be sent, nor seen
+// (answers_after answers within the timeout, so nothing else decides it either).
+const ANSWER_UNSEEN = { answers_after: I, fails: N };
 const V2_2026_HTTP = expect25('http', { ...ANSWER_UNSEEN, drop_stream_resumable: F, drop_stream_unresumable: F });
 row('ts-sdk-v2', 'http', '2026-07-28', TIMEOUT, V2_2026_HTTP);
 // versionNegotiation 'auto': its server/discover probe gets a DiscoverResult offering 2026-07-28, so the client stays
@@ -168,7 +184,8 @@ row('python-sdk', 'stdio', '2025-11-25', TIMEOUT, expect25('stdio', {}));
 row('python-sdk', 'stdio', '2026-07-28', TIMEOUT, expect25('stdio', {}));
 // Its default mode="auto" over stdio: the server/discover probe on the same process, then 2026-07-28.
 row('python-sdk', 'stdio', 'auto', TIMEOUT, expect25('stdio', {}));
-row('python-sdk', 'http', '2025-11-25', TIMEOUT, expect25('http', { drop_stream_resumable: F, drop_stream_unresumable: F }));
+row('python-sdk', 'http', '2025-11-25', TIMEOUT, expect25('http', { drop_stream_unresumable: F }));
+row('python-sdk', 'http', '2025-11-25', LATE_RETRY, { drop_stream_resumable: F, never_answers: P, progress_forever: P });
 const PYTHON_2026_HTTP = expect25('http', { ...ANSWER_UNSEEN, drop_stream_resumable: F, drop_stream_unresumable: F });
 row('python-sdk', 'http', '2026-07-28', TIMEOUT, PYTHON_2026_HTTP);
 // mode="auto" (the library's default): server/discover at 2026-07-28, a DiscoverResult that offers it is adopted

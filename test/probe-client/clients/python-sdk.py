@@ -63,6 +63,7 @@ def parse_args(argv):
     p.add_argument("--protocol", choices=sorted(MODES))
     p.add_argument("--cancel-after", type=float)
     p.add_argument("--list-tools", action="store_true")
+    p.add_argument("--drop-retry", type=int, help="drop_stream_resumable called with {retryMs}: a later reconnection")
     args = p.parse_args(argv)
     if not args.scenarios and not args.list_tools:
         p.error("--scenarios is required (or --list-tools)")
@@ -144,6 +145,8 @@ async def main(args):
                 print(json.dumps({**line, "protocol": client.protocol_version}), flush=True)
             for name in filter(None, args.scenarios.split(",")):
                 arguments = {"idempotencyKey": str(uuid.uuid4())} if name == "slow_write" else {}
+                if name == "drop_stream_resumable" and args.drop_retry is not None:
+                    arguments = {"retryMs": args.drop_retry}
                 timed_out = await call(client, args, name, arguments)
                 if timed_out and name == "slow_write" and args.retry_with_key:
                     await call(client, args, name, arguments, {"retry": True})

@@ -5,6 +5,7 @@
 //   usage: node <driver> [options] <url>  |  node <driver> [options] --stdio <program> [args…]
 //   options: --scenarios a,b (required unless --list-tools)  --timeout ms  --max-total ms  --reset-on-progress  --progress
 //            --abort-after-response (abort the call's signal 500 ms after it settled)  --retry-with-key  --protocol <v>
+//            --drop-retry <ms> (drop_stream_resumable called with {retryMs}: the stream advises a later reconnection)
 //            --list-tools (tools/list first, through the library's own listTools)
 // output line: {"scenario", "outcome": "result"|"error", "error"?, "ms"} (+ "isError": true when the result had
 // isError, + "retry": true on the --retry-with-key second call); with --list-tools first {"listTools": "result"|"error",
@@ -40,6 +41,7 @@ export async function runDriver(library) {
     else if (a === '--progress') opts.progress = true;
     else if (a === '--abort-after-response') opts.abortAfter = true;
     else if (a === '--retry-with-key') opts.retryWithKey = true;
+    else if (a === '--drop-retry') opts.dropRetry = Number(value());
     else if (a === '--protocol') opts.protocol = value();
     else if (a === '--list-tools') opts.listTools = true;
     else if (a === '--stdio') {
@@ -113,7 +115,7 @@ export async function runDriver(library) {
       const args = { idempotencyKey: randomUUID() };
       const timedOut = await call(name, args);
       if (timedOut && opts.retryWithKey) await call(name, args, { retry: true });
-    } else await call(name, {});
+    } else await call(name, name === 'drop_stream_resumable' && opts.dropRetry !== undefined ? { retryMs: opts.dropRetry } : {});
   }
 
   // Give fire-and-forget sends (notifications/cancelled after an abort) a moment to leave, then close.
