@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { responseRecord } from '../judges/stream-records.js';
+import { createListener, LISTENER_LIMITS, type ListenerLimits } from '../recording/http-listener.js';
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
@@ -84,13 +85,14 @@ export class ScenarioHttpServer {
   constructor(
     private readonly timing: ScenarioTiming,
     private readonly recordPath: (index: number) => string | undefined,
+    limits: ListenerLimits = LISTENER_LIMITS,
   ) {
-    this.#server = createServer((req, res) => {
+    this.#server = createListener((req, res) => {
       this.#route(req, res).catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
         else res.destroy();
       });
-    });
+    }, limits);
   }
 
   /** Listens; the endpoint's URL. */

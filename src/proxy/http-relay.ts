@@ -1,5 +1,4 @@
 import {
-  createServer,
   Agent as HttpAgent,
   request as httpRequest,
   type IncomingHttpHeaders,
@@ -13,6 +12,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Party } from '../judges/session-transcript.js';
 import { responseRecord, type StreamRecord } from '../judges/stream-records.js';
 import { SseParser } from '../probe/sse-parser.js';
+import { createListener, LISTENER_LIMITS, type ListenerLimits } from '../recording/http-listener.js';
 import { BodyTap } from './body-tap.js';
 import { MAX_RECORDED_LINE } from './line-tap.js';
 
@@ -97,7 +97,12 @@ export function upstreamTarget(upstream: URL, requestPath: string): URL {
  * credential, cookie or session id. Each exchange's end is tapped with who ended it: the host closing a response
  * ends the upstream request (a 2026-07-28 cancellation is exactly that).
  */
-export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: RelayTap): Promise<HttpRelay> {
+export function startHttpRelay(
+  upstream: URL,
+  listen: ListenAddress,
+  tap: RelayTap,
+  limits: ListenerLimits = LISTENER_LIMITS,
+): Promise<HttpRelay> {
   const secure = upstream.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const send = secure ? httpsRequest : httpRequest;
@@ -182,7 +187,7 @@ export function startHttpRelay(upstream: URL, listen: ListenAddress, tap: RelayT
     });
   };
 
-  const server: Server = createServer(relay);
+  const server: Server = createListener(relay, limits);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => {
