@@ -46,6 +46,18 @@ function upstreamResponseRecord(response: IncomingMessage): StreamRecord {
   return responseRecord(response.statusCode ?? 0, (name) => headerText(response.headers[name]));
 }
 
+/** The relay's limits: its listener's, and how long a kept-alive connection to the upstream may sit idle (ms). */
+export interface RelayLimits extends ListenerLimits {
+  readonly upstreamIdleMs: number;
+}
+
+/**
+ * Idle upstream connections are closed after 4 s: before a server closes them itself (Node's and uvicorn's default is
+ * 5 s), so that a request is never sent on a connection the server is closing at that moment (ECONNRESET, a 502 to the
+ * host). Node's agent takes a server's `Keep-Alive: timeout` hint only when it has a timeout of its own.
+ */
+export const RELAY_LIMITS: RelayLimits = { ...LISTENER_LIMITS, upstreamIdleMs: 4000 };
+
 /** Where the relay listens: loopback unless the user names another address. */
 export interface ListenAddress {
   readonly host: string;
@@ -101,10 +113,12 @@ export function startHttpRelay(
   upstream: URL,
   listen: ListenAddress,
   tap: RelayTap,
-  limits: ListenerLimits = LISTENER_LIMITS,
+  limits: RelayLimits = RELAY_LIMITS,
 ): Promise<HttpRelay> {
   const secure = upstream.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  // The agent's timeout is an idle socket's: one in use (an SSE stream silent for minutes) is only told, never closed.
+  const kept = { keepAlive: true, timeout: limits.upstreamIdleMs };
+  const agent = secure ? new HttpsAgent(kept) : new HttpAgent(kept);
   const send = secure ? httpsRequest : httpRequest;
   let requests = 0;
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ScenarioHttpServer } from '../../src/probe-client/http-server.js';
-import { startHttpRelay } from '../../src/proxy/http-relay.js';
+import { RELAY_LIMITS, startHttpRelay } from '../../src/proxy/http-relay.js';
 import type { ListenerLimits } from '../../src/recording/http-listener.js';
 
 /** Short limits, so that the test sees them act: the request's head within 300 ms, all of it within 600 ms. */
@@ -41,7 +41,7 @@ const LISTENERS = [
         new URL(await streamingUpstream()),
         { host: '127.0.0.1', port: 0 },
         { message() {}, stream() {} },
-        LIMITS,
+        { ...RELAY_LIMITS, ...LIMITS },
       );
       closers.push(() => relay.close());
       return relay.url;
