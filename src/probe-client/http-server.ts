@@ -233,10 +233,13 @@ export class ScenarioHttpServer {
   async #post(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+    // Not destroyed on leaving the loop: the rest of a body past the bound is read and dropped, so that the client
+    // reads the 413 (not a reset), and told the connection closes, so that it does not send on it again.
+    for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > MAX_BODY) {
-        res.writeHead(413, { 'Content-Type': 'text/plain' }).end('a message is at most 4 MiB\n');
+        res.writeHead(413, { 'Content-Type': 'text/plain', Connection: 'close' }).end('a message is at most 4 MiB\n');
+        req.resume();
         return;
       }
       chunks.push(chunk);
