@@ -48,6 +48,25 @@ function sseFrame(event: SentEvent): string {
   return `${event.id === undefined ? '' : `id: ${event.id}\n`}data: ${JSON.stringify(event.message)}\n\n`;
 }
 
+/** A request's body; undefined once it passes `max` bytes (the rest is read and dropped); rejected when the client left mid-body. */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (size > max) return;
+      size += chunk.length;
+      if (size <= max) chunks.push(chunk);
+      else {
+        chunks.length = 0;
+        resolve(undefined);
+      }
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('close', () => reject(new Error('the client left before the end of its request')));
+  });
+}
+
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** Whether a browser page from `origin` may call (no Origin: not a browser): loopback pages and the listening host only. */
@@ -231,20 +250,16 @@ export class ScenarioHttpServer {
   }
 
   async #post(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // Not destroyed on leaving the loop: the rest of a body past the bound is read and dropped, so that the client
-    // reads the 413 (not a reset), and told the connection closes, so that it does not send on it again.
-    for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        res.writeHead(413, { 'Content-Type': 'text/plain', Connection: 'close' }).end('a message is at most 4 MiB\n');
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
+    const body = await readBody(req, MAX_BODY);
+    if (body === undefined) {
+      res.writeHead(413, { 'Content-Type': 'text/plain', Connection: 'close' }).write('a message is at most 4 MiB\n');
+      // Closed once the rest of the body is in (read and dropped): closing with the client's bytes unread resets the
+      // connection, and the client would never read the 413.
+      if (req.complete) res.end();
+      else req.once('end', () => res.end());
+      return;
     }
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = body.toString('utf8');
     let message: unknown;
     let parsed = true;
     try {
