@@ -50,3 +50,24 @@ describe('the recorder under messages nested past the call stack', () => {
     expect(read.ok).toBe(true);
   });
 });
+
+describe('the judges under a hostile batch', () => {
+  it('50 000 requests lost with one stream the server broke are judged in about a second, not in quadratic time', () => {
+    const recorder = new SessionRecorder({ transport: 'http', server: 'test' });
+    recorder.stream('client', 'POST 1', { request: { method: 'POST' } });
+    recorder.message('client', '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}', false, 'POST 1');
+    recorder.message('server', '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}', false, 'POST 1');
+    recorder.stream('server', 'POST 1', { closed: true });
+    recorder.stream('client', 'POST 2', { request: { method: 'POST', protocolVersion: '2025-11-25' } });
+    const batch = Array.from({ length: 50_000 }, (_, index) => ({ jsonrpc: '2.0', id: `b-${index}`, method: 'ping' }));
+    recorder.message('client', JSON.stringify(batch), false, 'POST 2');
+    recorder.stream('server', 'POST 2', { response: { status: 400, headers: {} } });
+    recorder.stream('server', 'POST 2', { closed: true });
+    const transcript = recorder.end('done');
+    const started = performance.now();
+    const verdict = judgeSession(transcript, { toleranceMs: 0, graceMs: 0 });
+    // Quadratic, this took about 15 s here (a live proxy or probe-client stalled that long, every pass).
+    expect(performance.now() - started).toBeLessThan(2500);
+    expect(verdict.judgements.find((one) => one.judge === 'client-recovers-lost-request')?.status).toBe('fail');
+  });
+});
