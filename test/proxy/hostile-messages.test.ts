@@ -70,4 +70,21 @@ describe('the judges under a hostile batch', () => {
     expect(performance.now() - started).toBeLessThan(2500);
     expect(verdict.judgements.find((one) => one.judge === 'client-recovers-lost-request')?.status).toBe('fail');
   });
+
+  it('a long session of 40 000 answered tool calls is judged in about a second, not in quadratic time', () => {
+    const recorder = new SessionRecorder({ transport: 'stdio', server: 'test' });
+    for (let id = 0; id < 40_000; id++) {
+      recorder.message(
+        'client',
+        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"charge","arguments":{"n":${id % 3}}}}`,
+        false,
+      );
+      recorder.message('server', `{"jsonrpc":"2.0","id":${id},"result":{}}`, false);
+    }
+    const started = performance.now();
+    const verdict = judgeSession(recorder.end('done'), { toleranceMs: 0, graceMs: 0 });
+    // Quadratic (every call against every later one), this took about a minute here.
+    expect(performance.now() - started).toBeLessThan(2500);
+    expect(verdict.judgements.find((one) => one.judge === 'client-retry-keeps-key')?.status).toBe('inconclusive');
+  });
 });
