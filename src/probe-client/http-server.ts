@@ -14,7 +14,12 @@ import type { ScenarioTiming } from './scenarios.js';
 /** The most a POST body may hold (bytes): a client message, never a payload. */
 const MAX_BODY = 4 * 1024 * 1024;
 
-/** The most sessions one run opens (each may write a trace): a runaway client is refused, not served for ever. */
+/**
+ * The most sessions one run opens: a runaway client (one that initializes again on every error) is refused, not served
+ * for ever. Each session is a trace file kept open, a verdict in the report and a page, and is judged again at each
+ * live pass; a client needs one to a few sessions to exercise every scenario (eight, plus reconnects), so 64 leaves it
+ * ample room while a loop hits the bound within seconds. A refusal costs nothing kept (a 503, no session).
+ */
 export const MAX_SESSIONS = 64;
 
 const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' } as const;
@@ -269,7 +274,9 @@ export class ScenarioHttpServer {
     }
     const isInitialize = parsed && typeof message === 'object' && message !== null && (message as JsonObject)['method'] === 'initialize';
     if (isInitialize && this.#order.length >= MAX_SESSIONS) {
-      res.writeHead(503, { 'Content-Type': 'text/plain' }).end(`this run serves at most ${MAX_SESSIONS} sessions\n`);
+      res
+        .writeHead(503, { 'Content-Type': 'text/plain' })
+        .end(`mcprely probe-client serves at most ${MAX_SESSIONS} sessions a run: end this run (its report) and start another\n`);
       return;
     }
     const session = isInitialize ? this.#newSession(`session ${this.#order.length + 1}`) : this.#sessionOf(req);

@@ -1,0 +1,39 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_SESSIONS, ScenarioHttpServer } from '../../src/probe-client/http-server.js';
+
+const server = new ScenarioHttpServer({ holdMs: 5000 }, () => undefined);
+afterAll(() => server.close('the test ended'));
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const initialize = (url: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: HEADERS,
+    body: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}',
+  });
+
+describe('the scenario server past its sessions', () => {
+  it(`serves ${MAX_SESSIONS} sessions, refuses the next ones (503, saying what to do) without opening them, and goes on serving the others`, async () => {
+    const url = await server.listen({ host: '127.0.0.1', port: 0 });
+    const opened: string[] = [];
+    for (let index = 0; index < MAX_SESSIONS; index++) {
+      const answer = await initialize(url);
+      expect(answer.status).toBe(200);
+      opened.push(answer.headers.get('mcp-session-id') as string);
+      await answer.text();
+    }
+    for (let index = 0; index < 20; index++) {
+      const refused = await initialize(url);
+      expect(refused.status).toBe(503);
+      expect(await refused.text()).toMatch(/at most 64 sessions a run: end this run \(its report\) and start another/);
+    }
+    expect(server.sessions).toHaveLength(MAX_SESSIONS);
+    const listed = await fetch(url, {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-session-id': opened[0] as string, 'mcp-protocol-version': '2025-11-25' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    expect(listed.status).toBe(200);
+    expect(await listed.text()).toMatch(/never_answers/);
+  });
+});
