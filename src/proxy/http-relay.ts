@@ -8,6 +8,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Party } from '../judges/session-transcript.js';
 import { responseRecord, type StreamRecord } from '../judges/stream-records.js';
@@ -192,6 +193,14 @@ export function startHttpRelay(
         outgoing.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
         outgoing.end(`mcprely proxy: the upstream server ${upstream.origin} did not answer (${error.code ?? error.message})\n`);
       }
+    });
+    // A 101 (Switching Protocols) is no answer a Streamable HTTP relay can pass on: without this the host waited for ever.
+    upstreamRequest.on('upgrade', (_response, socket: Duplex) => {
+      socket.destroy();
+      upstreamRequest.emit(
+        'error',
+        Object.assign(new Error('it switched protocols (101)'), { code: 'an unexpected 101 Switching Protocols' }),
+      );
     });
     // The host went away before the response ended (it cancelled, or gave up): so does the upstream request.
     outgoing.on('close', () => {

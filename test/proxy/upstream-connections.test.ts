@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RELAY_LIMITS, startHttpRelay } from '../../src/proxy/http-relay.js';
 
@@ -67,5 +67,23 @@ describe('the relay’s connections to the upstream', () => {
     const upstream = await countingUpstream();
     expect(await upstream.post('{"jsonrpc":"2.0","id":2,"method":"silent"}')).toMatch(/"id":2,"result"/);
     expect(upstream.closedByRelay).toHaveLength(0);
+  });
+
+  it('an upstream that answers 101 Switching Protocols is a 502 to the host, not a request left waiting', async () => {
+    const upstream = createTcpServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.end('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => upstream.close(() => resolve())));
+    const relay = await startHttpRelay(
+      new URL(`http://127.0.0.1:${(upstream.address() as { port: number }).port}/mcp`),
+      { host: '127.0.0.1', port: 0 },
+      { message() {}, stream() {} },
+    );
+    closers.push(() => relay.close());
+    const answer = await fetch(relay.url, { method: 'POST', body: '{}', signal: AbortSignal.timeout(2000) });
+    expect(answer.status).toBe(502);
+    expect(await answer.text()).toMatch(/did not answer \(an unexpected 101 Switching Protocols\)/);
   });
 });
