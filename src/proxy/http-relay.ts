@@ -14,7 +14,7 @@ import type { Party } from '../judges/session-transcript.js';
 import { responseRecord, type StreamRecord } from '../judges/stream-records.js';
 import { SseParser } from '../probe/sse-parser.js';
 import { createListener, LISTENER_LIMITS, type ListenerLimits } from '../recording/http-listener.js';
-import { BodyTap } from './body-tap.js';
+import { BodyTap, TapBudget } from './body-tap.js';
 import { MAX_RECORDED_LINE } from './line-tap.js';
 
 /**
@@ -122,6 +122,7 @@ export function startHttpRelay(
   const agent = secure ? new HttpsAgent(kept) : new HttpAgent(kept);
   const send = secure ? httpsRequest : httpRequest;
   let requests = 0;
+  const budget = new TapBudget();
 
   const relay = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const method = incoming.method ?? 'GET';
@@ -140,8 +141,9 @@ export function startHttpRelay(
       tap.stream(by, stream, { closed: true });
     };
     if (method === 'POST') {
-      const clientBody = new BodyTap();
+      const clientBody = new BodyTap(budget);
       incoming.on('data', (chunk: Buffer) => clientBody.write(chunk));
+      incoming.on('close', () => clientBody.release());
       incoming.on('end', () => {
         const body = clientBody.end();
         if (body.text.trim() !== '') tap.message('client', body.text, body.cut, stream);
@@ -166,8 +168,9 @@ export function startHttpRelay(
           events.end();
         });
       } else if (type.includes('json')) {
-        const body = new BodyTap();
+        const body = new BodyTap(budget);
         response.on('data', (chunk: Buffer) => body.write(chunk));
+        response.on('close', () => body.release());
         response.on('end', () => {
           const { text, cut } = body.end();
           if (text.trim() !== '') tap.message('server', text, cut, stream);
