@@ -103,7 +103,13 @@ export function tellAsDecided(
   const schedule = (delay: number) => {
     timer = setTimeout(() => {
       const started = performance.now();
-      pass();
+      try {
+        pass();
+      } catch (error) {
+        // On a timer, a throw would end the run and every session with it: the outcomes are still judged at the end.
+        say(to, `mcprely probe-client: telling outcomes as they are decided stopped (${displayText(String(error))})`);
+        return;
+      }
       schedule(Math.max(intervalMs, 20 * (performance.now() - started)));
     }, delay);
     timer.unref();

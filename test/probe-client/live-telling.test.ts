@@ -19,4 +19,24 @@ describe('probe-client: the outcomes told as they are decided', () => {
     expect(passes).toBeGreaterThanOrEqual(1);
     expect(passes).toBeLessThanOrEqual(3);
   });
+
+  it('judging that throws stops the telling, said once, and never ends the run', async () => {
+    const to = new PassThrough();
+    let said = '';
+    to.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
+    let passes = 0;
+    const stop = tellAsDecided(
+      () => {
+        passes++;
+        throw new RangeError('a judge that did not foresee this session');
+      },
+      { toleranceMs: 100, graceMs: 100 },
+      to,
+      10,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    stop();
+    expect(passes).toBe(1);
+    expect(said).toMatch(/^mcprely probe-client: telling outcomes as they are decided stopped \(RangeError: a judge that did not foresee/);
+  });
 });
