@@ -15,6 +15,14 @@ import type { ScenarioTiming } from './scenarios.js';
 const MAX_BODY = 4 * 1024 * 1024;
 
 /**
+ * The most calls one session runs at once. A call the client left runs on until its answer or the hold (2 minutes by
+ * default), its progress kept for a resumption: 2 000 such calls grew the server by 20 MB a second. A client needs a
+ * few at once (one per scenario); past the bound a call is answered at once with an error that says so, and other
+ * sessions are served as before.
+ */
+export const MAX_RUNNING_CALLS = 16;
+
+/**
  * The most sessions one run opens: a runaway client (one that initializes again on every error) is refused, not served
  * for ever. Each session is a trace file kept open, a verdict in the report and a page, and is judged again at each
  * live pass; a client needs one to a few sessions to exercise every scenario (eight, plus reconnects), so 64 leaves it
@@ -99,6 +107,8 @@ export class ScenarioHttpServer {
   /** The session of requests that name none (the stateless revision). */
   #stateless: ScenarioSession | undefined;
   readonly #byEventId = new Map<string, HttpCall>();
+  /** The calls started that may still run, each with its session (pruned as they are counted). */
+  readonly #running = new Map<ScenarioCall, ScenarioSession>();
   readonly #order: ScenarioSession[] = [];
   /** Why a session's trace could not be written, in words (the session is still served and judged). */
   readonly traceProblems: string[] = [];
@@ -117,6 +127,15 @@ export class ScenarioHttpServer {
         else res.destroy();
       });
     }, limits);
+  }
+
+  /** How many calls of `session` run now. */
+  #callsRunning(session: ScenarioSession): number {
+    let count = 0;
+    for (const [call, of] of this.#running)
+      if (!call.running) this.#running.delete(call);
+      else if (of === session) count++;
+    return count;
   }
 
   /** Listens; the endpoint's URL. */
@@ -316,6 +335,11 @@ export class ScenarioHttpServer {
       this.#end(session, stream, res);
       return;
     }
+    if (this.#callsRunning(session) >= MAX_RUNNING_CALLS)
+      return json(
+        200,
+        errorReply(handled.id, -32603, `mcprely probe-client runs at most ${MAX_RUNNING_CALLS} calls of a session at once: end some first`),
+      );
     this.#head(session, stream, res, 200, { ...SSE_HEADERS });
     res.flushHeaders();
     const closeCancels = fact(revision, 'http-cancel-signal').value === 'close-stream';
@@ -361,6 +385,7 @@ export class ScenarioHttpServer {
       plan,
     );
     if (scenarioCall === undefined) return;
+    this.#running.set(scenarioCall, session);
     call = { session, scenarioCall, events: [], stream: { id: stream, res }, answered: false };
     // A stream the server means to drop opens with an event that carries an id, so that it can be resumed whether or not
     // the call asked for progress: a log message (a notification every client accepts), recorded like any other.
