@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { alive, notExactlyOnce, procMb, raw, requestBytes, started, traceCounts, WellBehavedSession } from './listener-clients.mjs';
+import { alive, notExactlyOnce, procMb, raw, requestBytes, sleep, started, traceCounts, WellBehavedSession } from './listener-clients.mjs';
 
 /** The values following each `name` in the arguments. */
 const argumentsOf = (name) =>
@@ -224,6 +224,38 @@ const CLASSES = [
       for (const answer of answers.slice(30))
         if (!/^HTTP\/1\.1 200/.test(answer.received)) failures.push(`mid-stream: ${JSON.stringify(answer).slice(0, 300)}`);
       return { tried: answers.length, failures };
+    },
+  },
+  {
+    name: 'calls left running (200 in a session)',
+    async run(ctx) {
+      // Each call streams progress and is left once its stream opened: on 2025-11-25 the work goes on, for a resumption.
+      const session = await new WellBehavedSession(ctx.url, 'leaver').open();
+      const headers = { ...JSON_HEADERS, 'Mcp-Session-Id': session.sessionId };
+      const before = procMb(ctx.child.pid, 'VmRSS') ?? 0;
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, index) => {
+          const call = rpc(`left-${index}`, 'tools/call', {
+            name: ctx.streamingTool[0],
+            arguments: ctx.streamingTool[1],
+            _meta: { progressToken: `left-${index}` },
+          });
+          return raw(ctx.port, [requestBytes('POST', ctx.path, headers, call)], { abortAfterMs: 300 });
+        }),
+      );
+      await sleep(5000);
+      const grown = (procMb(ctx.child.pid, 'VmRSS') ?? 0) - before;
+      // Left before any answer is still left (a busy upstream may not have opened its stream); a call past the probe-client's
+      // bound is answered at once (an error, HTTP 200); a reset or an HTTP error is a failure.
+      const failures = answers
+        .filter((answer) => !/^HTTP\/1\.1 200/.test(answer.received) && (answer.closedByServer || answer.received !== ''))
+        .map((answer) => `refused: ${answer.received.slice(0, 60)}`);
+      if (grown > 40) failures.push(`${grown.toFixed(0)} MB more 5 s later`);
+      return {
+        tried: answers.length,
+        failures: failures.slice(0, 3),
+        note: `RSS ${grown >= 0 ? '+' : ''}${grown.toFixed(1)} MB over the 5 s after`,
+      };
     },
   },
   {
