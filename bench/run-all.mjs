@@ -17,6 +17,7 @@ const scripts = [
   'evidence-memory.mjs',
   'proxy-latency.mjs',
   'http-proxy-latency.mjs',
+  'proxy-load.mjs',
 ];
 let failed = 0;
 for (const script of scripts) {

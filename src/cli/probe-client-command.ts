@@ -81,12 +81,18 @@ function judgeSessions(
 }
 
 /**
- * Tells each scenario's outcome as it is decided: every second the sessions are judged so far, and a scenario that
- * newly passed or failed is said on `to`. The returned function stops it.
+ * Tells each scenario's outcome as it is decided: about every `intervalMs` the sessions are judged so far (less often
+ * when judging takes long: at most about 5% of the time, as the proxy's live verdict, so that sessions of 10⁴ messages
+ * never stall the others), and a scenario that newly passed or failed is said on `to`. The returned function stops it.
  */
-function tellAsDecided(sessions: () => readonly ScenarioSession[], judge: JudgeOptions, to: NodeJS.WritableStream): () => void {
+export function tellAsDecided(
+  sessions: () => readonly ScenarioSession[],
+  judge: JudgeOptions,
+  to: NodeJS.WritableStream,
+  intervalMs = 1000,
+): () => void {
   const told = new Map<string, string>();
-  const timer = setInterval(() => {
+  const pass = () => {
     const outcomes = scenarioOutcomes(
       judgeSessions(sessions(), judge, () => undefined, true),
       judge,
@@ -98,9 +104,24 @@ function tellAsDecided(sessions: () => readonly ScenarioSession[], judge: JudgeO
       told.set(outcome.scenario, key);
       say(to, `mcprely probe-client: ${outcome.status === 'pass' ? 'PASS' : 'FAIL'} ${outcome.scenario}: ${displayText(outcome.summary)}`);
     }
-  }, 1000);
-  timer.unref();
-  return () => clearInterval(timer);
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (delay: number) => {
+    timer = setTimeout(() => {
+      const started = performance.now();
+      try {
+        pass();
+      } catch (error) {
+        // On a timer, a throw would end the run and every session with it: the outcomes are still judged at the end.
+        say(to, `mcprely probe-client: telling outcomes as they are decided stopped (${displayText(String(error))})`);
+        return;
+      }
+      schedule(Math.max(intervalMs, 20 * (performance.now() - started)));
+    }, delay);
+    timer.unref();
+  };
+  schedule(intervalMs);
+  return () => clearTimeout(timer);
 }
 
 /** Judges the ended sessions and writes the report (`to`), the JSON report and the lint formats; the exit code. */

@@ -45,6 +45,12 @@ export function judgeAsItGoes(recorder: SessionRecorder, options: { readonly jud
       process.stderr.write(
         `mcprely proxy: FAIL ${failure.judge} (${failure.party}): ${displayText(failure.message)} (trace line ${failure.line})\n`,
       ),
+    1000,
+    (error) =>
+      process.stderr.write(
+        `mcprely proxy: judging as it goes stopped (${displayText(error instanceof Error ? error.message : String(error))}); ` +
+          'the relay and the recording go on\n',
+      ),
   );
   live.start();
   return () => live.stop();

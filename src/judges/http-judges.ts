@@ -119,22 +119,28 @@ export const serverMessagesOnOwnStream: Judge = (session) => {
   );
 };
 
-/** The requests of the client lost with a stream the server ended before their answer: where a client might resume. */
+/**
+ * The requests of the client lost with a stream the server ended before their answer: where a client might resume.
+ * Linear in the session: a hostile client may send 10⁵ requests on one stream (a batch) that the server then breaks.
+ */
 export function lostRequests(
   session: SessionIndex,
   streams: readonly SessionStream[],
 ): { stream: SessionStream; request: SessionRequest }[] {
+  const onStream = new Map<string, SessionRequest[]>();
+  for (const request of session.requests) {
+    const stream = request.sent.stream;
+    if (request.from !== 'client' || stream === undefined) continue;
+    const requests = onStream.get(stream);
+    if (requests === undefined) onStream.set(stream, [request]);
+    else requests.push(request);
+  }
   const lost: { stream: SessionStream; request: SessionRequest }[] = [];
   for (const stream of streams) {
     const closed = stream.closed;
     if (closed === undefined || closed.by !== 'server') continue;
-    for (const request of session.requests)
-      if (
-        request.from === 'client' &&
-        request.sent.stream === stream.id &&
-        (request.response === undefined || request.response.at > closed.at)
-      )
-        lost.push({ stream, request });
+    for (const request of onStream.get(stream.id) ?? [])
+      if (request.response === undefined || request.response.at > closed.at) lost.push({ stream, request });
   }
   return lost;
 }
@@ -149,18 +155,41 @@ export function resumes(session: SessionIndex, resumption: SessionStream, broken
   return event === undefined || event.stream === broken.id || event === request.response || request.progress.includes(event);
 }
 
-/** The client's later request that sends `lost` again: the same method, tool and arguments, after the break, under another id. */
-export function reissueOf(session: SessionIndex, lost: SessionRequest, brokeAt: number): SessionRequest | undefined {
-  return session.requests.find(
-    (later) =>
-      later.from === 'client' &&
-      later.sent.at >= brokeAt &&
-      later !== lost &&
-      later.key !== lost.key &&
-      later.method === lost.method &&
-      later.params['name'] === lost.params['name'] &&
-      JSON.stringify(later.params['arguments'] ?? null) === JSON.stringify(lost.params['arguments'] ?? null),
-  );
+/** What makes two requests the same call: the method, the tool and the arguments. */
+function callSignature(request: SessionRequest): string {
+  const name = request.params['name'];
+  return `${request.method}\u0000${typeof name}:${JSON.stringify(name ?? null)}\u0000${JSON.stringify(request.params['arguments'] ?? null)}`;
+}
+
+/**
+ * Finds the client's later request that sends `lost` again: the same method, tool and arguments, after the break,
+ * under another id. The client's requests are indexed once by call (each list in the order sent), so that finding
+ * one is a binary search, not a scan of the session per lost request.
+ */
+export function reissueFinder(session: SessionIndex): (lost: SessionRequest, brokeAt: number) => SessionRequest | undefined {
+  const calls = new Map<string, SessionRequest[]>();
+  for (const request of session.requests) {
+    if (request.from !== 'client') continue;
+    const signature = callSignature(request);
+    const same = calls.get(signature);
+    if (same === undefined) calls.set(signature, [request]);
+    else same.push(request);
+  }
+  return (lost, brokeAt) => {
+    const same = calls.get(callSignature(lost)) ?? [];
+    let low = 0;
+    let high = same.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((same[middle] as SessionRequest).sent.at < brokeAt) low = middle + 1;
+      else high = middle;
+    }
+    for (let index = low; index < same.length; index++) {
+      const later = same[index] as SessionRequest;
+      if (later !== lost && later.key !== lost.key) return later;
+    }
+    return undefined;
+  };
 }
 
 /**
@@ -192,15 +221,13 @@ export const clientResumesOnlyWhereSupported: Judge = (session) => {
           },
     );
   }
-  if (!supported)
+  if (!supported) {
+    const reissueOf = reissueFinder(session);
+    const byId = new Map(streams.map((one) => [one.id, one]));
     for (const { stream, request } of lostRequests(session, streams)) {
       // Passed only where the client did what the revision asks instead: the same call again under a new id.
-      const again = reissueOf(session, request, stream.closed?.at ?? 0);
-      if (
-        again !== undefined &&
-        again.sent.stream !== undefined &&
-        streams.find((one) => one.id === again.sent.stream)?.lastEventId === undefined
-      )
+      const again = reissueOf(request, stream.closed?.at ?? 0);
+      if (again !== undefined && again.sent.stream !== undefined && byId.get(again.sent.stream)?.lastEventId === undefined)
         cases.push({
           status: 'pass',
           message:
@@ -209,6 +236,7 @@ export const clientResumesOnlyWhereSupported: Judge = (session) => {
           lines: [again.sent.line, stream.closed?.line ?? 1],
         });
     }
+  }
   return judged(
     head,
     cases,

@@ -1,6 +1,6 @@
 import { fact } from '../spec/revision-facts.js';
 import { idleDeadline } from './client-judges.js';
-import { httpRevision, type JudgeHead, lostRequests, reissueOf, resumes } from './http-judges.js';
+import { httpRevision, type JudgeHead, lostRequests, reissueFinder, resumes } from './http-judges.js';
 import { timeoutsOf } from './judge-options.js';
 import { type JudgedCase, type Judge, judged } from './judgement.js';
 import { describeRequest } from './session-requests.js';
@@ -19,10 +19,14 @@ export const clientRecoversLostRequest: Judge = (session, options) => {
   const streams = session.transcript.streams ?? [];
   const mayResume = fact(revision, 'reissue-after-broken-stream').value === 'resume-or-new-request-id';
   const cases: JudgedCase[] = [];
+  const reissueOf = reissueFinder(session);
+  // Read once, not per lost request (a hostile batch loses 10⁵ at once): the resumptions, the client's last DELETE.
+  const resumptions = streams.filter((one) => one.lastEventId !== undefined);
+  const lastDeleteAt = streams.reduce((last, one) => (one.method === 'DELETE' ? Math.max(last, one.opened.at) : last), -Infinity);
   for (const { stream, request } of lostRequests(session, streams)) {
     const brokeAt = stream.closed?.at ?? stream.opened.at;
     const closedLine = stream.closed?.line ?? stream.opened.line;
-    const again = reissueOf(session, request, brokeAt);
+    const again = reissueOf(request, brokeAt);
     if (again !== undefined) {
       cases.push({
         status: 'pass',
@@ -32,7 +36,7 @@ export const clientRecoversLostRequest: Judge = (session, options) => {
       continue;
     }
     if (mayResume) {
-      const resumption = streams.find((one) => one.opened.at >= brokeAt && resumes(session, one, stream, request));
+      const resumption = resumptions.find((one) => one.opened.at >= brokeAt && resumes(session, one, stream, request));
       if (resumption !== undefined) {
         cases.push({
           status: 'pass',
@@ -52,7 +56,7 @@ export const clientRecoversLostRequest: Judge = (session, options) => {
       }
     }
     // The client ended its session: every request of it is over.
-    if (streams.some((one) => one.method === 'DELETE' && one.opened.at >= brokeAt)) continue;
+    if (lastDeleteAt >= brokeAt) continue;
     const { idleMs } = timeoutsOf(options, request);
     const due = Math.max(brokeAt, idleMs === undefined ? brokeAt : idleDeadline(request, idleMs)) + options.toleranceMs;
     if (session.transcript.endedAt < due) continue;

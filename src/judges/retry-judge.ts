@@ -20,6 +20,18 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** The index of the first of `sorted` (ascending) greater than `value`. */
+function firstAfter(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as number) <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** Tools the server said only read (tools/list's `readOnlyHint: true`): re-sending them is harmless. */
 function readOnlyTools(session: SessionIndex): ReadonlySet<string> {
   const names = new Set<string>();
@@ -47,6 +59,22 @@ export const clientRetryKeepsKey: Judge = (session, options) => {
   };
   const readOnly = readOnlyTools(session);
   const calls = session.requests.filter((request) => request.from === 'client' && request.method === 'tools/call');
+  // The calls of each tool by their arguments but the key (the retry is the same tool's call, so the same operation:
+  // one key argument for both), each list in the order sent: a retry is looked for among its own, not among every later
+  // call (a long session holds 10⁴ calls and more, judged live about once a second).
+  const groupOf = new Map<SessionRequest, number[]>();
+  const groups = new Map<string, number[]>();
+  for (const [position, call] of calls.entries()) {
+    const name = call.params['name'];
+    if (typeof name !== 'string') continue;
+    const keyName = keyNameOf(call);
+    const rest = canonical(Object.fromEntries(Object.entries(argumentsOf(call)).filter(([key]) => !keyName(key))));
+    const signature = `${name}\u0000${rest}`;
+    const group = groups.get(signature) ?? [];
+    if (group.length === 0) groups.set(signature, group);
+    group.push(position);
+    groupOf.set(call, group);
+  }
   const cases: JudgedCase[] = [];
   const judgedRetries = new Set<SessionRequest>();
   for (const [position, first] of calls.entries()) {
@@ -54,19 +82,15 @@ export const clientRetryKeepsKey: Judge = (session, options) => {
     if (typeof name !== 'string' || readOnly.has(name)) continue;
     const gaveUpAt = first.cancelled?.at;
     const firstArguments = argumentsOf(first);
-    // The retry is the same tool's call, so the same operation: one key argument for both.
     const keyName = keyNameOf(first);
-    const rest = (args: Readonly<Record<string, unknown>>) =>
-      canonical(Object.fromEntries(Object.entries(args).filter(([key]) => !keyName(key))));
-    const retry = calls
-      .slice(position + 1)
-      .find(
-        (later) =>
-          !judgedRetries.has(later) &&
-          later.params['name'] === name &&
-          (gaveUpAt !== undefined ? later.sent.at >= gaveUpAt : first.response === undefined || first.response.at > later.sent.at) &&
-          rest(argumentsOf(later)) === rest(firstArguments),
-      );
+    const same = groupOf.get(first) ?? [];
+    let retry: SessionRequest | undefined;
+    for (let index = firstAfter(same, position); index < same.length && retry === undefined; index++) {
+      const later = calls[same[index] as number] as SessionRequest;
+      if (gaveUpAt === undefined && first.response !== undefined && later.sent.at >= first.response.at) break;
+      if (judgedRetries.has(later) || (gaveUpAt !== undefined && later.sent.at < gaveUpAt)) continue;
+      retry = later;
+    }
     if (retry === undefined) continue;
     judgedRetries.add(retry);
     const keyOf = (args: Readonly<Record<string, unknown>>) => Object.entries(args).find(([key]) => keyName(key));

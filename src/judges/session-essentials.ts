@@ -1,9 +1,11 @@
 import { sha1Hex } from '../text/sha1.js';
 
-/** Serialized arguments longer than this are kept as their length and a digest, not as values. */
+/** Serialized arguments (or any kept value) longer than this are kept as their length and a digest, not as values. */
 const MAX_KEPT_ARGUMENTS = 16 * 1024;
 /** A kept string param longer than this is kept as its head and a digest. */
 const MAX_KEPT_STRING = 1024;
+/** A kept value nested deeper than this is kept as its length and digest: the judges read values by recursion. */
+const MAX_KEPT_DEPTH = 64;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -20,13 +22,42 @@ function paramEssentials(params: Readonly<Record<string, unknown>>): Record<stri
     else if (typeof value === 'number' || typeof value === 'boolean') kept[key] = value;
   }
   const meta = params['_meta'];
-  if (isRecord(meta) && 'progressToken' in meta) kept['_meta'] = { progressToken: meta['progressToken'] };
+  if (isRecord(meta) && 'progressToken' in meta) kept['_meta'] = { progressToken: keptValue(meta['progressToken']) };
   const args = params['arguments'];
-  if (args !== undefined) {
-    const serialized = JSON.stringify(args);
-    kept['arguments'] = serialized.length > MAX_KEPT_ARGUMENTS ? { size: serialized.length, digest: sha1Hex(serialized) } : args;
-  }
+  if (args !== undefined) kept['arguments'] = keptValue(args);
   return kept;
+}
+
+/** How deep `json` (valid JSON text) nests its arrays and objects; one pass, no recursion. */
+function nestingDepth(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < json.length; index++) {
+    const code = json.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** A value as the judges keep it (a call's arguments, an id): whole, or its length and digest when long or deep. */
+function keptValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  let serialized: string;
+  try {
+    serialized = JSON.stringify(value);
+  } catch {
+    // Nested past the call stack (a hostile message parses, but cannot be written again): nothing to compare it by.
+    return { size: -1, digest: 'nested too deep to serialize' };
+  }
+  return serialized.length > MAX_KEPT_ARGUMENTS || nestingDepth(serialized) > MAX_KEPT_DEPTH
+    ? { size: serialized.length, digest: sha1Hex(serialized) }
+    : value;
 }
 
 /**
@@ -38,7 +69,7 @@ export function sessionEssentials(message: unknown): unknown {
   if (Array.isArray(message)) return message.map(sessionEssentials);
   if (!isRecord(message)) return message;
   const kept: Record<string, unknown> = {};
-  if ('id' in message) kept['id'] = message['id'];
+  if ('id' in message) kept['id'] = keptValue(message['id']);
   if (typeof message['method'] === 'string') {
     kept['method'] = message['method'];
     const params = message['params'];
@@ -48,14 +79,17 @@ export function sessionEssentials(message: unknown): unknown {
     const result = message['result'];
     const essentials: Record<string, unknown> = {};
     if (isRecord(result)) {
-      if ('protocolVersion' in result) essentials['protocolVersion'] = result['protocolVersion'];
+      if ('protocolVersion' in result) essentials['protocolVersion'] = keptValue(result['protocolVersion']);
       if (Array.isArray(result['tools']))
         essentials['tools'] = result['tools'].map((tool: unknown) =>
-          isRecord(tool) ? { name: tool['name'], ...(isRecord(tool['annotations']) ? { annotations: tool['annotations'] } : {}) } : null,
+          isRecord(tool)
+            ? { name: keptValue(tool['name']), ...(isRecord(tool['annotations']) ? { annotations: keptValue(tool['annotations']) } : {}) }
+            : null,
         );
     }
     kept['result'] = essentials;
   }
-  if ('error' in message) kept['error'] = isRecord(message['error']) ? { code: message['error']['code'] } : message['error'];
+  if ('error' in message)
+    kept['error'] = isRecord(message['error']) ? { code: keptValue(message['error']['code']) } : keptValue(message['error']);
   return kept;
 }

@@ -1,4 +1,4 @@
-import { reissueOf, resumes } from './http-judges.js';
+import { reissueFinder, resumes } from './http-judges.js';
 import type { SessionIndex, SessionRequest } from './session-requests.js';
 import type { SessionStream } from './session-transcript.js';
 
@@ -11,6 +11,18 @@ export function closedAtTeardown(session: SessionIndex, at: number): boolean {
   const transcript = session.transcript;
   if (transcript.messages.some((message) => message.from === 'client' && message.at > at)) return false;
   return !(transcript.streams ?? []).some((stream) => stream.opened.at > at && stream.method !== 'DELETE');
+}
+
+/** Each session's finder of re-sent requests, built once however many failures ask (its index is linear in the session). */
+const FINDERS = new WeakMap<SessionIndex, ReturnType<typeof reissueFinder>>();
+
+function reissueOf(session: SessionIndex, lost: SessionRequest, brokeAt: number): SessionRequest | undefined {
+  let find = FINDERS.get(session);
+  if (find === undefined) {
+    find = reissueFinder(session);
+    FINDERS.set(session, find);
+  }
+  return find(lost, brokeAt);
 }
 
 /** The stream that carried a request, when the trace records streams. */

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { responseRecord } from '../judges/stream-records.js';
 import { type GuardedListener, refusalBody, refusalOf } from '../listener/request-guard.js';
+import { createListener, LISTENER_LIMITS, type ListenerLimits } from '../recording/http-listener.js';
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
@@ -16,7 +17,20 @@ import type { ScenarioTiming } from './scenarios.js';
 /** The most a POST body may hold (bytes): a client message, never a payload. */
 const MAX_BODY = 4 * 1024 * 1024;
 
-/** The most sessions one run opens (each may write a trace): a runaway client is refused, not served for ever. */
+/**
+ * The most calls one session runs at once. A call the client left runs on until its answer or the hold (2 minutes by
+ * default), its progress kept for a resumption: 2 000 such calls grew the server by 20 MB a second. A client needs a
+ * few at once (one per scenario); past the bound a call is answered at once with an error that says so, and other
+ * sessions are served as before.
+ */
+export const MAX_RUNNING_CALLS = 16;
+
+/**
+ * The most sessions one run opens: a runaway client (one that initializes again on every error) is refused, not served
+ * for ever. Each session is a trace file kept open, a verdict in the report and a page, and is judged again at each
+ * live pass; a client needs one to a few sessions to exercise every scenario (eight, plus reconnects), so 64 leaves it
+ * ample room while a loop hits the bound within seconds. A refusal costs nothing kept (a 503, no session).
+ */
 export const MAX_SESSIONS = 64;
 
 const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' } as const;
@@ -84,6 +98,25 @@ function sseFrame(event: SentEvent): string {
   return `${event.id === undefined ? '' : `id: ${event.id}\n`}data: ${JSON.stringify(event.message)}\n\n`;
 }
 
+/** A request's body; undefined once it passes `max` bytes (the rest is read and dropped); rejected when the client left mid-body. */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (size > max) return;
+      size += chunk.length;
+      if (size <= max) chunks.push(chunk);
+      else {
+        chunks.length = 0;
+        resolve(undefined);
+      }
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('close', () => reject(new Error('the client left before the end of its request')));
+  });
+}
+
 /**
  * The scenario server over Streamable HTTP, on loopback unless told. Each revision as the client offers it:
  * `initialize` opens a session with an `Mcp-Session-Id` (its POSTed `notifications/cancelled` cancels; a GET with
@@ -99,6 +132,8 @@ export class ScenarioHttpServer {
   /** The session of requests that name none (the stateless revision). */
   #stateless: ScenarioSession | undefined;
   readonly #byEventId = new Map<string, HttpCall>();
+  /** The calls started that may still run, each with its session (pruned as they are counted). */
+  readonly #running = new Map<ScenarioCall, ScenarioSession>();
   readonly #order: ScenarioSession[] = [];
   /** Why a session's trace could not be written, in words (the session is still served and judged). */
   readonly traceProblems: string[] = [];
@@ -109,13 +144,23 @@ export class ScenarioHttpServer {
     private readonly timing: ScenarioTiming,
     private readonly recordPath: (index: number) => string | undefined,
     private readonly guarded: GuardedListener,
+    limits: ListenerLimits = LISTENER_LIMITS,
   ) {
-    this.#server = createServer((req, res) => {
+    this.#server = createListener((req, res) => {
       this.#route(req, res).catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
         else res.destroy();
       });
-    });
+    }, limits);
+  }
+
+  /** How many calls of `session` run now. */
+  #callsRunning(session: ScenarioSession): number {
+    let count = 0;
+    for (const [call, of] of this.#running)
+      if (!call.running) this.#running.delete(call);
+      else if (of === session) count++;
+    return count;
   }
 
   /** Listens; the endpoint's URL. */
@@ -255,17 +300,16 @@ export class ScenarioHttpServer {
   }
 
   async #post(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        res.writeHead(413, { 'Content-Type': 'text/plain' }).end('a message is at most 4 MiB\n');
-        return;
-      }
-      chunks.push(chunk);
+    const body = await readBody(req, MAX_BODY);
+    if (body === undefined) {
+      res.writeHead(413, { 'Content-Type': 'text/plain', Connection: 'close' }).write('a message is at most 4 MiB\n');
+      // Closed once the rest of the body is in (read and dropped): closing with the client's bytes unread resets the
+      // connection, and the client would never read the 413.
+      if (req.complete) res.end();
+      else req.once('end', () => res.end());
+      return;
     }
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = body.toString('utf8');
     let message: unknown;
     let parsed = true;
     try {
@@ -275,7 +319,9 @@ export class ScenarioHttpServer {
     }
     const isInitialize = parsed && typeof message === 'object' && message !== null && (message as JsonObject)['method'] === 'initialize';
     if (isInitialize && this.#order.length >= MAX_SESSIONS) {
-      res.writeHead(503, { 'Content-Type': 'text/plain' }).end(`this run serves at most ${MAX_SESSIONS} sessions\n`);
+      res
+        .writeHead(503, { 'Content-Type': 'text/plain' })
+        .end(`mcprely probe-client serves at most ${MAX_SESSIONS} sessions a run: end this run (its report) and start another\n`);
       return;
     }
     let session = isInitialize ? this.#newSession(`session ${this.#order.length + 1}`) : this.#sessionOf(req);
@@ -324,6 +370,11 @@ export class ScenarioHttpServer {
       this.#end(session, stream, res);
       return;
     }
+    if (this.#callsRunning(session) >= MAX_RUNNING_CALLS)
+      return json(
+        200,
+        errorReply(handled.id, -32603, `mcprely probe-client runs at most ${MAX_RUNNING_CALLS} calls of a session at once: end some first`),
+      );
     this.#head(session, stream, res, 200, { ...SSE_HEADERS });
     res.flushHeaders();
     const closeCancels = fact(revision, 'http-cancel-signal').value === 'close-stream';
@@ -369,6 +420,7 @@ export class ScenarioHttpServer {
       plan,
     );
     if (scenarioCall === undefined) return;
+    this.#running.set(scenarioCall, session);
     call = { session, scenarioCall, events: [], stream: { id: stream, res }, answered: false };
     // How soon to reconnect after the drop (SSE `retry:`; not a message, so not recorded).
     if (plan.retryMs !== undefined) res.write(`retry: ${plan.retryMs}\n\n`);

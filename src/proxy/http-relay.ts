@@ -1,5 +1,4 @@
 import {
-  createServer,
   Agent as HttpAgent,
   request as httpRequest,
   type IncomingHttpHeaders,
@@ -9,13 +8,15 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Party } from '../judges/session-transcript.js';
 import { type GuardedListener, refusalBody, refusalOf } from '../listener/request-guard.js';
 import { responseRecord, type StreamRecord } from '../judges/stream-records.js';
 import { SseParser } from '../probe/sse-parser.js';
 import { HOP_BY_HOP, type HttpEndpoint } from '../probe/request-headers.js';
-import { BodyTap } from './body-tap.js';
+import { createListener, LISTENER_LIMITS, type ListenerLimits } from '../recording/http-listener.js';
+import { BodyTap, TapBudget } from './body-tap.js';
 import { MAX_RECORDED_LINE } from './line-tap.js';
 
 /**
@@ -47,6 +48,18 @@ function requestRecord(method: string, headers: IncomingHttpHeaders): StreamReco
 function upstreamResponseRecord(response: IncomingMessage): StreamRecord {
   return responseRecord(response.statusCode ?? 0, (name) => headerText(response.headers[name]));
 }
+
+/** The relay's limits: its listener's, and how long a kept-alive connection to the upstream may sit idle (ms). */
+export interface RelayLimits extends ListenerLimits {
+  readonly upstreamIdleMs: number;
+}
+
+/**
+ * Idle upstream connections are closed after 4 s: before a server closes them itself (Node's and uvicorn's default is
+ * 5 s), so that a request is never sent on a connection the server is closing at that moment (ECONNRESET, a 502 to the
+ * host). Node's agent takes a server's `Keep-Alive: timeout` hint only when it has a timeout of its own.
+ */
+export const RELAY_LIMITS: RelayLimits = { ...LISTENER_LIMITS, upstreamIdleMs: 4000 };
 
 /** Where the relay listens: loopback unless the user names another address. */
 export interface ListenAddress {
@@ -88,14 +101,23 @@ export function upstreamTarget(upstream: URL, requestPath: string): URL {
  * machine never reaches the upstream (which would see only the relay's own Host). The headers the user added
  * (`--header`) go on every upstream request in place of the host's of the same name; they are never tapped either.
  */
-export function startHttpRelay(endpoint: HttpEndpoint, listen: ListenAddress, tap: RelayTap, guarded: GuardedListener): Promise<HttpRelay> {
+export function startHttpRelay(
+  endpoint: HttpEndpoint,
+  listen: ListenAddress,
+  tap: RelayTap,
+  guarded: GuardedListener,
+  limits: RelayLimits = RELAY_LIMITS,
+): Promise<HttpRelay> {
   const upstream = endpoint.url;
   // In lower case, as Node names a request's headers: spread after the host's, each replaces the host's of its name.
   const added = Object.fromEntries(endpoint.headers.map((header) => [header.name.toLowerCase(), header.value]));
   const secure = upstream.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  // The agent's timeout is an idle socket's: one in use (an SSE stream silent for minutes) is only told, never closed.
+  const kept = { keepAlive: true, timeout: limits.upstreamIdleMs };
+  const agent = secure ? new HttpsAgent(kept) : new HttpAgent(kept);
   const send = secure ? httpsRequest : httpRequest;
   let requests = 0;
+  const budget = new TapBudget();
 
   const relay = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const refusal = refusalOf(guarded.guard, incoming.headers.host, incoming.headers.origin);
@@ -120,8 +142,9 @@ export function startHttpRelay(endpoint: HttpEndpoint, listen: ListenAddress, ta
       tap.stream(by, stream, { closed: true });
     };
     if (method === 'POST') {
-      const clientBody = new BodyTap();
+      const clientBody = new BodyTap(budget);
       incoming.on('data', (chunk: Buffer) => clientBody.write(chunk));
+      incoming.on('close', () => clientBody.release());
       incoming.on('end', () => {
         const body = clientBody.end();
         if (body.text.trim() !== '') tap.message('client', body.text, body.cut, stream);
@@ -146,8 +169,9 @@ export function startHttpRelay(endpoint: HttpEndpoint, listen: ListenAddress, ta
           events.end();
         });
       } else if (type.includes('json')) {
-        const body = new BodyTap();
+        const body = new BodyTap(budget);
         response.on('data', (chunk: Buffer) => body.write(chunk));
+        response.on('close', () => body.release());
         response.on('end', () => {
           const { text, cut } = body.end();
           if (text.trim() !== '') tap.message('server', text, cut, stream);
@@ -174,6 +198,14 @@ export function startHttpRelay(endpoint: HttpEndpoint, listen: ListenAddress, ta
         outgoing.end(`mcprely proxy: the upstream server ${upstream.origin} did not answer (${error.code ?? error.message})\n`);
       }
     });
+    // A 101 (Switching Protocols) is no answer a Streamable HTTP relay can pass on: without this the host waited for ever.
+    upstreamRequest.on('upgrade', (_response, socket: Duplex) => {
+      socket.destroy();
+      upstreamRequest.emit(
+        'error',
+        Object.assign(new Error('it switched protocols (101)'), { code: 'an unexpected 101 Switching Protocols' }),
+      );
+    });
     // The host went away before the response ended (it cancelled, or gave up): so does the upstream request.
     outgoing.on('close', () => {
       if (outgoing.writableFinished) return;
@@ -182,7 +214,7 @@ export function startHttpRelay(endpoint: HttpEndpoint, listen: ListenAddress, ta
     });
   };
 
-  const server: Server = createServer(relay);
+  const server: Server = createListener(relay, limits);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => {

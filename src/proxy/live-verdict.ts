@@ -26,6 +26,8 @@ export class LiveVerdict {
     private readonly options: JudgeOptions,
     private readonly tell: (failure: LiveFailure) => void,
     private readonly intervalMs = 1000,
+    /** Judging threw (a judge's bug on a session nobody foresaw): live judging stops, said once; the relay goes on. */
+    private readonly failed: (error: unknown) => void = () => undefined,
   ) {}
 
   start(): void {
@@ -56,7 +58,13 @@ export class LiveVerdict {
   #schedule(delay: number): void {
     this.#timer = setTimeout(() => {
       const started = performance.now();
-      this.check();
+      try {
+        this.check();
+      } catch (error) {
+        // On a timer, a throw would end the process and every session it relays with it.
+        this.failed(error);
+        return;
+      }
       this.#schedule(Math.max(this.intervalMs, 20 * (performance.now() - started)));
     }, delay);
     this.#timer.unref();

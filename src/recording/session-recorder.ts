@@ -13,6 +13,26 @@ export function traceOpenProblem(error: unknown): string {
   return code ?? (error as Error).message;
 }
 
+/** What a trace says of a message too deeply nested to be written again (it parsed: JSON.parse does not recurse). */
+const NOT_SERIALIZABLE = 'a JSON message nested too deep to be written again';
+
+/** `value` as JSON text, or undefined when it is nested past the call stack. */
+function serialized(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * JSON text laid out on several lines, on one: re-serialized, or (nested past the call stack) with its line breaks
+ * made spaces, which in valid JSON are only ever whitespace between tokens (a string cannot hold a raw one).
+ */
+function compact(parsed: unknown, text: string): string {
+  return serialized(parsed) ?? text.replace(/[\r\n]/g, ' ');
+}
+
 /** Notifications the judges read; the others (logging, list changes, …) are recorded but not kept. */
 const JUDGED_NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/cancelled', 'notifications/progress']);
 
@@ -79,7 +99,7 @@ export class SessionRecorder {
         isJson = false;
       }
     // A message laid out on several lines (an HTTP body may be) is written compact: a trace record is one line.
-    const raw = isJson && /[\r\n]/.test(text) ? JSON.stringify(parsed) : text;
+    const raw = isJson && /[\r\n]/.test(text) ? compact(parsed, text) : text;
     this.#write(traceMessageLine(at, from, raw, isJson, stream, eventId));
     if (isJson) this.#keep(at, from, parsed, stream, eventId);
     return this.#line;
@@ -94,7 +114,11 @@ export class SessionRecorder {
     const at = this.#now();
     this.#line++;
     this.#relayed++;
-    if (this.#fd !== undefined) this.#write(traceMessageLine(at, from, JSON.stringify(message), true, stream, eventId));
+    if (this.#fd !== undefined) {
+      const text = serialized(message);
+      if (text === undefined) this.#write(traceMessageLine(at, from, NOT_SERIALIZABLE, false, stream, eventId));
+      else this.#write(traceMessageLine(at, from, text, true, stream, eventId));
+    }
     this.#keep(at, from, message, stream, eventId);
     return this.#line;
   }

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { requestGuard } from '../../src/listener/request-guard.js';
+import { LOOPBACK_ONLY } from '../helpers/loopback-guard.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScenarioHttpServer } from '../../src/probe-client/http-server.js';
 import { serveStdio } from '../../src/probe-client/stdio-server.js';
@@ -69,9 +69,6 @@ async function overStdio(script: readonly (Json | string)[], settleMs = 100): Pr
   served.session.end('done');
   return lines.map((message) => ({ message, ...(methods.has(message['id']) ? { answers: methods.get(message['id']) } : {}) }));
 }
-
-/** The guard every listener gets by default: loopback names only, nothing told. */
-const LOOPBACK_ONLY = { guard: requestGuard('127.0.0.1'), refused: () => undefined };
 
 let server: ScenarioHttpServer;
 let url: string;

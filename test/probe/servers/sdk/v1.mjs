@@ -120,7 +120,11 @@ if (mode === 'stdio') {
   const http = createServer(async (req, res) => {
     if (new URL(req.url, 'http://127.0.0.1').pathname !== '/mcp') return res.writeHead(404).end();
     const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
+    try {
+      for await (const chunk of req) chunks.push(chunk);
+    } catch {
+      return; // the client left mid-body (an aborted request must not end the server: scripts/listeners-hostile.mjs)
+    }
     let body;
     try {
       body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
