@@ -1,6 +1,6 @@
 // The import boundary check: reads every import in src/ and holds the layering of docs/architecture.md.
 // 1. A folder imports only the folders its row below allows (type-only imports count too).
-// 2. The folder graph has no cycle.
+// 2. The folder graph has no cycle, and neither has the file graph (a cycle inside one folder is one too).
 // 3. No file outside src/spec/ names a revision of the MCP specification in code (comments may):
 //    everything that differs by revision is a fact in src/spec/revision-facts.ts.
 // Prints the folder graph; exits 1 on any violation. Run by `npm test` (test/architecture.test.ts) and CI.
@@ -113,6 +113,7 @@ function withoutComments(text) {
 export function checkImports(src = join(root, 'src')) {
   const problems = [];
   const edges = new Map();
+  const fileEdges = new Map();
   const folderOf = (file) => relative(src, file).split(/[\\/]/)[0];
   for (const file of walk(src)) {
     const from = folderOf(file);
@@ -123,6 +124,8 @@ export function checkImports(src = join(root, 'src')) {
     for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
       const target = resolve(dirname(file), match[1]);
       if (!target.startsWith(src)) continue;
+      if (!fileEdges.has(file)) fileEdges.set(file, new Set());
+      fileEdges.get(file).add(target.replace(/\.js$/, '.ts'));
       const to = folderOf(target);
       if (to === from || to.endsWith('.ts')) continue;
       if (!edges.has(from)) edges.set(from, new Set());
@@ -152,6 +155,19 @@ export function checkImports(src = join(root, 'src')) {
     state.set(folder, 'done');
   };
   for (const folder of edges.keys()) if (!state.has(folder)) visit(folder, [folder]);
+  // The same over files: two files that import each other load in an order that depends on who is imported first.
+  const fileState = new Map();
+  const shownFile = (file) => relative(dirname(src), file);
+  const visitFile = (file, path) => {
+    fileState.set(file, 'open');
+    for (const next of fileEdges.get(file) ?? []) {
+      if (fileState.get(next) === 'open')
+        problems.push(`import cycle between files: ${[...path.slice(path.indexOf(next)), next].map(shownFile).join(' → ')}`);
+      else if (!fileState.has(next)) visitFile(next, [...path, next]);
+    }
+    fileState.set(file, 'done');
+  };
+  for (const file of fileEdges.keys()) if (!fileState.has(file)) visitFile(file, [file]);
   return { problems, edges };
 }
 
@@ -160,7 +176,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const [from, targets] of [...edges].sort(([a], [b]) => a.localeCompare(b)))
     console.log(`src/${from} → ${[...targets].sort().join(', ')}`);
   if (problems.length === 0)
-    console.log(`import check: ${edges.size} folders, every import within its layer, no cycle, revisions only in src/spec`);
+    console.log(
+      `import check: ${edges.size} folders, every import within its layer, no cycle of folders or files, revisions only in src/spec`,
+    );
   else for (const problem of problems) console.log(`FAIL ${problem}`);
   process.exitCode = problems.length === 0 ? 0 : 1;
 }

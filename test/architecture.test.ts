@@ -23,12 +23,17 @@ describe('the layering of src/', () => {
     write('document/a.ts', "import { b } from '../manifest/b.js';\nexport const a = b;\n");
     write('manifest/b.ts', "import { a } from '../document/a.js';\nexport const b = a;\n");
     write('policy/c.ts', "// 2026-07-28 in a comment is fine\nexport const revision = '2026-07-28';\n");
+    write('policy/d.ts', "import { e } from './e.js';\nexport const d = e;\n");
+    write('policy/e.ts', "export async function e() {\n  return import('./d.js');\n}\n");
     const { problems } = check(src);
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/src\/document may not import src\/manifest/),
         expect.stringMatching(/import cycle between folders: (document → manifest → document|manifest → document → manifest)/),
         expect.stringMatching(/policy\/c\.ts:2: names the revision 2026-07-28/),
+        expect.stringMatching(
+          /import cycle between files: src\/policy\/(d\.ts → src\/policy\/e\.ts → src\/policy\/d|e\.ts → src\/policy\/d\.ts → src\/policy\/e)\.ts/,
+        ),
       ]),
     );
     expect(problems.filter((problem) => problem.includes('c.ts:1'))).toEqual([]);

@@ -3,7 +3,7 @@ import { type ListenAddress, startHttpRelay } from '../proxy/http-relay.js';
 import { type HttpEndpoint, redactSecrets, secretsOf, shownEndpoint, shownUrlText } from '../probe/request-headers.js';
 import { displayText } from '../text/display-text.js';
 import { listenerGuard } from './listener-options.js';
-import type { ProxyOptions } from './proxy-command.js';
+import type { ProxyOptions } from './proxy-options.js';
 import { judgeAsItGoes, openRecorder, writeVerdict } from './proxy-session.js';
 
 /** Where the relay listens when `--listen` is not given: loopback, a free port (printed at start). */

@@ -1,25 +1,10 @@
 import { constants as osConstants } from 'node:os';
 import { basename } from 'node:path';
-import type { JudgeOptions } from '../judges/judge-options.js';
 import { splitCommand } from '../probe/command-line.js';
-import type { AddedHeader } from '../probe/request-headers.js';
 import { relayStdio } from '../proxy/stdio-relay.js';
 import { displayText } from '../text/display-text.js';
-import type { ListenerAllowances } from './listener-options.js';
+import type { ProxyOptions } from './proxy-options.js';
 import { judgeAsItGoes, openRecorder, writeVerdict } from './proxy-session.js';
-
-export interface ProxyOptions extends ListenerAllowances {
-  /** The server command as one string (`--stdio`), or its words (after `--`). */
-  readonly stdio?: string;
-  readonly argv?: readonly string[];
-  /** Streamable HTTP: the upstream server's endpoint (`--url`), and where to listen for the host (`--listen`). */
-  readonly url?: string;
-  readonly listen?: string;
-  /** Streamable HTTP: headers added to every upstream request (`--header`), in place of the host's of the same name. */
-  readonly headers?: readonly AddedHeader[];
-  readonly record?: string;
-  readonly judge: JudgeOptions;
-}
 
 /** `mcprely proxy`: over stdio (`--stdio` or after `--`) or Streamable HTTP (`--url`). */
 export async function runProxy(options: ProxyOptions): Promise<number> {

@@ -1,8 +1,7 @@
 import { MAX_NESTING_DEPTH } from './limits.js';
 import { numberProblem } from './number-fidelity.js';
 import { setOwn } from './own-property.js';
-import type { ParsedDocument } from './parse-yaml.js';
-import type { MappingSource, SequenceSource, SourceEntry, SourceNode } from './source-map.js';
+import type { MappingSource, ParsedDocument, SequenceSource, SourceEntry, SourceNode } from './source-map.js';
 import { resolvePlainScalar } from './yaml-scalar.js';
 
 /** Characters YAML does not allow in a stream (js-yaml refuses them), and lone surrogates. */

@@ -4,17 +4,13 @@ import { EVENT_ID, getScalarValue, parseEvents, type Event, type ScalarEvent } f
 import { LineIndex } from './line-index.js';
 import { MAX_ALIAS_CHARACTERS, MAX_ALIAS_EXPANSION, MAX_NESTING_DEPTH } from './limits.js';
 import { duplicateKeyError, syntaxError, SyntaxProblem, tooDeepError, type DocumentProblem } from './problem.js';
-import type { MappingSource, SequenceSource, SourceEntry, SourceNode } from './source-map.js';
+import type { MappingSource, ParsedDocument, SequenceSource, SourceEntry, SourceNode } from './source-map.js';
 import { findUnclosedOpener } from './yaml-error-hint.js';
 import { fastParseYaml } from './fast-yaml.js';
 import { numberProblem } from './number-fidelity.js';
 import { resolvePlainScalar, resolveTaggedScalar } from './yaml-scalar.js';
 
-export interface ParsedDocument {
-  /** Plain data; a key such as __proto__ is an ordinary own property (see own-property.ts). */
-  readonly value: unknown;
-  readonly source: SourceNode;
-}
+export type { ParsedDocument } from './source-map.js';
 
 export type ParseResult =
   | { readonly ok: true; readonly document: ParsedDocument }

@@ -6,6 +6,12 @@
  */
 export type SourceNode = ScalarSource | MappingSource | SequenceSource;
 
+/** A document read: its plain data (a key such as __proto__ is an ordinary own property, see own-property.ts) and where each part stands. */
+export interface ParsedDocument {
+  readonly value: unknown;
+  readonly source: SourceNode;
+}
+
 export interface ScalarSource {
   readonly kind: 'scalar';
   readonly start: number;
