@@ -1,4 +1,4 @@
-/** Limits that keep one hostile or broken file from exhausting the linter. Stated in the README. */
+/** Limits that keep one hostile or broken file from exhausting the linter. Stated in docs/guides/limits-and-security.md. */
 export const MAX_MANIFEST_BYTES = 2 * 1024 * 1024;
 /** Mappings and sequences nested deeper than this are refused; a real manifest needs about six levels. */
 export const MAX_NESTING_DEPTH = 64;

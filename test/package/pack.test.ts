@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,10 +44,13 @@ describe('the packed package (npm pack)', () => {
       );
   });
 
-  it('holds every file of the package that the README names', () => {
+  it('holds every file of the package that the README and its guides name, and every guide it links', () => {
+    const guides = readdirSync(join(REPO_ROOT, 'docs/guides')).map((name) => `docs/guides/${name}`);
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    for (const linked of readme.matchAll(/\]\((docs\/guides\/[^)]+)\)/g)) expect(paths.has(linked[1]!), linked[1]).toBe(true);
+    const text = [readme, ...guides.map((guide) => readFileSync(join(REPO_ROOT, guide), 'utf8'))].join('\n');
     const named = new Set(
-      [...readme.matchAll(/`((?:schemas|docs|fixtures\/examples|rules)\/[A-Za-z0-9_./-]*)`/g)].map((match) => match[1]!),
+      [...text.matchAll(/`((?:schemas|docs|fixtures\/examples|rules)\/[A-Za-z0-9_./-]*)`/g)].map((match) => match[1]!),
     );
     expect(named.size).toBeGreaterThan(5);
     for (const path of named) {
