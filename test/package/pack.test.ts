@@ -49,9 +49,7 @@ describe('the packed package (npm pack)', () => {
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
     for (const linked of readme.matchAll(/\]\((docs\/guides\/[^)]+)\)/g)) expect(paths.has(linked[1]!), linked[1]).toBe(true);
     const text = [readme, ...guides.map((guide) => readFileSync(join(REPO_ROOT, guide), 'utf8'))].join('\n');
-    const named = new Set(
-      [...text.matchAll(/`((?:schemas|docs|fixtures\/examples|rules)\/[A-Za-z0-9_./-]*)`/g)].map((match) => match[1]!),
-    );
+    const named = new Set([...text.matchAll(/`((?:schemas|docs|fixtures\/examples|rules)\/[A-Za-z0-9_./-]*)`/g)].map((match) => match[1]!));
     expect(named.size).toBeGreaterThan(5);
     for (const path of named) {
       const present = path.endsWith('/') ? [...paths].some((file) => file.startsWith(path)) : paths.has(path);
