@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { readTrace, traceEndLine, traceHeaderLine, traceMessageLine, traceStreamLine } from '../../src/judges/trace-format.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const validateRecord = new Ajv2020({ allErrors: true, strict: true }).compile(
   JSON.parse(readFileSync('schemas/trace.schema.json', 'utf8')),
@@ -127,5 +130,27 @@ describe('session traces', () => {
     expect(readTrace('')).toMatchObject({ ok: false, problems: [{ line: 1, message: expect.stringMatching(/empty/) }] });
     const manifest = readTrace('{"mcprely":1}\n');
     expect(manifest).toMatchObject({ ok: false, problems: [{ line: 1, message: expect.stringMatching(/not a trace header/) }] });
+  });
+});
+
+describe('the exit rule audit shares with probe-client', () => {
+  it('a warning failure passes audit at --fail-severity error and says so; --fail-severity warn fails it, as probe-client does', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mcprely-audit-exit-'));
+    const trace = join(folder, 'silent.jsonl');
+    // A call that outlives a 300 ms idle timeout without a cancellation: client-cancels-on-idle-timeout, a SHOULD (warning).
+    writeFileSync(
+      trace,
+      header +
+        traceMessageLine(0, 'client', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}', true) +
+        traceEndLine(2000, 'the client exited'),
+    );
+    const passed = runCli(['audit', trace, '--idle-timeout', '300']);
+    expect(passed.status).toBe(0);
+    expect(passed.stdout).toMatch(/warning\s+.*passed its idle timeout \(300 ms\) without a cancellation/);
+    expect(passed.stderr).toContain('mcprely audit: exit 0: 1 failure below --fail-severity error');
+    const failed = runCli(['audit', trace, '--idle-timeout', '300', '--fail-severity', 'warn']);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).not.toContain('exit 0');
+    rmSync(folder, { recursive: true, force: true });
   });
 });
