@@ -31,7 +31,7 @@ interface RuleText {
 /** The newest revision: where the HTTP rules that 2025-11-25 only allows become requirements. */
 const NEWEST_REVISION = SPEC_VERSIONS[SPEC_VERSIONS.length - 1] as SpecVersion;
 
-const TEXTS: readonly RuleText[] = [
+const TEXTS = [
   {
     id: 'server-silent-after-cancel',
     party: 'server',
@@ -170,7 +170,10 @@ const TEXTS: readonly RuleText[] = [
       'When a response stream ends without the answer, resume it (Last-Event-ID) where the revision allows, else send the request ' +
       'again under a new id; a request given up on is cancelled, so that the server stops its work.',
   },
-];
+] as const satisfies readonly RuleText[];
+
+/** The id of a session judge: the catalog's cross-references (probe checks, scenarios) name judges by this type. */
+export type SessionJudgeId = (typeof TEXTS)[number]['id'];
 
 /** MUST and MUST NOT are errors; SHOULD and the lesson warnings. */
 function severityOf(rests: JudgeBasis): Severity {
@@ -188,7 +191,7 @@ function basisText(rests: JudgeBasis, cites?: SpecVersion): string {
   return `the reliability lesson, section “${rests.lesson}”: ${rests.says}`;
 }
 
-export const SESSION_RULES: readonly SessionRule[] = TEXTS.map((text) => {
+export const SESSION_RULES: readonly SessionRule[] = (TEXTS as readonly RuleText[]).map((text) => {
   const rationale = `Rests on ${basisText(text.rests, text.cites)}. Judged on the messages of a real session, so it binds the ${text.party}.`;
   return {
     id: text.id,
