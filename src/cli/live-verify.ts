@@ -2,7 +2,7 @@ import type { Finding } from '../findings/finding.js';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import { type LiveFixtureResult, liveFixtureResults, renderLiveFixture } from '../probe/live-fixtures.js';
 import type { ProbeReport } from '../probe/probe-types.js';
-import { escapeXml } from '../report/junit.js';
+import { escapeXml } from '../report/junit-writer.js';
 import { displayText } from '../text/display-text.js';
 import type { VerifyFormat } from '../verify/verify-report.js';
 import { probeForDrift } from './drift-command.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, ProbeReport } from '../../src/probe/probe-types.js';
-import { renderProbeJunit } from '../../src/probe/render-probe.js';
+import { renderProbeJunit } from '../../src/probe/probe-junit.js';
 import { formatJunit } from '../../src/report/junit.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sampleResult } from '../helpers/sample-result.js';
