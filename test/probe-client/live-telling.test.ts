@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { tellAsDecided } from '../../src/cli/probe-client-command.js';
+import { tellAsDecided } from '../../src/probe-client/tell-as-decided.js';
 
 describe('probe-client: the outcomes told as they are decided', () => {
   it('judging takes at most about 5% of the time: a pass of 20 ms waits some 400 ms before the next, not its 20 ms interval', async () => {
