@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { LiveFixtureResult } from '../../src/probe/live-fixtures.js';
+import { liveFixturesJunit } from '../../src/probe/live-fixtures-junit.js';
 import type { CheckResult, ProbeReport } from '../../src/probe/probe-types.js';
 import { renderProbeJunit } from '../../src/probe/probe-junit.js';
 import { formatJunit } from '../../src/report/junit.js';
@@ -130,5 +132,57 @@ describe('probe --format junit', () => {
   it('a probe with nothing at all to report writes an empty suite', async () => {
     const report: ProbeReport = { ...finished, plan: undefined, checks: [], session: undefined };
     await expect(renderProbeJunit(report)).toMatchFileSnapshot('junit-golden/probe-empty.xml');
+  });
+});
+
+/** A manifest's fixtures judged live, one of each outcome, with text that needs escaping. */
+const liveResults: LiveFixtureResult[] = [
+  {
+    id: 'slow_job/stdio-cancel-before-completion',
+    kind: 'http-cancel-before-completion',
+    operation: 'slow_job',
+    transport: 'stdio',
+    status: 'pass',
+    summary: 'the work stopped',
+    check: 'cancel',
+    transcript: [
+      { t: 0, direction: '→', text: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}' },
+      { t: 120, direction: '←', text: 'a <line> & \u001b[31mred\u001b[0m' },
+    ],
+  },
+  {
+    id: 'slow_job/stdio-progress',
+    kind: 'idle-timeout-fires-on-silence',
+    operation: 'slow_job',
+    transport: 'stdio',
+    status: 'fail',
+    summary: 'progress went from 2 to "1"',
+    check: 'progress',
+    transcript: [],
+  },
+  {
+    id: 'slow_job/stdio-lost',
+    kind: 'lost-response-automatic-retry',
+    operation: 'slow_job',
+    transport: 'stdio',
+    status: 'inconclusive',
+    summary: 'the probe does not play it',
+    transcript: [],
+  },
+  {
+    id: 'slow_job/stdio-replay',
+    kind: 'close-reopen-replay',
+    operation: 'slow_job',
+    transport: 'stdio',
+    status: 'not-observable',
+    summary: 'stdio cannot reopen',
+    transcript: [],
+  },
+];
+
+describe('verify --stdio/--url --format junit', () => {
+  it('fixtures judged live, one of each outcome', async () => {
+    const summary = { fixtures: 4, failed: 1, inconclusive: 1, notObservable: 1 };
+    await expect(liveFixturesJunit('manifests/a & b.yaml', liveResults, summary)).toMatchFileSnapshot('junit-golden/verify-live.xml');
   });
 });
