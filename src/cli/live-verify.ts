@@ -72,7 +72,7 @@ export async function runLiveVerify(paths: readonly string[], options: LiveVerif
   if (options.format === 'json') {
     const target = { target: report.target, transport: report.transport, revision: report.revision, tool: report.plan?.tool ?? null };
     text = `${JSON.stringify({ version: 1, tool: { name: 'mcprely', version: toolVersion }, live: target, summary, fixtures: results }, null, 2)}\n`;
-  } else if (options.format === 'junit') text = liveFixturesJunit(paths[0]!, results, summary);
+  } else if (options.format === 'junit') text = liveFixturesJunit(paths[0]!, results);
   else {
     text =
       results.map(renderLiveFixture).join('\n') +

@@ -1,27 +1,24 @@
-import { escapeXml } from '../report/junit-writer.js';
+import { writeJunit } from '../report/junit-writer.js';
+import type { TestRun } from '../report/test-suite.js';
 import { type LiveFixtureResult, renderLiveFixture } from './live-fixtures.js';
 import { STATUS_WORDS } from './probe-types.js';
 
-/** JUnit of a manifest's fixtures judged live: a case per fixture, its transcript as output; a failure only for a failed fixture. */
-export function liveFixturesJunit(
-  manifest: string,
-  results: readonly LiveFixtureResult[],
-  summary: { fixtures: number; failed: number; inconclusive: number; notObservable: number },
-): string {
+/** JUnit XML of a manifest's fixtures judged live (`liveFixturesTestRun`). */
+export function liveFixturesJunit(manifest: string, results: readonly LiveFixtureResult[]): string {
+  return writeJunit(liveFixturesTestRun(manifest, results));
+}
+
+/**
+ * A manifest's fixtures judged live as test cases, one suite named by the manifest: a case per fixture with its
+ * transcript as output, a failure only for a failed fixture, inconclusive and not observable ones skipped with why.
+ */
+export function liveFixturesTestRun(manifest: string, results: readonly LiveFixtureResult[]): TestRun {
   const cases = results.map((result) => {
-    const name = escapeXml(`${result.id} [${result.transport}, live]`);
-    const body =
-      result.status === 'fail'
-        ? `\n      <failure type="live" message="${escapeXml(result.summary)}">${escapeXml(result.summary)}</failure>`
-        : result.status !== 'pass'
-          ? `\n      <skipped message="${escapeXml(`${STATUS_WORDS[result.status]}: ${result.summary}`)}"/>`
-          : '';
-    const output = `<system-out>${escapeXml(renderLiveFixture(result))}</system-out>`;
-    return `    <testcase classname="${escapeXml(manifest)}" name="${name}">${body}\n      ${output}\n    </testcase>`;
+    const identity = { classname: manifest, name: `${result.id} [${result.transport}, live]`, output: renderLiveFixture(result) };
+    if (result.status === 'pass') return { ...identity, status: 'pass' as const };
+    if (result.status === 'fail')
+      return { ...identity, status: 'fail' as const, type: 'live', message: result.summary, details: result.summary };
+    return { ...identity, status: 'skipped' as const, message: `${STATUS_WORDS[result.status]}: ${result.summary}` };
   });
-  const counts = `tests="${summary.fixtures}" failures="${summary.failed}" errors="0" skipped="${summary.inconclusive + summary.notObservable}"`;
-  return (
-    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcprely verify (live)" ${counts}>\n` +
-    `  <testsuite name="${escapeXml(manifest)}" ${counts}>\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`
-  );
+  return { name: 'mcprely verify (live)', suites: [{ name: manifest, cases }], countsSkipped: true, emptyCase: 'open-and-close' };
 }
