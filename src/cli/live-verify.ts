@@ -2,12 +2,11 @@ import type { Finding } from '../findings/finding.js';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import { type LiveFixtureResult, liveFixtureResults, renderLiveFixture } from '../probe/live-fixtures.js';
 import type { ProbeReport } from '../probe/probe-types.js';
-import { escapeXml } from '../report/junit.js';
+import { liveFixturesJunit } from '../probe/live-fixtures-junit.js';
 import { displayText } from '../text/display-text.js';
 import type { VerifyFormat } from '../verify/verify-report.js';
 import { probeForDrift } from './drift-command.js';
 import { countOutcomes, countsInWords } from '../evidence/live-evidence.js';
-import { STATUS_WORDS } from '../probe/probe-types.js';
 import type { WireClaim } from '../live/wire-claims.js';
 import type { LiveCallOptions } from './live-options.js';
 import { liveCallOptions } from './probe-command.js';
@@ -73,7 +72,7 @@ export async function runLiveVerify(paths: readonly string[], options: LiveVerif
   if (options.format === 'json') {
     const target = { target: report.target, transport: report.transport, revision: report.revision, tool: report.plan?.tool ?? null };
     text = `${JSON.stringify({ version: 1, tool: { name: 'mcprely', version: toolVersion }, live: target, summary, fixtures: results }, null, 2)}\n`;
-  } else if (options.format === 'junit') text = liveJunit(paths[0]!, results, summary);
+  } else if (options.format === 'junit') text = liveFixturesJunit(paths[0]!, results);
   else {
     text =
       results.map(renderLiveFixture).join('\n') +
@@ -88,27 +87,4 @@ export async function runLiveVerify(paths: readonly string[], options: LiveVerif
     return 3;
   }
   return 0;
-}
-
-function liveJunit(
-  manifest: string,
-  results: readonly LiveFixtureResult[],
-  summary: { fixtures: number; failed: number; inconclusive: number; notObservable: number },
-): string {
-  const cases = results.map((result) => {
-    const name = escapeXml(`${result.id} [${result.transport}, live]`);
-    const body =
-      result.status === 'fail'
-        ? `\n      <failure type="live" message="${escapeXml(result.summary)}">${escapeXml(result.summary)}</failure>`
-        : result.status !== 'pass'
-          ? `\n      <skipped message="${escapeXml(`${STATUS_WORDS[result.status]}: ${result.summary}`)}"/>`
-          : '';
-    const output = `<system-out>${escapeXml(renderLiveFixture(result))}</system-out>`;
-    return `    <testcase classname="${escapeXml(manifest)}" name="${name}">${body}\n      ${output}\n    </testcase>`;
-  });
-  const counts = `tests="${summary.fixtures}" failures="${summary.failed}" errors="0" skipped="${summary.inconclusive + summary.notObservable}"`;
-  return (
-    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcprely verify (live)" ${counts}>\n` +
-    `  <testsuite name="${escapeXml(manifest)}" ${counts}>\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`
-  );
 }

@@ -16,6 +16,7 @@ import type { ScenarioSession } from '../probe-client/scenario-session.js';
 import { type JudgedSession, scenarioOutcomes, sessionFailures } from '../probe-client/scenario-outcomes.js';
 import type { ScenarioTiming } from '../probe-client/scenarios.js';
 import { serveStdio } from '../probe-client/stdio-server.js';
+import { tellAsDecided } from '../probe-client/tell-as-decided.js';
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { FORMATTERS } from '../report/formats.js';
 import { sessionPage } from '../audit/session-page.js';
@@ -78,50 +79,6 @@ function judgeSessions(
     label: traces(index) ?? session.label,
     verdict: judgeSession(live ? session.recorder.snapshot() : session.end('the run ended'), judge),
   }));
-}
-
-/**
- * Tells each scenario's outcome as it is decided: about every `intervalMs` the sessions are judged so far (less often
- * when judging takes long: at most about 5% of the time, as the proxy's live verdict, so that sessions of 10⁴ messages
- * never stall the others), and a scenario that newly passed or failed is said on `to`. The returned function stops it.
- */
-export function tellAsDecided(
-  sessions: () => readonly ScenarioSession[],
-  judge: JudgeOptions,
-  to: NodeJS.WritableStream,
-  intervalMs = 1000,
-): () => void {
-  const told = new Map<string, string>();
-  const pass = () => {
-    const outcomes = scenarioOutcomes(
-      judgeSessions(sessions(), judge, () => undefined, true),
-      judge,
-    );
-    for (const outcome of outcomes) {
-      if (outcome.status !== 'pass' && outcome.status !== 'fail') continue;
-      const key = `${outcome.status} ${outcome.cases.length}`;
-      if (told.get(outcome.scenario) === key) continue;
-      told.set(outcome.scenario, key);
-      say(to, `mcprely probe-client: ${outcome.status === 'pass' ? 'PASS' : 'FAIL'} ${outcome.scenario}: ${displayText(outcome.summary)}`);
-    }
-  };
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = (delay: number) => {
-    timer = setTimeout(() => {
-      const started = performance.now();
-      try {
-        pass();
-      } catch (error) {
-        // On a timer, a throw would end the run and every session with it: the outcomes are still judged at the end.
-        say(to, `mcprely probe-client: telling outcomes as they are decided stopped (${displayText(String(error))})`);
-        return;
-      }
-      schedule(Math.max(intervalMs, 20 * (performance.now() - started)));
-    }, delay);
-    timer.unref();
-  };
-  schedule(intervalMs);
-  return () => clearTimeout(timer);
 }
 
 /** Judges the ended sessions and writes the report (`to`), the JSON report and the lint formats; the exit code. */

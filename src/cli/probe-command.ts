@@ -1,5 +1,6 @@
 import type { ProbeRevision } from '../probe/connection.js';
-import { probeAsLintResult, probeExitCode, renderProbeJunit, renderProbeText } from '../probe/render-probe.js';
+import { renderProbeJunit } from '../probe/probe-junit.js';
+import { probeAsLintResult, probeExitCode, renderProbeText } from '../probe/render-probe.js';
 import { PROBE_CHECKS, type ProbeOptions, type ProbeUsageError, runProbe } from '../probe/run-probe.js';
 import type { ProbeReport } from '../probe/probe-types.js';
 import { FORMATTERS } from '../report/formats.js';

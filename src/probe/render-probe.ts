@@ -3,7 +3,6 @@ import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { fileReport } from '../lint/file-report.js';
 import { type LintResult, lintResult } from '../lint/lint-result.js';
 import { type CheckStatus, type ProbeReport, STATUS_LABELS, STATUS_WORDS } from './probe-types.js';
-import { escapeXml } from '../report/junit.js';
 import { FRAMING_CHECKS, PROBE_CHECKS } from './run-probe.js';
 import { displayText } from '../text/display-text.js';
 import { judgementLines, SESSION_RULES } from '../judges/session-rules.js';
@@ -69,57 +68,6 @@ export function probeExitCode(report: ProbeReport): 0 | 1 | 2 | 3 {
   if (report.checks.some((check) => check.status === 'fail')) return 1;
   if (report.session?.judgements.some((judgement) => judgement.status === 'fail') === true) return 1;
   return report.inconclusive === undefined ? 0 : 3;
-}
-
-/** JUnit of a probe: one test case per check; a failure only for a failed check, inconclusive and not observable ones skipped with why. */
-export function renderProbeJunit(report: ProbeReport): string {
-  const cases = report.checks.map((check) => {
-    const name = escapeXml(`${check.id}: ${check.title}`);
-    const message = escapeXml(`${check.summary}${check.fix === undefined ? '' : ` Fix: ${check.fix}`}`);
-    const body =
-      check.status === 'fail'
-        ? `\n      <failure type="probe" message="${message}">${escapeXml([check.summary, ...check.details].join('\n'))}</failure>`
-        : check.status === 'pass'
-          ? ''
-          : `\n      <skipped message="${escapeXml(`${STATUS_WORDS[check.status]}: ${check.summary}`)}"/>`;
-    const time = (check.durationMs / 1000).toFixed(3);
-    return `    <testcase classname="${escapeXml(report.target)}" name="${name}" time="${time}">${body}\n    </testcase>`;
-  });
-  for (const judgement of report.session?.judgements ?? []) {
-    const name = escapeXml(`session: ${judgement.judge}`);
-    const summary = escapeXml(judgement.summary);
-    const body =
-      judgement.status === 'fail'
-        ? `\n      <failure type="session" message="${summary}">${escapeXml(
-            judgement.cases
-              .filter((one) => one.status === 'fail')
-              .map((one) => one.message)
-              .join('\n'),
-          )}</failure>`
-        : judgement.status === 'pass'
-          ? ''
-          : `\n      <skipped message="${escapeXml(`${STATUS_WORDS[judgement.status]}: ${judgement.summary}`)}"/>`;
-    cases.push(`    <testcase classname="${escapeXml(report.target)}" name="${name}">${body}\n    </testcase>`);
-  }
-  if (!report.startedOk)
-    cases.push(
-      `    <testcase classname="${escapeXml(report.target)}" name="probe-start">\n` +
-        `      <error type="probe-start" message="${escapeXml(report.problem ?? '')}"/>\n    </testcase>`,
-    );
-  const entries = [...report.checks, ...(report.session?.judgements ?? [])];
-  const failures = entries.filter((entry) => entry.status === 'fail').length;
-  const skipped = entries.filter((entry) => entry.status === 'inconclusive' || entry.status === 'not-observable').length;
-  const counts = `tests="${cases.length}" failures="${failures}" errors="${report.startedOk ? 0 : 1}" skipped="${skipped}"`;
-  const plan =
-    report.plan === undefined
-      ? ''
-      : `    <system-out>${escapeXml(
-          report.plan.tool === null ? `called no long-running tool: ${report.plan.why}` : `called ${report.plan.tool}: ${report.plan.why}`,
-        )}</system-out>\n`;
-  return (
-    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcprely probe" ${counts}>\n` +
-    `  <testsuite name="${escapeXml(report.target)}" ${counts}>\n${cases.join('\n')}\n${plan}  </testsuite>\n</testsuites>\n`
-  );
 }
 
 /** Failed checks as findings, with what the probe called as a note, so the lint formats (sarif, github, junit, markdown) can carry a probe. */

@@ -1,5 +1,7 @@
 import type { Finding } from '../findings/finding.js';
-import { escapeXml, findingCase } from '../report/junit.js';
+import { findingTestCase } from '../report/finding-test-case.js';
+import { writeJunit } from '../report/junit-writer.js';
+import type { TestCase, TestRun, TestSuite } from '../report/test-suite.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { describeExpectation, renderRun } from '../simulator/render-transcript.js';
 import { plural } from '../text/plural.js';
@@ -79,44 +81,37 @@ export function ledgerStoreLine(outcome: VerifyOutcome, databasePlace: string | 
   );
 }
 
-/**
- * JUnit XML as CI test reporters read it: a suite per manifest or fixture file, a test case per fixture (named
- * by its id and transport) with its transcript as the case's output and, when it fails, the expectations that
- * failed; a file that could not be used is a suite with an error case per finding.
- */
+/** JUnit XML of a verify run (`verifyTestRun`). */
 export function formatVerifyJunit(outcome: VerifyOutcome): string {
+  return writeJunit(verifyTestRun(outcome));
+}
+
+/**
+ * A verify run as test cases: a suite per manifest or fixture file, a case per fixture (named by its id and
+ * transport) with its transcript as the case's output and, when it fails, the expectations that failed; a file
+ * that could not be used is a suite with an error case per finding.
+ */
+export function verifyTestRun(outcome: VerifyOutcome): TestRun {
   const sources = new Map<string, SourcedRun[]>();
   for (const sourced of outcome.runs) sources.set(sourced.source, [...(sources.get(sourced.source) ?? []), sourced]);
-  const suites: string[] = [];
-  for (const [source, runs] of sources) {
-    const failures = runs.filter(({ run }) => !run.passed).length;
-    const cases = runs.map(({ run }) => {
+  const suites: TestSuite[] = [...sources].map(([source, runs]) => ({
+    name: source,
+    cases: runs.map(({ run }): TestCase => {
       const failed = run.results.filter((result) => !result.passed);
-      const failure =
-        failed.length === 0
-          ? ''
-          : `\n      <failure type="fixture" message="${escapeXml(`${failed.length} of ${run.results.length} expectations failed`)}">${escapeXml(
-              failed.map((result) => `${describeExpectation(result.expectation)}: ${result.detail}`).join('\n'),
-            )}</failure>`;
-      const name = escapeXml(`${run.fixture.id} [${run.fixture.transport}]`);
-      return (
-        `    <testcase classname="${escapeXml(source)}" name="${name}">${failure}\n` +
-        `      <system-out>${escapeXml(renderRun(run))}</system-out>\n    </testcase>`
-      );
-    });
-    suites.push(
-      `  <testsuite name="${escapeXml(source)}" tests="${runs.length}" failures="${failures}" errors="0">\n${cases.join('\n')}\n  </testsuite>`,
-    );
-  }
+      const identity = { classname: source, name: `${run.fixture.id} [${run.fixture.transport}]`, output: renderRun(run) };
+      if (failed.length === 0) return { ...identity, status: 'pass' };
+      return {
+        ...identity,
+        status: 'fail',
+        type: 'fixture',
+        message: `${failed.length} of ${run.results.length} expectations failed`,
+        details: failed.map((result) => `${describeExpectation(result.expectation)}: ${result.detail}`).join('\n'),
+      };
+    }),
+  }));
   for (const findings of outcome.unusable) {
     const file = findings[0]?.file ?? '';
-    const cases = findings.map((finding) => findingCase(finding, file, 'error', finding.ruleId));
-    suites.push(
-      `  <testsuite name="${escapeXml(file)}" tests="${cases.length}" failures="0" errors="${cases.length}">\n${cases.join('\n')}\n  </testsuite>`,
-    );
+    suites.push({ name: file, cases: findings.map((finding) => findingTestCase(finding, file, 'error', finding.ruleId)) });
   }
-  const summary = verifySummary(outcome);
-  const errors = outcome.unusable.reduce((sum, findings) => sum + findings.length, 0);
-  const counts = `tests="${summary.fixtures + errors}" failures="${summary.failed}" errors="${errors}"`;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcprely verify" ${counts}>\n${suites.join('\n')}\n</testsuites>\n`;
+  return { name: 'mcprely verify', suites, countsSkipped: false, emptyCase: 'self-closing' };
 }
