@@ -1,6 +1,6 @@
 import { factsOf } from '../spec/revision-facts.js';
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
-import type { Transport } from '../spec/transports.js';
+import type { Transport } from '../protocol/transports.js';
 import { DECIDE, TEMPLATE_PLACEHOLDERS } from '../manifest/placeholders.js';
 import { CommentedDocument } from './commented-document.js';
 

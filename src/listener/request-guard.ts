@@ -10,7 +10,7 @@
  * there is one, is a loopback page or the listening host; `--allow-host` and `--allow-origin` widen that. Pure.
  */
 
-import { ERROR_CODES } from '../spec/wire.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
 
 /** Names that reach this machine only. */
 const LOOPBACK_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];

@@ -3,7 +3,7 @@
  * Optional fields are optional in the schema on purpose: the rule that needs one reports it missing.
  */
 import type { SpecVersion } from '../spec/revisions.js';
-import type { Transport } from '../spec/transports.js';
+import type { Transport } from '../protocol/transports.js';
 
 export type SideEffect = 'none' | 'idempotent' | 'mutation';
 export type Jitter = 'none' | 'full' | 'equal';

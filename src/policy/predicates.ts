@@ -2,7 +2,7 @@ import type { Backoff, OperationSpec, ServerSpec, SideEffect } from '../manifest
 import { classifyRetry, type RetryClassification } from '../reference/classify-retry.js';
 import { factsOf } from '../spec/revision-facts.js';
 import type { SpecVersion } from '../spec/revisions.js';
-import type { Transport } from '../spec/transports.js';
+import type { Transport } from '../protocol/transports.js';
 
 /**
  * What an operation's policy means, once. Rules (through `$` fields), the review, its verdict, the fixture

@@ -7,7 +7,8 @@ import { createListener, LISTENER_LIMITS, type ListenerLimits } from '../recordi
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
-import { ERROR_CODES, HTTP_HEADERS } from '../spec/wire.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
+import { HTTP_HEADERS } from '../protocol/http-headers.js';
 import type { McpHeaders, Refusal } from './request-envelope.js';
 import type { ScenarioCall } from './scenario-call.js';
 import { errorReply, type JsonObject, mayLog } from './scenario-protocol.js';

@@ -1,6 +1,10 @@
 import { fact, revisionsWhere } from '../spec/revision-facts.js';
 import { isSpecVersion, type SpecVersion } from '../spec/revisions.js';
-import { decodeHeaderValue, ERROR_CODES, HTTP_HEADERS, isLogLevel, type LogLevel, MCP_NAME_SOURCE, META_KEYS } from '../spec/wire.js';
+import { decodeHeaderValue } from '../protocol/header-value.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
+import { HTTP_HEADERS, MCP_NAME_SOURCE } from '../protocol/http-headers.js';
+import { isLogLevel, type LogLevel } from '../protocol/log-levels.js';
+import { META_KEYS } from '../protocol/meta-keys.js';
 
 /**
  * Which era a request belongs to, and whether a stateless revision's request is well formed: its per-request envelope

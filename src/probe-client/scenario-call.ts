@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../spec/wire.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
 import { errorReply, type JsonObject, textResult } from './scenario-protocol.js';
 import type { ScenarioPlan, ScenarioTiming } from './scenarios.js';
 

@@ -1,6 +1,7 @@
 import { fact, revisionsWhere } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
-import { ERROR_CODES, isLogLevel, LOG_LEVELS, type LogLevel } from '../spec/wire.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
+import { isLogLevel, LOG_LEVELS, type LogLevel } from '../protocol/log-levels.js';
 import { ENVELOPE_REVISIONS, type McpHeaders, type Refusal, readEnvelope } from './request-envelope.js';
 import { type Scenario, SCENARIOS, scenarioNamed } from './scenarios.js';
 

@@ -1,5 +1,5 @@
 import type { SessionIndex } from '../judges/session-requests.js';
-import { META_KEYS } from '../spec/wire.js';
+import { META_KEYS } from '../protocol/meta-keys.js';
 import type { JudgedSession } from './scenario-outcomes.js';
 
 /** What a report says of one session before its scenarios: where it is, what it spoke, and who the client said it was. */

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { ERROR_CODES } from '../spec/wire.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
 import { errorReply, type JsonObject } from './scenario-protocol.js';
 import { ScenarioSession } from './scenario-session.js';
 import type { ScenarioTiming } from './scenarios.js';

@@ -1,4 +1,4 @@
-import { describeId } from './json-rpc-id.js';
+import { describeId } from '../protocol/json-rpc-id.js';
 import { answersCancellation, isProgress, isResponse, progressValue, type Received } from './received.js';
 
 const SAMPLES = 8;

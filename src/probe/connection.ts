@@ -1,7 +1,7 @@
 import { MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
-import type { Transport } from '../spec/transports.js';
+import type { Transport } from '../protocol/transports.js';
 import { CallInbox } from './call-inbox.js';
-import { describeId, idKey, looseKey } from './json-rpc-id.js';
+import { describeId, idKey, looseKey } from '../protocol/json-rpc-id.js';
 import { LagMeter } from './lag-meter.js';
 import { isProgress, isResponse, type Received } from './received.js';
 import type { ProbeRecording } from './probe-recording.js';

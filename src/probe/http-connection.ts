@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { factsOf } from '../spec/revision-facts.js';
 import { type Call, Connection, type SentNotification } from './connection.js';
 import type { HttpEndpoint } from './request-headers.js';
-import { SseParser } from './sse-parser.js';
+import { SseParser } from '../protocol/sse-parser.js';
 import type { WireLog } from './wire-log.js';
 
 /** The methods about one task, whose Mcp-Name header carries its id where the revision has routing headers. */

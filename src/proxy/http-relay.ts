@@ -13,7 +13,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Party } from '../judges/session-transcript.js';
 import { type GuardedListener, refusalBody, refusalOf } from '../listener/request-guard.js';
 import { responseRecord, type StreamRecord } from '../judges/stream-records.js';
-import { SseParser } from '../probe/sse-parser.js';
+import { SseParser } from '../protocol/sse-parser.js';
 import { HOP_BY_HOP, type HttpEndpoint } from '../probe/request-headers.js';
 import { createListener, LISTENER_LIMITS, type ListenerLimits } from '../recording/http-listener.js';
 import { BodyTap, TapBudget } from './body-tap.js';

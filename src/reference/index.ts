@@ -15,7 +15,7 @@ export {
 export { fingerprint } from './fingerprint.js';
 export type { JsonRpcNotification, JsonRpcResponse } from './json-rpc.js';
 export type { SpecVersion } from '../spec/revisions.js';
-export type { Transport } from '../spec/transports.js';
+export type { Transport } from '../protocol/transports.js';
 export {
   chargeAccount,
   reserveInventory,

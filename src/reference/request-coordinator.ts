@@ -1,7 +1,7 @@
 import { InvalidArgumentError, ProtocolStateError } from './errors.js';
 import { factsOf, type RevisionFacts } from '../spec/revision-facts.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
-import { TRANSPORTS, type Transport } from '../spec/transports.js';
+import { TRANSPORTS, type Transport } from '../protocol/transports.js';
 import type { JsonRpcNotification, JsonRpcResponse } from './json-rpc.js';
 import {
   requireJson,

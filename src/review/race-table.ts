@@ -5,7 +5,7 @@ import { listenReissueProblems, RequestWorld } from '../simulator/request-world.
 import { TaskWorld } from '../simulator/task-world.js';
 import { protocolOf } from '../policy/method-protocol.js';
 import { Transcript } from '../simulator/transcript.js';
-import type { Transport } from '../spec/transports.js';
+import type { Transport } from '../protocol/transports.js';
 import { sequenceDiagram } from './mermaid.js';
 import type { ReviewContext } from './review-context.js';
 import type { RaceRow, RaceTable } from './review-types.js';

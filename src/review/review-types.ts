@@ -1,7 +1,7 @@
 import type { Finding } from '../findings/finding.js';
 import type { RetryClass } from '../reference/classify-retry.js';
 import type { SpecVersion } from '../spec/revisions.js';
-import type { Transport } from '../spec/transports.js';
+import type { Transport } from '../protocol/transports.js';
 
 /** The review of one manifest: the reviewer checklist of the lesson, per operation, and a verdict derived from it. */
 export interface Review {

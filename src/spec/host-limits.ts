@@ -1,4 +1,4 @@
-import type { Transport } from './transports.js';
+import type { Transport } from '../protocol/transports.js';
 
 /**
  * Limits hosts apply on top of the spec, as one widely used host documented them (October 2026, cited by

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CallInbox } from '../../src/probe/call-inbox.js';
-import { describeId, idKey, looseKey } from '../../src/probe/json-rpc-id.js';
 import type { Received } from '../../src/probe/received.js';
 
 const progress = (value: number, at = 0): Received => ({
@@ -79,16 +78,7 @@ describe('the in-flight allowance after a cancellation', () => {
   });
 });
 
-describe('exact JSON-RPC ids', () => {
-  it('an id keeps its type: the string "3" and the integer 3 never share a key', () => {
-    expect(idKey(3)).not.toBe(idKey('3'));
-    expect(looseKey('3')).toBe(idKey(3));
-    expect(looseKey(3)).toBe(idKey('3'));
-    expect(looseKey('abc')).toBeUndefined();
-    expect(describeId('3')).toBe('"3" (a string)');
-    expect(describeId(3)).toBe('3 (an integer)');
-  });
-
+describe('exact JSON-RPC ids in the inbox', () => {
   it('a response with a mistyped id wakes the waiter without being taken as the answer', async () => {
     const inbox = new CallInbox();
     const waiting = inbox.waitForResponse(5000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SseEvent, SseParser } from '../../src/probe/sse-parser.js';
+import { type SseEvent, SseParser } from '../../src/protocol/sse-parser.js';
 
 function parse(chunks: readonly string[], maxEvent = 1024 * 1024, deliverCut = false) {
   const events: SseEvent[] = [];
