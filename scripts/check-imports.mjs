@@ -29,7 +29,7 @@ export const ALLOWED = {
   'rule-docs': ['lint', 'rules', 'spec', 'findings'],
   report: ['findings', 'lint', 'text'],
   fixtures: ['protocol', 'manifest', 'policy', 'spec', 'text'],
-  simulator: ['fixtures', 'reference', 'policy', 'spec', 'json', 'text'],
+  simulator: ['protocol', 'fixtures', 'reference', 'policy', 'spec', 'json', 'text'],
   review: ['protocol', 'html', 'simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'text'],
   live: ['findings', 'manifest', 'policy'],
   evidence: ['html', 'review', 'simulator', 'fixtures', 'findings', 'manifest', 'policy', 'reference', 'spec', 'json', 'text', 'live'],

@@ -374,7 +374,11 @@ export class ScenarioHttpServer {
     if (this.#callsRunning(session) >= MAX_RUNNING_CALLS)
       return json(
         200,
-        errorReply(handled.id, -32603, `mcprely probe-client runs at most ${MAX_RUNNING_CALLS} calls of a session at once: end some first`),
+        errorReply(
+          handled.id,
+          ERROR_CODES.internalError,
+          `mcprely probe-client runs at most ${MAX_RUNNING_CALLS} calls of a session at once: end some first`,
+        ),
       );
     this.#head(session, stream, res, 200, { ...SSE_HEADERS });
     res.flushHeaders();

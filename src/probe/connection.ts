@@ -6,6 +6,7 @@ import { LagMeter } from './lag-meter.js';
 import { isProgress, isResponse, type Received } from './received.js';
 import type { ProbeRecording } from './probe-recording.js';
 import type { WireLog } from './wire-log.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
 
 export type ProbeRevision = SpecVersion;
 
@@ -174,7 +175,7 @@ export abstract class Connection {
     return {
       jsonrpc: '2.0',
       id: message['id'],
-      error: { code: -32601, message: `mcprely probe does not handle ${String(message['method'])}` },
+      error: { code: ERROR_CODES.methodNotFound, message: `mcprely probe does not handle ${String(message['method'])}` },
     };
   }
 

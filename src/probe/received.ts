@@ -1,3 +1,5 @@
+import { ERROR_CODES } from '../protocol/error-codes.js';
+
 /** A JSON-RPC message received from the server, with when it arrived (probe clock, ms) and on which stream. */
 export interface Received {
   readonly at: number;
@@ -10,8 +12,6 @@ export const isResponse = (message: Record<string, unknown>) => message['result'
 export const isProgress = (message: Record<string, unknown>) => message['method'] === 'notifications/progress';
 export const progressValue = (message: Record<string, unknown>) => (message['params'] as { progress?: unknown } | undefined)?.progress;
 
-/** JSON-RPC's code for a request the receiver cancelled (LSP's RequestCancelled; the Python SDK sends it). */
-export const REQUEST_CANCELLED_CODE = -32800;
 const CANCEL_WORDS = /\b(cancel(?:l?ed|lation)?|abort(?:ed)?)\b/i;
 
 /**
@@ -22,7 +22,7 @@ const CANCEL_WORDS = /\b(cancel(?:l?ed|lation)?|abort(?:ed)?)\b/i;
 export function answersCancellation(message: Record<string, unknown>): boolean {
   const error = message['error'] as { code?: unknown; message?: unknown } | undefined;
   if (error !== undefined)
-    return error.code === REQUEST_CANCELLED_CODE || (typeof error.message === 'string' && CANCEL_WORDS.test(error.message));
+    return error.code === ERROR_CODES.requestCancelled || (typeof error.message === 'string' && CANCEL_WORDS.test(error.message));
   const result = message['result'] as { isError?: unknown; content?: unknown } | undefined;
   if (result?.isError !== true || !Array.isArray(result.content)) return false;
   return result.content.some(

@@ -1,7 +1,7 @@
 import { factsOf } from '../spec/revision-facts.js';
 import type { Call } from './connection.js';
 import type { ProbeContext } from './probe-types.js';
-import { REQUEST_CANCELLED_CODE } from './received.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
 
 /**
  * Behaviours of the official SDKs that explain a probe failure, each a row of docs/sdk-behaviours.md (with the
@@ -29,7 +29,7 @@ export const SDK_BEHAVIOURS: readonly SdkBehaviour[] = [
       'the handler settles, whatever the handler does: the reply comes from the SDK transport, not the tool',
     shows: (call) => {
       const error = errorOf(call);
-      return error?.code === REQUEST_CANCELLED_CODE && /request cancelled/i.test(String(error.message ?? ''));
+      return error?.code === ERROR_CODES.requestCancelled && /request cancelled/i.test(String(error.message ?? ''));
     },
   },
   {

@@ -5,6 +5,7 @@ import { fact } from '../spec/revision-facts.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { requireNonEmptyString, requireOneOf } from './validate-arguments.js';
 import { whileBusy } from './while-busy.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -77,8 +78,8 @@ export class DurableTaskService {
       if (row !== undefined && row.status === 'working') this.#statements.requestCancel.run(id);
       return { acknowledged: true };
     }
-    if (row === undefined) throw new TaskError(`no task ${JSON.stringify(id)}`, -32602);
-    if (TERMINAL.has(row.status)) throw new TaskError(`task ${JSON.stringify(id)} is already ${row.status}`, -32602);
+    if (row === undefined) throw new TaskError(`no task ${JSON.stringify(id)}`, ERROR_CODES.invalidParams);
+    if (TERMINAL.has(row.status)) throw new TaskError(`task ${JSON.stringify(id)} is already ${row.status}`, ERROR_CODES.invalidParams);
     this.#setStatus(id, 'cancelled');
     return { task: this.get(id)! };
   }

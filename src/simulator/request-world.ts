@@ -7,6 +7,7 @@ import { ClientDeadline } from './client-deadline.js';
 import { FixtureError } from './fixture-error.js';
 import { protocolOfFixture, requestParams } from './request-message.js';
 import type { Transcript } from './transcript.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
 
 /** What the client and the wire saw of one request. */
 export interface RequestView {
@@ -130,7 +131,11 @@ export class RequestWorld {
       view.refusedBecause = `request id ${wireId} is already in use`;
       view.endedAt = at;
       this.transcript.note(at, 'server', `refuses the request: id ${wireId} was already used in this session`);
-      this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id: wireId, error: { code: -32600, message: view.refusedBecause } });
+      this.transcript.wire(at, 'server → client', {
+        jsonrpc: '2.0',
+        id: wireId,
+        error: { code: ERROR_CODES.invalidRequest, message: view.refusedBecause },
+      });
       return;
     }
     this.coordinator.start(name, {
@@ -475,7 +480,7 @@ export class RequestWorld {
       this.transcript.wire(at, 'server → client', {
         jsonrpc: '2.0',
         id: null,
-        error: { code: -32602, message: `request ${view.name} is not in progress` },
+        error: { code: ERROR_CODES.invalidParams, message: `request ${view.name} is not in progress` },
       });
     }
   }

@@ -14,6 +14,7 @@ import { requestParams } from './request-message.js';
 import { RequestWorld } from './request-world.js';
 import { TaskWorld } from './task-world.js';
 import { Transcript } from './transcript.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
 
 /**
  * Runs one fixture on the reference implementation: the steps in order on the logical clock, each a wire
@@ -109,7 +110,7 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
           at,
           'server → client',
           'rejected' in outcome
-            ? { jsonrpc: '2.0', id: step.request, error: { code: -32602, message: outcome.rejected } }
+            ? { jsonrpc: '2.0', id: step.request, error: { code: ERROR_CODES.invalidParams, message: outcome.rejected } }
             : { jsonrpc: '2.0', id: step.request, result: outcome.result },
         );
         return;
@@ -230,7 +231,7 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
       at,
       'server → client',
       'rejected' in outcome
-        ? { jsonrpc: '2.0', id: request, error: { code: -32602, message: outcome.rejected } }
+        ? { jsonrpc: '2.0', id: request, error: { code: ERROR_CODES.invalidParams, message: outcome.rejected } }
         : { jsonrpc: '2.0', id: request, result: outcome.result },
     );
   }

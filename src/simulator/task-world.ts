@@ -4,6 +4,7 @@ import { FixtureError } from './fixture-error.js';
 import { factsOf } from '../spec/revision-facts.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import type { Transcript } from './transcript.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
@@ -206,7 +207,11 @@ export class TaskWorld {
 
   #unknown(at: number, id: string, task: string): void {
     this.unknownAnswers.set(task, (this.unknownAnswers.get(task) ?? 0) + 1);
-    this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id, error: { code: -32602, message: `unknown task ${task}` } });
+    this.transcript.wire(at, 'server → client', {
+      jsonrpc: '2.0',
+      id,
+      error: { code: ERROR_CODES.invalidParams, message: `unknown task ${task}` },
+    });
   }
 
   close(): void {

@@ -7,6 +7,7 @@ import { type CheckOutcome, outcome, type ProbeCheck, type ProbeContext, RESERVE
 import { isProgress, type Received } from '../received.js';
 import type { ProbeSession } from '../session.js';
 import { pause, toolFailed, unanswered } from './observe.js';
+import { ERROR_CODES } from '../../protocol/error-codes.js';
 
 /** The extension that carries tasks where they are not in the core protocol. */
 const EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -229,7 +230,7 @@ async function createTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   const message = response.message;
   const error = message['error'] as { code?: unknown; message?: unknown } | undefined;
   if (error !== undefined) {
-    if (wire.serverDirected && error.code === -32021)
+    if (wire.serverDirected && error.code === ERROR_CODES.missingRequiredClientCapability)
       return {
         call,
         response,
@@ -537,7 +538,7 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
     const repeatError = repeat === undefined ? undefined : objectAt(repeat.message, ['error']);
     if (repeat === undefined)
       problems.push(`tasks/cancel of the cancelled task ${taskId} was not answered: ${unanswered(again, context.plan.requestTimeoutMs)}`);
-    else if (wire.terminalCancelRefused && repeatError?.['code'] !== -32602)
+    else if (wire.terminalCancelRefused && repeatError?.['code'] !== ERROR_CODES.invalidParams)
       problems.push(
         `tasks/cancel of the cancelled (terminal) task ${taskId} was answered with ` +
           `${repeatError === undefined ? 'a result' : describeError(repeatError)}, not -32602 (Invalid params)`,
