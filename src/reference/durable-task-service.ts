@@ -6,9 +6,7 @@ import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { requireNonEmptyString, requireOneOf } from './validate-arguments.js';
 import { whileBusy } from './while-busy.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
-
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+import { TERMINAL_TASK_STATUSES, type TaskStatus } from '../protocol/task-status.js';
 
 export interface TaskRecord {
   readonly id: string;
@@ -79,7 +77,8 @@ export class DurableTaskService {
       return { acknowledged: true };
     }
     if (row === undefined) throw new TaskError(`no task ${JSON.stringify(id)}`, ERROR_CODES.invalidParams);
-    if (TERMINAL.has(row.status)) throw new TaskError(`task ${JSON.stringify(id)} is already ${row.status}`, ERROR_CODES.invalidParams);
+    if (TERMINAL_TASK_STATUSES.has(row.status))
+      throw new TaskError(`task ${JSON.stringify(id)} is already ${row.status}`, ERROR_CODES.invalidParams);
     this.#setStatus(id, 'cancelled');
     return { task: this.get(id)! };
   }
@@ -105,7 +104,7 @@ export class DurableTaskService {
     const row = this.#row(requireNonEmptyString('id', id));
     return row === undefined
       ? undefined
-      : { id, status: row.status, cancelRequested: row.cancel_requested === 1 && !TERMINAL.has(row.status) };
+      : { id, status: row.status, cancelRequested: row.cancel_requested === 1 && !TERMINAL_TASK_STATUSES.has(row.status) };
   }
 
   close(): void {
@@ -114,7 +113,7 @@ export class DurableTaskService {
 
   #end(id: string, status: 'completed' | 'failed'): TaskStatus {
     const row = this.#existing(id);
-    if (!TERMINAL.has(row.status)) this.#setStatus(id, status);
+    if (!TERMINAL_TASK_STATUSES.has(row.status)) this.#setStatus(id, status);
     return this.get(id)!.status;
   }
 

@@ -2,7 +2,7 @@
 // fixtures run on. Re-exports only.
 export { BoundedSseBuffer, type FinalEvent, type ProgressEvent, type PushOutcome, type SseEvent } from './bounded-sse-buffer.js';
 export { classifyRetry, type RetryClass, type RetryClassification } from './classify-retry.js';
-export { DurableTaskService, type CancelAnswer, type TaskRecord, type TaskStatus } from './durable-task-service.js';
+export { DurableTaskService, type CancelAnswer, type TaskRecord } from './durable-task-service.js';
 export {
   BufferFullError,
   IdempotencyKeyMismatchError,
@@ -15,6 +15,7 @@ export {
 export { fingerprint } from './fingerprint.js';
 export type { JsonRpcNotification, JsonRpcResponse } from './json-rpc.js';
 export type { SpecVersion } from '../spec/revisions.js';
+export type { TaskStatus } from '../protocol/task-status.js';
 export type { Transport } from '../protocol/transports.js';
 export {
   chargeAccount,

@@ -1,12 +1,11 @@
 import type { Fixture } from '../fixtures/fixture-types.js';
-import { DurableTaskService, type TaskStatus } from '../reference/durable-task-service.js';
+import { DurableTaskService } from '../reference/durable-task-service.js';
 import { FixtureError } from './fixture-error.js';
 import { factsOf } from '../spec/revision-facts.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import type { Transcript } from './transcript.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+import { TERMINAL_TASK_STATUSES, type TaskStatus } from '../protocol/task-status.js';
 
 interface ClientTaskView {
   waiting: boolean;
@@ -189,7 +188,7 @@ export class TaskWorld {
     }
     const status = this.status(task)!;
     this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id: `get-${task}-${at}`, result: { task: { taskId: task, status } } });
-    if (TERMINAL.has(status)) {
+    if (TERMINAL_TASK_STATUSES.has(status)) {
       view.waiting = false;
       view.final = { status, assumed: false };
     }

@@ -8,11 +8,10 @@ import { isProgress, type Received } from '../received.js';
 import type { ProbeSession } from '../session.js';
 import { pause, toolFailed, unanswered } from './observe.js';
 import { ERROR_CODES } from '../../protocol/error-codes.js';
+import { isTaskStatus, TERMINAL_TASK_STATUSES } from '../../protocol/task-status.js';
 
 /** The extension that carries tasks where they are not in the core protocol. */
 const EXTENSION = 'io.modelcontextprotocol/tasks';
-const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
-const STATUSES: ReadonlySet<string> = new Set(['working', 'input_required', ...TERMINAL]);
 /** The time-to-live the probe asks for where the client asks (params.task.ttl). */
 const TTL_MS = 60_000;
 /** How often the probe polls a task that suggests no interval, and the least it waits between two polls whatever it suggests. */
@@ -125,9 +124,9 @@ export const tasksOnTheWire: ProbeCheck = {
     observed['polls'] = run.polls;
     if (run.problem !== undefined) problems.push(run.problem);
     const terminal = run.last?.status;
-    if (terminal !== undefined && TERMINAL.has(terminal)) observed['terminal'] = terminal;
+    if (terminal !== undefined && TERMINAL_TASK_STATUSES.has(terminal)) observed['terminal'] = terminal;
     const runMs = run.terminalAt === undefined ? undefined : Math.round(run.terminalAt - first.call.sentAt);
-    if (run.problem === undefined && (terminal === undefined || !TERMINAL.has(terminal))) {
+    if (run.problem === undefined && (terminal === undefined || !TERMINAL_TASK_STATUSES.has(terminal))) {
       await cancelQuietly(context, wire, first.task.taskId);
       return outcome(
         'inconclusive',
@@ -334,7 +333,7 @@ async function poll(
     const at = since(creation, got.received);
     if (seen.at(-1)?.startsWith(`${state.status} `) !== true) seen.push(`${state.status} at ${at} ms`);
     const before = last?.status;
-    if (before !== undefined && TERMINAL.has(before) && state.status !== before)
+    if (before !== undefined && TERMINAL_TASK_STATUSES.has(before) && state.status !== before)
       return {
         ...first(),
         last: state,
@@ -352,7 +351,7 @@ async function poll(
         text: text(),
       };
     last = state;
-    if (TERMINAL.has(state.status)) {
+    if (TERMINAL_TASK_STATUSES.has(state.status)) {
       terminalAt ??= got.received.at;
       if (untilTerminal) break;
     }
@@ -570,7 +569,7 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   if (watched.last !== undefined) observed['afterCancel'] = watched.last.status;
   const problems = watched.problem === undefined ? [] : [watched.problem];
   problems.push(...(await progressAfter(context, second.call, second.response?.at ?? received.at, wire, '')).problems);
-  if (problems.length === 0 && (watched.last === undefined || !TERMINAL.has(watched.last.status)))
+  if (problems.length === 0 && (watched.last === undefined || !TERMINAL_TASK_STATUSES.has(watched.last.status)))
     return {
       problems,
       details,
@@ -648,7 +647,7 @@ function taskOf(value: unknown): TaskState | undefined {
   const task = value as Record<string, unknown>;
   const taskId = task['taskId'];
   const status = task['status'];
-  if (typeof taskId !== 'string' || typeof status !== 'string' || !STATUSES.has(status)) return undefined;
+  if (typeof taskId !== 'string' || typeof status !== 'string' || !isTaskStatus(status)) return undefined;
   const poll = task['pollIntervalMs'] ?? task['pollInterval'];
   return {
     taskId,
