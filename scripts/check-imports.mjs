@@ -52,7 +52,7 @@ export const ALLOWED = {
     'recording',
   ],
   init: ['protocol', 'probe', 'manifest', 'policy', 'spec'],
-  judges: ['document', 'findings', 'live', 'manifest', 'reference', 'spec', 'text'],
+  judges: ['protocol', 'document', 'findings', 'live', 'manifest', 'reference', 'spec', 'text'],
   recording: ['judges'],
   listener: ['protocol', 'spec'],
   proxy: ['protocol', 'judges', 'listener', 'probe', 'recording', 'text'],

@@ -15,6 +15,7 @@ export interface TemplateInput {
 export const SCHEMA_PATH = './node_modules/mcprely/schemas/manifest.schema.json';
 
 export { DECIDE } from '../manifest/placeholders.js';
+import { SSE_RESPONSE_HEADERS } from '../protocol/http-headers.js';
 
 /**
  * A starting manifest without a server: every field a visible choice with a comment that says what it decides,
@@ -36,7 +37,7 @@ export function templateManifest(input: TemplateInput): string {
         ? {
             http: {
               endpoint: '/mcp',
-              sseHeaders: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+              sseHeaders: { ...SSE_RESPONSE_HEADERS },
               keepaliveMs: 15000,
               proxyIdleTimeoutMs: 60000,
               responseMode: 'sse',

@@ -4,6 +4,7 @@ import type { SpecVersion } from '../spec/revisions.js';
 import { type Judge, type JudgedCase, type Judgement, judged } from './judgement.js';
 import { describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
 import type { SessionMessage, SessionStream } from './session-transcript.js';
+import { SSE_CONTENT_TYPE } from '../protocol/http-headers.js';
 
 export type JudgeHead = Pick<Judgement, 'judge' | 'party' | 'rests'>;
 
@@ -30,7 +31,7 @@ export function httpRevision(session: SessionIndex, head: JudgeHead, unknown: st
 }
 
 function isSse(stream: SessionStream): boolean {
-  return (stream.response?.headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+  return (stream.response?.headers['content-type'] ?? '').toLowerCase().startsWith(SSE_CONTENT_TYPE);
 }
 
 /**

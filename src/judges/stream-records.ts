@@ -1,4 +1,5 @@
 import type { Party, SessionStream, StreamMoment } from './session-transcript.js';
+import { SSE_RESPONSE_HEADERS } from '../protocol/http-headers.js';
 
 /**
  * What a trace records of a Streamable HTTP exchange besides its messages: the request opening it (method and the
@@ -11,7 +12,7 @@ export type StreamRecord =
   | { readonly closed: true };
 
 /** The response headers a trace keeps: the ones the SSE judge reads, none that can carry a secret. */
-export const RECORDED_RESPONSE_HEADERS: readonly string[] = ['content-type', 'cache-control', 'x-accel-buffering'];
+export const RECORDED_RESPONSE_HEADERS: readonly string[] = Object.keys(SSE_RESPONSE_HEADERS).map((name) => name.toLowerCase());
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -8,7 +8,7 @@ import { traceOpenProblem } from '../recording/session-recorder.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
-import { HTTP_HEADERS } from '../protocol/http-headers.js';
+import { HTTP_HEADERS, HTTP_HEADER_KEYS, SSE_RESPONSE_HEADERS } from '../protocol/http-headers.js';
 import type { McpHeaders, Refusal } from './request-envelope.js';
 import type { ScenarioCall } from './scenario-call.js';
 import { errorReply, type JsonObject, mayLog } from './scenario-protocol.js';
@@ -33,8 +33,6 @@ export const MAX_RUNNING_CALLS = 16;
  * ample room while a loop hits the bound within seconds. A refusal costs nothing kept (a 503, no session).
  */
 export const MAX_SESSIONS = 64;
-
-const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' } as const;
 
 /**
  * One SSE event a call sent, kept for a resumption: its id (when the scenario gives ids), its message, and whether it
@@ -203,7 +201,7 @@ export class ScenarioHttpServer {
 
   /** The session a request names by its `Mcp-Session-Id` (undefined: one that is not ours, or ended), else the stateless one. */
   #sessionOf(req: IncomingMessage): ScenarioSession | undefined {
-    const named = req.headers['mcp-session-id'];
+    const named = req.headers[HTTP_HEADER_KEYS.sessionId];
     if (typeof named === 'string' && named !== '') {
       const session = this.#sessions.get(named);
       return session === undefined || session.ended ? undefined : session;
@@ -214,15 +212,15 @@ export class ScenarioHttpServer {
 
   /** The revision a request speaks: its MCP-Protocol-Version header, else its session's, else the most deployed. */
   #revisionOf(req: IncomingMessage, session: ScenarioSession | undefined): SpecVersion {
-    const header = req.headers['mcp-protocol-version'];
+    const header = req.headers[HTTP_HEADER_KEYS.protocolVersion];
     return isSpecVersion(header) ? header : (session?.revision ?? MOST_DEPLOYED_REVISION);
   }
 
   /** Opens the record of one exchange in `session`; its stream id. */
   #open(session: ScenarioSession, req: IncomingMessage): string {
     const id = `${req.method} ${++this.#exchange}`;
-    const protocolVersion = req.headers['mcp-protocol-version'];
-    const lastEventId = req.headers['last-event-id'];
+    const protocolVersion = req.headers[HTTP_HEADER_KEYS.protocolVersion];
+    const lastEventId = req.headers[HTTP_HEADER_KEYS.lastEventId];
     session.recorder.stream('client', id, {
       request: {
         method: String(req.method),
@@ -286,9 +284,9 @@ export class ScenarioHttpServer {
     if (
       req.method === 'GET' &&
       fact(revision, 'last-event-id-resumption').value === true &&
-      typeof req.headers['last-event-id'] === 'string'
+      typeof req.headers[HTTP_HEADER_KEYS.lastEventId] === 'string'
     )
-      return this.#resume(session, stream, String(req.headers['last-event-id']), res);
+      return this.#resume(session, stream, String(req.headers[HTTP_HEADER_KEYS.lastEventId]), res);
     if (req.method === 'DELETE' && fact(revision, 'http-sessions').value === true && session !== this.#stateless) {
       this.#head(session, stream, res, 200, {});
       this.#end(session, stream, res);
@@ -352,7 +350,7 @@ export class ScenarioHttpServer {
     const handled = session.receive(message, stream, mcpHeaders(req));
     const revision = this.#revisionOf(req, session);
     // A client that skips the handshake (the stateless revision allows it) speaks the revision of its header.
-    session.revision ??= isSpecVersion(req.headers['mcp-protocol-version']) ? revision : undefined;
+    session.revision ??= isSpecVersion(req.headers[HTTP_HEADER_KEYS.protocolVersion]) ? revision : undefined;
     if (handled.kind === 'reply') {
       const sessionHeader: Record<string, string> = {};
       // Only a handshake that settled a revision with sessions opens one (a refused initialize does not).
@@ -380,7 +378,7 @@ export class ScenarioHttpServer {
           `mcprely probe-client runs at most ${MAX_RUNNING_CALLS} calls of a session at once: end some first`,
         ),
       );
-    this.#head(session, stream, res, 200, { ...SSE_HEADERS });
+    this.#head(session, stream, res, 200, { ...SSE_RESPONSE_HEADERS });
     res.flushHeaders();
     const closeCancels = fact(revision, 'http-cancel-signal').value === 'close-stream';
     const plan = session.planOf(handled);
@@ -458,7 +456,7 @@ export class ScenarioHttpServer {
       this.#end(session, stream, res, 'no stream has that event id\n');
       return;
     }
-    this.#head(session, stream, res, 200, { ...SSE_HEADERS });
+    this.#head(session, stream, res, 200, { ...SSE_RESPONSE_HEADERS });
     res.flushHeaders();
     const previous = call.stream;
     if (previous !== undefined) this.#end(session, previous.id, previous.res);

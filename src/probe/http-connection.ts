@@ -4,6 +4,7 @@ import { type Call, Connection, type SentNotification } from './connection.js';
 import type { HttpEndpoint } from './request-headers.js';
 import { SseParser } from '../protocol/sse-parser.js';
 import type { WireLog } from './wire-log.js';
+import { HTTP_HEADER_KEYS, HTTP_HEADERS, MCP_NAME_SOURCE, SSE_CONTENT_TYPE } from '../protocol/http-headers.js';
 
 /** The methods about one task, whose Mcp-Name header carries its id where the revision has routing headers. */
 const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -53,18 +54,18 @@ export class HttpConnection extends Connection {
     const headers: Record<string, string> = {
       ...this.#added,
       'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
+      Accept: `application/json, ${SSE_CONTENT_TYPE}`,
     };
     const method = message['method'];
-    if (method !== 'initialize') headers['MCP-Protocol-Version'] = this.revision;
-    if (this.sessionId !== undefined) headers['Mcp-Session-Id'] = this.sessionId;
+    if (method !== 'initialize') headers[HTTP_HEADERS.protocolVersion] = this.revision;
+    if (this.sessionId !== undefined) headers[HTTP_HEADERS.sessionId] = this.sessionId;
     if (factsOf(this.revision)['http-routing-headers'].value && typeof method === 'string') {
-      headers['Mcp-Method'] = method;
+      headers[HTTP_HEADERS.method] = method;
       const params = message['params'] as { name?: unknown; uri?: unknown; taskId?: unknown } | undefined;
       // Requests about a task name it (params.taskId), so that a load balancer can route them to the instance holding it.
       const name = TASK_METHODS.has(method) ? params?.taskId : (params?.name ?? params?.uri);
-      if (typeof name === 'string' && (TASK_METHODS.has(method) || ['tools/call', 'prompts/get', 'resources/read'].includes(method)))
-        headers['Mcp-Name'] = name;
+      if (typeof name === 'string' && (TASK_METHODS.has(method) || Object.hasOwn(MCP_NAME_SOURCE, method)))
+        headers[HTTP_HEADERS.name] = name;
     }
     return headers;
   }
@@ -94,7 +95,8 @@ export class HttpConnection extends Connection {
     }
     call.headers = Object.fromEntries(response.headers);
     this.recording?.response(exchange, response.status, call.headers, owner);
-    if (message['method'] === 'initialize' && call.headers['mcp-session-id'] !== undefined) this.sessionId = call.headers['mcp-session-id'];
+    if (message['method'] === 'initialize' && call.headers[HTTP_HEADER_KEYS.sessionId] !== undefined)
+      this.sessionId = call.headers[HTTP_HEADER_KEYS.sessionId];
     this.log.note(`HTTP ${response.status} ${call.headers['content-type'] ?? '(no content type)'} for ${call.method} (id ${call.id})`);
     void this.#consume(response, call, abort, () => closedByProbe).finally(() => this.#aborts.delete(abort));
     return call;
@@ -131,9 +133,9 @@ export class HttpConnection extends Connection {
         method: 'GET',
         headers: {
           ...this.#added,
-          Accept: 'text/event-stream',
-          'MCP-Protocol-Version': this.revision,
-          ...(this.sessionId === undefined ? {} : { 'Mcp-Session-Id': this.sessionId }),
+          Accept: SSE_CONTENT_TYPE,
+          [HTTP_HEADERS.protocolVersion]: this.revision,
+          ...(this.sessionId === undefined ? {} : { [HTTP_HEADERS.sessionId]: this.sessionId }),
         },
         signal: abort.signal,
       });
@@ -177,7 +179,7 @@ export class HttpConnection extends Connection {
     try {
       const response = await fetch(this.#url, {
         method: 'DELETE',
-        headers: { ...this.#added, 'Mcp-Session-Id': session, 'MCP-Protocol-Version': this.revision },
+        headers: { ...this.#added, [HTTP_HEADERS.sessionId]: session, [HTTP_HEADERS.protocolVersion]: this.revision },
         signal: AbortSignal.timeout(2000),
       });
       await response.body?.cancel();
@@ -211,7 +213,7 @@ export class HttpConnection extends Connection {
   /** Opens the recording's exchange for a POST of `message`, and records the message on it. */
   #open(message: Record<string, unknown>, owner: string): string | undefined {
     if (this.recording === undefined) return undefined;
-    const exchange = this.recording.open('POST', owner, this.headersFor(message)['MCP-Protocol-Version']);
+    const exchange = this.recording.open('POST', owner, this.headersFor(message)[HTTP_HEADERS.protocolVersion]);
     this.recording.message('client', message, owner, exchange);
     return exchange;
   }
@@ -273,7 +275,7 @@ export class HttpConnection extends Connection {
         ended('server');
         return fail(`the server answered HTTP ${response.status} with no body: a request needs a response`);
       }
-      if (type.startsWith('text/event-stream')) {
+      if (type.startsWith(SSE_CONTENT_TYPE)) {
         // An event with empty data carries no message: 2025-11-25 servers send one first, to prime the client's Last-Event-ID.
         const parser = new SseParser((event) => event.data.trim() === '' || this.#deliver(event.data, call), MAX_SSE_EVENT);
         const decoder = new TextDecoder();

@@ -1,3 +1,4 @@
+import { HTTP_HEADER_KEYS } from '../protocol/http-headers.js';
 /**
  * The headers a user adds to every request to a server over HTTP (`--header "Name: value"`, repeatable): an API
  * key, a bearer token, a cookie. Their values are secrets: they are sent and never shown, recorded or echoed; a
@@ -31,11 +32,7 @@ const SET_PER_REQUEST: ReadonlySet<string> = new Set([
   'content-type',
   'accept',
   'accept-encoding',
-  'mcp-session-id',
-  'mcp-protocol-version',
-  'mcp-method',
-  'mcp-name',
-  'last-event-id',
+  ...Object.values(HTTP_HEADER_KEYS),
 ]);
 
 /** A field name (RFC 9110 §5.6.2: a token). */

@@ -18,6 +18,7 @@ import { HOP_BY_HOP, type HttpEndpoint } from '../probe/request-headers.js';
 import { createListener, LISTENER_LIMITS, type ListenerLimits } from '../recording/http-listener.js';
 import { BodyTap, TapBudget } from './body-tap.js';
 import { MAX_RECORDED_LINE } from './line-tap.js';
+import { HTTP_HEADER_KEYS, SSE_CONTENT_TYPE } from '../protocol/http-headers.js';
 
 /**
  * What the relay reports as it passes: each message (who sent it, its text, whether it was cut, its stream), and each
@@ -34,8 +35,8 @@ function headerText(value: string | string[] | undefined): string | undefined {
 
 /** What a trace keeps of a request's headers: the protocol version and Last-Event-ID, nothing else. */
 function requestRecord(method: string, headers: IncomingHttpHeaders): StreamRecord {
-  const protocolVersion = headerText(headers['mcp-protocol-version']);
-  const lastEventId = headerText(headers['last-event-id']);
+  const protocolVersion = headerText(headers[HTTP_HEADER_KEYS.protocolVersion]);
+  const lastEventId = headerText(headers[HTTP_HEADER_KEYS.lastEventId]);
   return {
     request: {
       method,
@@ -156,7 +157,7 @@ export function startHttpRelay(
       outgoing.writeHead(response.statusCode ?? 502, response.statusMessage, forwarded(response.headers));
       outgoing.flushHeaders();
       const type = String(response.headers['content-type'] ?? '').toLowerCase();
-      if (type.startsWith('text/event-stream')) {
+      if (type.startsWith(SSE_CONTENT_TYPE)) {
         const decoder = new StringDecoder('utf8');
         const events = new SseParser(
           (event) => tap.message('server', event.data, event.cut === true, stream, event.id),

@@ -3,10 +3,11 @@ import { InvalidArgumentError } from './errors.js';
 import type { RetryClass } from './classify-retry.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import { requireInteger, requireNonEmptyString, requireOneOf, requireRequestId, type RequestId } from './validate-arguments.js';
+import { SSE_RESPONSE_HEADERS } from '../protocol/http-headers.js';
 
 /** Headers of every SSE response: proxies must deliver each event at once (X-Accel-Buffering: no). A new object each call. */
 export function sseHeaders(): Record<string, string> {
-  return { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' };
+  return { ...SSE_RESPONSE_HEADERS };
 }
 
 /**

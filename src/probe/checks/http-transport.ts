@@ -2,6 +2,7 @@ import { missingSseHeaders, sseHeaders as requiredSseHeaders } from '../../refer
 import { factsOf } from '../../spec/revision-facts.js';
 import { HttpConnection } from '../http-connection.js';
 import { outcome, type ProbeCheck } from '../probe-types.js';
+import { SSE_CONTENT_TYPE } from '../../protocol/http-headers.js';
 
 /** An SSE response carries the headers that keep proxies from buffering it. */
 export const sseHeaders: ProbeCheck = {
@@ -23,7 +24,7 @@ export const sseHeaders: ProbeCheck = {
     await context.session.giveUp(call, 'only the response headers were needed', context.owner);
     if (call.headers === undefined) return outcome('fail', `the request got no response: ${call.inbox.why ?? 'no headers'}`);
     const type = headers['content-type'] ?? '';
-    if (!type.startsWith('text/event-stream')) {
+    if (!type.startsWith(SSE_CONTENT_TYPE)) {
       return outcome(
         'inconclusive',
         `the server answered ${tool === undefined ? 'tools/list' : tool.name} with ${type || 'no content type'}, not an SSE stream: no SSE headers to judge; ` +
