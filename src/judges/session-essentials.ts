@@ -1,4 +1,5 @@
 import { sha1Hex } from '../text/sha1.js';
+import { isRecord } from '../protocol/message-guards.js';
 
 /** Serialized arguments (or any kept value) longer than this are kept as their length and a digest, not as values. */
 const MAX_KEPT_ARGUMENTS = 16 * 1024;
@@ -6,10 +7,6 @@ const MAX_KEPT_ARGUMENTS = 16 * 1024;
 const MAX_KEPT_STRING = 1024;
 /** A kept value nested deeper than this is kept as its length and digest: the judges read values by recursion. */
 const MAX_KEPT_DEPTH = 64;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The params the judges read: a tool's name and arguments, the progress token, a cancellation's id, progress values. */
 const KEPT_PARAMS = ['name', 'requestId', 'progressToken', 'progress', 'total', 'protocolVersion'] as const;

@@ -1,6 +1,7 @@
 import { fact, revisionsWhere } from '../spec/revision-facts.js';
 import { isSpecVersion, type SpecVersion } from '../spec/revisions.js';
 import type { Party, SessionMessage, SessionStream, SessionTranscript } from './session-transcript.js';
+import { asRecord } from '../protocol/message-guards.js';
 
 /**
  * Requests that are meant to stay open until the client ends them (a 2026-07-28 `subscriptions/listen` stream): no
@@ -81,10 +82,6 @@ export interface SessionIndex {
   readonly serverEvents: ReadonlyMap<string, SessionMessage>;
 }
 
-function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
 function other(party: Party): Party {
   return party === 'client' ? 'server' : 'client';
 }
@@ -102,13 +99,13 @@ export function indexSession(transcript: SessionTranscript): SessionIndex {
   const serverEvents = new Map<string, SessionMessage>();
   for (const entry of transcript.messages) {
     if (entry.from === 'server' && entry.eventId !== undefined && !serverEvents.has(entry.eventId)) serverEvents.set(entry.eventId, entry);
-    const message = record(entry.message);
+    const message = asRecord(entry.message);
     if (message === undefined) continue;
     const method = typeof message['method'] === 'string' ? message['method'] : undefined;
     const key = idKey(message['id']);
-    const params = record(message['params']) ?? {};
+    const params = asRecord(message['params']) ?? {};
     if (method !== undefined && key !== undefined) {
-      const token = record(params['_meta'])?.['progressToken'];
+      const token = asRecord(params['_meta'])?.['progressToken'];
       const request: SessionRequest = {
         id: message['id'] as string | number,
         key,
@@ -192,7 +189,7 @@ function cancelByClosedStreams(requests: readonly SessionRequest[], streams: rea
 function agreedRevision(requests: readonly SessionRequest[]): SpecVersion | undefined {
   for (const request of requests) {
     if (request.method === 'initialize') {
-      const version = record(record(request.response?.message)?.['result'])?.['protocolVersion'];
+      const version = asRecord(asRecord(request.response?.message)?.['result'])?.['protocolVersion'];
       if (isSpecVersion(version)) return version;
     }
     // A handshake other than initialize names its revision by itself (server/discover).

@@ -1,5 +1,6 @@
 import type { Party, SessionStream, StreamMoment } from './session-transcript.js';
 import { SSE_RESPONSE_HEADERS } from '../protocol/http-headers.js';
+import { isRecord } from '../protocol/message-guards.js';
 
 /**
  * What a trace records of a Streamable HTTP exchange besides its messages: the request opening it (method and the
@@ -13,10 +14,6 @@ export type StreamRecord =
 
 /** The response headers a trace keeps: the ones the SSE judge reads, none that can carry a secret. */
 export const RECORDED_RESPONSE_HEADERS: readonly string[] = Object.keys(SSE_RESPONSE_HEADERS).map((name) => name.toLowerCase());
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A response's record: its status and the recorded headers that it has (`header` reads one by its lower-case name). */
 export function responseRecord(status: number, header: (name: string) => string | undefined): StreamRecord {

@@ -1,5 +1,6 @@
 import type { Party, SessionMessage, SessionTranscript } from './session-transcript.js';
 import { StreamBook, type StreamRecord, streamRecordOf } from './stream-records.js';
+import { isRecord } from '../protocol/message-guards.js';
 
 /**
  * A session trace is JSON Lines (schemas/trace.schema.json): a header, then one record per message as it passed —
@@ -57,10 +58,6 @@ export type TraceRead =
   | { readonly ok: false; readonly problems: readonly TraceProblem[] };
 
 const MAX_PROBLEMS = 20;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Reads a trace: every line checked, every problem reported (up to 20) with its line and column. */
 export function readTrace(text: string): TraceRead {

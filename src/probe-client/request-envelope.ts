@@ -5,6 +5,7 @@ import { ERROR_CODES } from '../protocol/error-codes.js';
 import { HTTP_HEADERS, MCP_NAME_SOURCE } from '../protocol/http-headers.js';
 import { isLogLevel, type LogLevel } from '../protocol/log-levels.js';
 import { META_KEYS } from '../protocol/meta-keys.js';
+import { asRecord } from '../protocol/message-guards.js';
 
 /**
  * Which era a request belongs to, and whether a stateless revision's request is well formed: its per-request envelope
@@ -39,10 +40,6 @@ export type EnvelopeReading =
 
 type JsonObject = Record<string, unknown>;
 
-function record(value: unknown): JsonObject | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
-}
-
 /** A header value without the optional whitespace around it (RFC 9110 §5.5). */
 function fieldValue(value: string | undefined): string | undefined {
   return value?.replace(/^[ \t]+|[ \t]+$/g, '');
@@ -56,10 +53,10 @@ function refused(refusal: Refusal, code: number, message: string, data?: JsonObj
 function envelopeProblem(meta: JsonObject | undefined): string | undefined {
   if (meta === undefined) return 'params._meta is missing';
   if (typeof meta[META_KEYS.protocolVersion] !== 'string') return `_meta lacks ${META_KEYS.protocolVersion} (a string)`;
-  if (record(meta[META_KEYS.clientCapabilities]) === undefined) return `_meta lacks ${META_KEYS.clientCapabilities} (an object)`;
+  if (asRecord(meta[META_KEYS.clientCapabilities]) === undefined) return `_meta lacks ${META_KEYS.clientCapabilities} (an object)`;
   const info = meta[META_KEYS.clientInfo];
   if (info !== undefined) {
-    const named = record(info);
+    const named = asRecord(info);
     if (typeof named?.['name'] !== 'string' || typeof named['version'] !== 'string')
       return `_meta's ${META_KEYS.clientInfo} is not an Implementation (name and version, strings)`;
   }
@@ -105,7 +102,7 @@ export function readEnvelope(
   headers: McpHeaders | undefined,
   sessionRevision: SpecVersion | undefined,
 ): EnvelopeReading {
-  const meta = record(params['_meta']);
+  const meta = asRecord(params['_meta']);
   const claimed = meta?.[META_KEYS.protocolVersion];
   const headerVersion = fieldValue(headers?.protocolVersion);
   const stateless = (revision: unknown): revision is SpecVersion => isSpecVersion(revision) && ENVELOPE_REVISIONS.includes(revision);

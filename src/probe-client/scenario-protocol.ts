@@ -4,6 +4,7 @@ import { ERROR_CODES } from '../protocol/error-codes.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from '../protocol/log-levels.js';
 import { ENVELOPE_REVISIONS, type McpHeaders, type Refusal, readEnvelope } from './request-envelope.js';
 import { type Scenario, SCENARIOS, scenarioNamed } from './scenarios.js';
+import { asRecord } from '../protocol/message-guards.js';
 
 /** The server's name and version: in the `initialize` result, or in each result's `_meta` where the revision puts it there. */
 export const SERVER_INFO = { name: 'mcprely-probe-client', version: '1' } as const;
@@ -57,10 +58,6 @@ export type Handled =
     }
   | { readonly kind: 'cancel'; readonly requestId: unknown }
   | { readonly kind: 'none' };
-
-function record(value: unknown): JsonObject | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
-}
 
 export function errorReply(id: unknown, code: number, message: string, data?: unknown): JsonObject {
   return {
@@ -128,12 +125,12 @@ function toolCall(id: string | number, params: JsonObject, transport: 'stdio' | 
         `${scenario.name} drops an HTTP stream: run mcprely probe-client over Streamable HTTP`,
       ),
     };
-  const token = record(params['_meta'])?.['progressToken'];
+  const token = asRecord(params['_meta'])?.['progressToken'];
   return {
     kind: 'call',
     id,
     scenario,
-    args: record(params['arguments']) ?? {},
+    args: asRecord(params['arguments']) ?? {},
     ...(typeof token === 'string' || typeof token === 'number' ? { token } : {}),
     ...(logLevel === undefined ? {} : { logLevel }),
   };
@@ -193,10 +190,10 @@ function statelessRequest(
 
 /** Reads one message of the client and says what the server does about it (pure: no clock, no I/O). */
 export function handleMessage(value: unknown, arrival: Arrival): Handled {
-  const message = record(value);
+  const message = asRecord(value);
   if (message === undefined) return { kind: 'reply', message: errorReply(null, ERROR_CODES.invalidRequest, 'a message is a JSON object') };
   const { id, method } = message;
-  const params = record(message['params']) ?? {};
+  const params = asRecord(message['params']) ?? {};
   if (typeof method !== 'string') return { kind: 'none' };
   if (id === undefined || id === null) {
     if (method === 'notifications/cancelled') return { kind: 'cancel', requestId: params['requestId'] };

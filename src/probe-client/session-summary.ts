@@ -1,6 +1,7 @@
 import type { SessionIndex } from '../judges/session-requests.js';
 import { META_KEYS } from '../protocol/meta-keys.js';
 import type { JudgedSession } from './scenario-outcomes.js';
+import { asRecord } from '../protocol/message-guards.js';
 
 /** What a report says of one session before its scenarios: where it is, what it spoke, and who the client said it was. */
 export interface SessionSummary {
@@ -12,15 +13,11 @@ export interface SessionSummary {
   readonly clientInfo?: string;
 }
 
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
 /** The first `clientInfo` the client sent: `initialize`'s, or a request envelope's. */
 function clientInfoOf(session: SessionIndex): string | undefined {
   for (const request of session.requests) {
     if (request.from !== 'client') continue;
-    const info = record(request.params['clientInfo']) ?? record(record(request.params['_meta'])?.[META_KEYS.clientInfo]);
+    const info = asRecord(request.params['clientInfo']) ?? asRecord(asRecord(request.params['_meta'])?.[META_KEYS.clientInfo]);
     if (info === undefined) continue;
     const name = typeof info['name'] === 'string' ? info['name'] : '(no name)';
     return typeof info['version'] === 'string' ? `${name} ${info['version']}` : name;

@@ -1,5 +1,6 @@
 import { describeId } from '../protocol/json-rpc-id.js';
-import { answersCancellation, isProgress, isResponse, progressValue, type Received } from './received.js';
+import { answersCancellation, isProgress, progressValue, type Received } from './received.js';
+import { isResponse } from '../protocol/message-guards.js';
 
 const SAMPLES = 8;
 

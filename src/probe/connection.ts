@@ -3,10 +3,11 @@ import type { Transport } from '../protocol/transports.js';
 import { CallInbox } from './call-inbox.js';
 import { describeId, idKey, looseKey } from '../protocol/json-rpc-id.js';
 import { LagMeter } from './lag-meter.js';
-import { isProgress, isResponse, type Received } from './received.js';
+import { isProgress, type Received } from './received.js';
 import type { ProbeRecording } from './probe-recording.js';
 import type { WireLog } from './wire-log.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
+import { isRequest, isResponse } from '../protocol/message-guards.js';
 
 export type ProbeRevision = SpecVersion;
 
@@ -158,7 +159,7 @@ export abstract class Connection {
       const call = this.tokens.get(idKey(token));
       if (call === undefined) this.stray(`progress for the unknown token ${JSON.stringify(token)}`);
       else this.#deliver(call, received, stream);
-    } else if (typeof message['method'] === 'string' && 'id' in message) {
+    } else if (isRequest(message)) {
       const own = this.calls.get(idKey(message['id']));
       // The probe's own request coming back unanswered: the program echoes its input (cat, a shell, a pipe).
       if (own !== undefined && own.method === message['method'] && own.inbox.response === undefined)

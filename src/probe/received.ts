@@ -8,7 +8,6 @@ export interface Received {
   readonly stream?: number;
 }
 
-export const isResponse = (message: Record<string, unknown>) => message['result'] !== undefined || message['error'] !== undefined;
 export const isProgress = (message: Record<string, unknown>) => message['method'] === 'notifications/progress';
 export const progressValue = (message: Record<string, unknown>) => (message['params'] as { progress?: unknown } | undefined)?.progress;
 

@@ -1,4 +1,5 @@
 import { truncated } from '../text/display-text.js';
+import { isRecord } from '../protocol/message-guards.js';
 
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 export type Hint = (typeof HINTS)[number];
@@ -32,8 +33,8 @@ const MAX_ARGUMENTS = 200;
 export function summariseTools(tools: readonly unknown[]): ToolSummary[] {
   const summaries: ToolSummary[] = [];
   for (const tool of tools.slice(0, MAX_TOOLS)) {
-    if (!isObject(tool) || typeof tool['name'] !== 'string') continue;
-    const annotations = isObject(tool['annotations'])
+    if (!isRecord(tool) || typeof tool['name'] !== 'string') continue;
+    const annotations = isRecord(tool['annotations'])
       ? Object.fromEntries(
           HINTS.filter((hint) => typeof (tool['annotations'] as Record<string, unknown>)[hint] === 'boolean').map((hint) => [
             hint,
@@ -41,14 +42,14 @@ export function summariseTools(tools: readonly unknown[]): ToolSummary[] {
           ]),
         )
       : undefined;
-    const schema = isObject(tool['inputSchema']) ? tool['inputSchema'] : undefined;
+    const schema = isRecord(tool['inputSchema']) ? tool['inputSchema'] : undefined;
     const properties =
-      schema !== undefined && isObject(schema['properties']) ? Object.keys(schema['properties']).slice(0, MAX_ARGUMENTS) : undefined;
+      schema !== undefined && isRecord(schema['properties']) ? Object.keys(schema['properties']).slice(0, MAX_ARGUMENTS) : undefined;
     const required =
       schema !== undefined && Array.isArray(schema['required'])
         ? schema['required'].filter((name): name is string => typeof name === 'string').slice(0, MAX_ARGUMENTS)
         : undefined;
-    const execution = isObject(tool['execution']) ? tool['execution'] : undefined;
+    const execution = isRecord(tool['execution']) ? tool['execution'] : undefined;
     const taskSupport = typeof execution?.['taskSupport'] === 'string' ? execution['taskSupport'] : undefined;
     summaries.push({
       name: truncated(tool['name'], 200),
@@ -60,10 +61,6 @@ export function summariseTools(tools: readonly unknown[]): ToolSummary[] {
     });
   }
   return summaries;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export const TOOL_HINTS = HINTS;

@@ -1,10 +1,10 @@
 import { factsOf } from '../../spec/revision-facts.js';
 import { plural } from '../../text/plural.js';
 import { outcome, type ProbeCheck, since, watchAfterCancel } from '../probe-types.js';
-import { isResponse } from '../received.js';
 import { describeMessage, healthy, workRunning } from './observe.js';
 import { judgeSilence, violations, watchWork } from './silence.js';
 import { taskRequired } from './tasks.js';
+import { isResponse } from '../../protocol/message-guards.js';
 
 /**
  * Cancel a long request mid-flight with the transport's signal; afterwards nothing more may come for it — on

@@ -1,9 +1,10 @@
 import { outcome, type ProbeCheck, type ProbeContext, RESERVE_MS, since, watchAfterCancel } from '../probe-types.js';
 import { plural } from '../../text/plural.js';
-import { isProgress, isResponse } from '../received.js';
+import { isProgress } from '../received.js';
 import { workRunning } from './observe.js';
 import { judgeSilence, violations, watchWork } from './silence.js';
 import { taskRequired } from './tasks.js';
+import { isResponse } from '../../protocol/message-guards.js';
 
 /** The timeouts the check plays, and why: as declared, or a maximum brought inside a run the declared ones would not interrupt. */
 export function playedTimeouts(context: ProbeContext): { idleMs: number; maxMs: number; how: string } {

@@ -1,8 +1,9 @@
 import type { Call } from '../connection.js';
 import { type CheckOutcome, type Observed, outcome, type ProbeContext, since } from '../probe-types.js';
-import { answersCancellation, isProgress, isResponse } from '../received.js';
+import { answersCancellation, isProgress } from '../received.js';
 import { knownBehaviour } from '../sdk-behaviours.js';
 import { describeMessage, pause, workRunning } from './observe.js';
+import { isResponse } from '../../protocol/message-guards.js';
 
 /** What came for a cancelled request after its silence began, by kind: what the claims of a manifest are judged on. */
 export function silenceFacts(call: Call): Observed {
