@@ -53,7 +53,7 @@ export const ALLOWED = {
   ],
   init: ['protocol', 'probe', 'manifest', 'policy', 'spec'],
   judges: ['protocol', 'document', 'findings', 'live', 'manifest', 'reference', 'spec', 'text'],
-  recording: ['judges'],
+  recording: ['protocol', 'judges'],
   listener: ['protocol', 'spec'],
   proxy: ['protocol', 'judges', 'listener', 'probe', 'recording', 'text'],
   'probe-client': ['protocol', 'judges', 'listener', 'live', 'recording', 'spec', 'text'],

@@ -14,6 +14,7 @@ import { type AddedHeader, redactSecrets, secretsOf } from '../probe/request-hea
 import { displayText } from '../text/display-text.js';
 import { writeOutputFile } from '../workspace/output-files.js';
 import { plural } from '../text/plural.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** `mcprely init --from-stdio cmd | --from-url url`: a starting manifest from the server's tools/list. */
 export async function runInit(options: {
@@ -74,7 +75,7 @@ export async function runInit(options: {
     let serverName = 'server';
     let cursor: string | undefined;
     for (let page = 0; page < 50; page++) {
-      const call = await session.request('tools/list', cursor === undefined ? {} : { cursor }, 10_000, 'init');
+      const call = await session.request(METHODS.toolsList, cursor === undefined ? {} : { cursor }, 10_000, 'init');
       const answer = call.inbox.response;
       const result = answer?.message['result'] as
         | { tools?: unknown[]; nextCursor?: string; _meta?: Record<string, { name?: string }> }

@@ -2,6 +2,7 @@ import type { ToolSummary } from '../probe/tool-summary.js';
 import type { SpecVersion } from '../spec/revisions.js';
 import { CommentedDocument } from './commented-document.js';
 import { SCHEMA_PATH } from './template.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** Argument names that carry an idempotency key, by convention. */
 const KEY_ARGUMENT =
@@ -97,7 +98,7 @@ function scaffoldOperation(tool: ToolSummary): { value: ScaffoldedOperation; com
   return {
     value: {
       name: tool.name,
-      method: 'tools/call',
+      method: METHODS.toolsCall,
       ...(tool.description === undefined || tool.description === '' ? {} : { description: tool.description }),
       sideEffect: inferred,
       ...(Object.keys(advertised).length > 0 ? { annotations: advertised } : {}),

@@ -16,6 +16,7 @@ export const SCHEMA_PATH = './node_modules/mcprely/schemas/manifest.schema.json'
 
 export { DECIDE } from '../manifest/placeholders.js';
 import { SSE_RESPONSE_HEADERS } from '../protocol/http-headers.js';
+import { METHODS } from '../protocol/methods.js';
 
 /**
  * A starting manifest without a server: every field a visible choice with a comment that says what it decides,
@@ -74,7 +75,7 @@ export function templateManifest(input: TemplateInput): string {
       task: { used: false },
     },
     operations: [
-      { name: TEMPLATE_PLACEHOLDERS.toolName, method: 'tools/call', description: TEMPLATE_PLACEHOLDERS.description, timeouts: {} },
+      { name: TEMPLATE_PLACEHOLDERS.toolName, method: METHODS.toolsCall, description: TEMPLATE_PLACEHOLDERS.description, timeouts: {} },
     ],
   };
   const doc = new CommentedDocument(manifest, [

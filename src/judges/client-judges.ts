@@ -3,6 +3,7 @@ import { type JudgeOptions, timeoutsOf } from './judge-options.js';
 import { type Judge, type JudgedCase, type Judgement, judged } from './judgement.js';
 import { describeRequest, LONG_LIVED_METHODS, lostWithItsStreamAt, type SessionIndex, type SessionRequest } from './session-requests.js';
 import { streamAftermath } from './stream-aftermath.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** When the idle timeout ends for a request: its sending, or the last progress that came before the timer ran out. */
 export function idleDeadline(request: SessionRequest, idleMs: number): number {
@@ -56,7 +57,7 @@ function timeoutCases(
 ): JudgedCase[] {
   const cases: JudgedCase[] = [];
   for (const request of session.requests) {
-    if (request.from !== 'client' || request.method === 'initialize' || LONG_LIVED_METHODS.has(request.method)) continue;
+    if (request.from !== 'client' || request.method === METHODS.initialize || LONG_LIVED_METHODS.has(request.method)) continue;
     const window = windowOf(request);
     if (window === undefined) continue;
     const due = window.latest + toleranceMs;

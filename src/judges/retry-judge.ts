@@ -1,5 +1,6 @@
 import { type Judge, type JudgedCase, judged } from './judgement.js';
 import { describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** Argument names that carry an idempotency key when neither the manifest nor an option names one. */
 const KEY_NAME = /^idempotency[-_]?key$|^request[-_]?key$|^dedup(e|lication)?[-_]?key$/i;
@@ -36,7 +37,7 @@ function firstAfter(sorted: readonly number[], value: number): number {
 function readOnlyTools(session: SessionIndex): ReadonlySet<string> {
   const names = new Set<string>();
   for (const request of session.requests) {
-    if (request.method !== 'tools/list') continue;
+    if (request.method !== METHODS.toolsList) continue;
     const tools = (request.response?.message as { result?: { tools?: unknown } } | undefined)?.result?.tools;
     if (!Array.isArray(tools)) continue;
     for (const tool of tools) if (tool?.annotations?.readOnlyHint === true && typeof tool.name === 'string') names.add(tool.name);
@@ -58,7 +59,7 @@ export const clientRetryKeepsKey: Judge = (session, options) => {
     return (name: string) => (field === undefined ? KEY_NAME.test(name) : name === field);
   };
   const readOnly = readOnlyTools(session);
-  const calls = session.requests.filter((request) => request.from === 'client' && request.method === 'tools/call');
+  const calls = session.requests.filter((request) => request.from === 'client' && request.method === METHODS.toolsCall);
   // The calls of each tool by their arguments but the key (the retry is the same tool's call, so the same operation:
   // one key argument for both), each list in the order sent: a retry is looked for among its own, not among every later
   // call (a long session holds 10⁴ calls and more, judged live about once a second).

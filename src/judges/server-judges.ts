@@ -1,6 +1,7 @@
 import type { JudgeOptions } from './judge-options.js';
 import { type Judge, type JudgedCase, judged } from './judgement.js';
 import { cancelledByClosing, describeRequest, type SessionIndex } from './session-requests.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** How long after a cancellation (beyond the grace) the answer to its fencing ping may come and still fence (ms). */
 export const FENCE_MS = 1000;
@@ -16,7 +17,7 @@ export const FENCE_MS = 1000;
  */
 function pingFences(session: SessionIndex, options: JudgeOptions): (cancelledAt: number) => number | undefined {
   if (session.transcript.transport !== 'stdio') return () => undefined;
-  const pings = session.requests.filter((request) => request.from === 'client' && request.method === 'ping');
+  const pings = session.requests.filter((request) => request.from === 'client' && request.method === METHODS.ping);
   return (cancelledAt) => {
     let low = 0;
     let high = pings.length;

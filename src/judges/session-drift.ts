@@ -8,6 +8,7 @@ import type { JudgedCase } from './judgement.js';
 import type { FindingPlace } from './session-rules.js';
 import { cancelledByClosing, describeRequest, type SessionIndex, type SessionRequest } from './session-requests.js';
 import type { SessionMessage } from './session-transcript.js';
+import { METHODS } from '../protocol/methods.js';
 
 /**
  * How one claim of a manifest fared in a recorded session: `seen` — a request of its operation exercised it and it
@@ -38,7 +39,7 @@ export function operationOf(manifest: LoadedManifest, request: SessionRequest): 
   return manifest.operations.find((operation) => {
     const spec = operation.spec;
     if (spec.direction === 'server-to-client' || spec.method !== request.method) return false;
-    if (spec.method === 'tools/call' || spec.method === 'prompts/get') return spec.name === name;
+    if (spec.method === METHODS.toolsCall || spec.method === METHODS.promptsGet) return spec.name === name;
     return spec.uri === undefined || spec.uri === uri;
   });
 }

@@ -2,6 +2,7 @@ import { fact, revisionsWhere } from '../spec/revision-facts.js';
 import { isSpecVersion, type SpecVersion } from '../spec/revisions.js';
 import type { Party, SessionMessage, SessionStream, SessionTranscript } from './session-transcript.js';
 import { asRecord } from '../protocol/message-guards.js';
+import { METHODS } from '../protocol/methods.js';
 
 /**
  * Requests that are meant to stay open until the client ends them (a 2026-07-28 `subscriptions/listen` stream): no
@@ -123,11 +124,11 @@ export function indexSession(transcript: SessionTranscript): SessionIndex {
     } else if (method !== undefined) {
       const notification = { method, params, message: entry };
       notifications.push(notification);
-      if (method === 'notifications/cancelled') {
+      if (method === METHODS.cancelled) {
         const named = byId[entry.from].get(idKey(params['requestId']) ?? '');
         cancellations.push({ notification, ...(named === undefined ? {} : { request: named }) });
         if (named !== undefined && named.cancelled === undefined) named.cancelled = entry;
-      } else if (method === 'notifications/progress') {
+      } else if (method === METHODS.progress) {
         const of = byToken[other(entry.from)].get(idKey(params['progressToken']) ?? '');
         progress.push({ notification, ...(of === undefined ? {} : { request: of }) });
         of?.progress.push(entry);
@@ -188,12 +189,12 @@ function cancelByClosedStreams(requests: readonly SessionRequest[], streams: rea
 /** The revision the session shows: the version `initialize` settled on, or the handshake that has no initialize. */
 function agreedRevision(requests: readonly SessionRequest[]): SpecVersion | undefined {
   for (const request of requests) {
-    if (request.method === 'initialize') {
+    if (request.method === METHODS.initialize) {
       const version = asRecord(asRecord(request.response?.message)?.['result'])?.['protocolVersion'];
       if (isSpecVersion(version)) return version;
     }
     // A handshake other than initialize names its revision by itself (server/discover).
-    const [only, ...others] = revisionsWhere('handshake', (value) => value === request.method && value !== 'initialize');
+    const [only, ...others] = revisionsWhere('handshake', (value) => value === request.method && value !== METHODS.initialize);
     if (only !== undefined && others.length === 0) return only;
   }
   return undefined;

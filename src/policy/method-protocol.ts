@@ -1,3 +1,4 @@
+import { METHODS } from '../protocol/methods.js';
 /**
  * How an operation's requests look and end on the wire, by its method (and whether it runs as a Task). The
  * fixture generators choose which scenarios apply from it, the simulator writes each message from it, and
@@ -19,9 +20,9 @@ export type MethodProtocol = 'call' | 'task' | 'listen' | 'read' | 'prompt' | 'r
 
 export function methodProtocol(method: string, usesTask: boolean): MethodProtocol {
   if (method === 'subscriptions/listen') return 'listen';
-  if (method === 'tools/call') return usesTask ? 'task' : 'call';
-  if (method === 'resources/read') return 'read';
-  if (method === 'prompts/get') return 'prompt';
+  if (method === METHODS.toolsCall) return usesTask ? 'task' : 'call';
+  if (method === METHODS.resourcesRead) return 'read';
+  if (method === METHODS.promptsGet) return 'prompt';
   return 'request';
 }
 

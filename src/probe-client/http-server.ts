@@ -14,6 +14,7 @@ import type { ScenarioCall } from './scenario-call.js';
 import { errorReply, type JsonObject, mayLog } from './scenario-protocol.js';
 import { ScenarioSession } from './scenario-session.js';
 import type { ScenarioTiming } from './scenarios.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** The most a POST body may hold (bytes): a client message, never a payload. */
 const MAX_BODY = 4 * 1024 * 1024;
@@ -316,7 +317,8 @@ export class ScenarioHttpServer {
     } catch {
       parsed = false;
     }
-    const isInitialize = parsed && typeof message === 'object' && message !== null && (message as JsonObject)['method'] === 'initialize';
+    const isInitialize =
+      parsed && typeof message === 'object' && message !== null && (message as JsonObject)['method'] === METHODS.initialize;
     if (isInitialize && this.#order.length >= MAX_SESSIONS) {
       res
         .writeHead(503, { 'Content-Type': 'text/plain' })
@@ -435,7 +437,7 @@ export class ScenarioHttpServer {
         id: `${++this.#eventCount}`,
         message: {
           jsonrpc: '2.0',
-          method: 'notifications/message',
+          method: METHODS.message,
           params: { level: 'debug', logger: 'mcprely-probe-client', data: 'this stream will be dropped before the answer' },
         },
         delivered: false,

@@ -6,6 +6,7 @@ import { HTTP_HEADERS, MCP_NAME_SOURCE } from '../protocol/http-headers.js';
 import { isLogLevel, type LogLevel } from '../protocol/log-levels.js';
 import { META_KEYS } from '../protocol/meta-keys.js';
 import { asRecord } from '../protocol/message-guards.js';
+import { METHODS } from '../protocol/methods.js';
 
 /**
  * Which era a request belongs to, and whether a stateless revision's request is well formed: its per-request envelope
@@ -106,7 +107,7 @@ export function readEnvelope(
   const claimed = meta?.[META_KEYS.protocolVersion];
   const headerVersion = fieldValue(headers?.protocolVersion);
   const stateless = (revision: unknown): revision is SpecVersion => isSpecVersion(revision) && ENVELOPE_REVISIONS.includes(revision);
-  if (method === 'initialize' && !stateless(claimed)) {
+  if (method === METHODS.initialize && !stateless(claimed)) {
     if (!stateless(headerVersion)) return { kind: 'handshake-era' };
     return refused(
       'header-mismatch',

@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { errorReply, type JsonObject, textResult } from './scenario-protocol.js';
 import type { ScenarioPlan, ScenarioTiming } from './scenarios.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** Where a running call's messages go; the transport decides (its stream, a buffer for a resumption, stdout). */
 export interface CallSink {
@@ -42,10 +43,7 @@ export class ScenarioCall {
       const tick = setInterval(() => {
         if (progressCount !== undefined && this.#progress >= progressCount) return clearInterval(tick);
         this.#progress++;
-        this.sink.send(
-          { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: this.#progress } },
-          false,
-        );
+        this.sink.send({ jsonrpc: '2.0', method: METHODS.progress, params: { progressToken: token, progress: this.#progress } }, false);
       }, progressEveryMs);
       this.#timers.push(tick);
     }

@@ -5,6 +5,7 @@ import type { SessionMessage } from '../judges/session-transcript.js';
 import type { CheckStatus } from '../live/outcome.js';
 import { fact } from '../spec/revision-facts.js';
 import { type Scenario, SCENARIOS, scenarioNamed } from './scenarios.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** One session of the scenario server as judged: its label (and trace, when recorded) and the judges' verdict. */
 export interface JudgedSession {
@@ -37,7 +38,7 @@ export interface ScenarioOutcome {
 const ONLY_PENDING = 'client-cancels-only-pending';
 
 function scenarioOf(request: SessionRequest): Scenario | undefined {
-  return request.from === 'client' && request.method === 'tools/call' ? scenarioNamed(request.params['name']) : undefined;
+  return request.from === 'client' && request.method === METHODS.toolsCall ? scenarioNamed(request.params['name']) : undefined;
 }
 
 /** Each trace line of the session that is about a scenario call: its request, answer, cancellation, progress and streams. */

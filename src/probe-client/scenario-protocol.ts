@@ -5,6 +5,7 @@ import { isLogLevel, LOG_LEVELS, type LogLevel } from '../protocol/log-levels.js
 import { ENVELOPE_REVISIONS, type McpHeaders, type Refusal, readEnvelope } from './request-envelope.js';
 import { type Scenario, SCENARIOS, scenarioNamed } from './scenarios.js';
 import { asRecord } from '../protocol/message-guards.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** The server's name and version: in the `initialize` result, or in each result's `_meta` where the revision puts it there. */
 export const SERVER_INFO = { name: 'mcprely-probe-client', version: '1' } as const;
@@ -82,7 +83,7 @@ export function scenarioTools(transport: 'stdio' | 'http'): JsonObject[] {
   }));
 }
 
-const INITIALIZE_REVISIONS = revisionsWhere('handshake', (value) => value === 'initialize');
+const INITIALIZE_REVISIONS = revisionsWhere('handshake', (value) => value === METHODS.initialize);
 
 /** The revision `initialize` settles: the one the client asks for when the server speaks it, else the most deployed. */
 function initializeRevision(asked: unknown): SpecVersion {
@@ -138,7 +139,7 @@ function toolCall(id: string | number, params: JsonObject, transport: 'stdio' | 
 
 /** A request of a revision with a handshake: initialize, ping, logging/setLevel, the tools. */
 function handshakeEraRequest(id: string | number, method: string, params: JsonObject, arrival: Arrival): Handled {
-  if (method === 'initialize') {
+  if (method === METHODS.initialize) {
     const revision = initializeRevision(params['protocolVersion']);
     return {
       kind: 'reply',
@@ -147,15 +148,15 @@ function handshakeEraRequest(id: string | number, method: string, params: JsonOb
     };
   }
   const revision = initializeRevision(arrival.sessionRevision ?? arrival.headers?.protocolVersion);
-  if (method === 'ping' && fact(revision, 'ping').value) return { kind: 'reply', message: result(id, {}) };
-  if (method === 'logging/setLevel' && fact(revision, 'logging-control').value === 'set-level') {
+  if (method === METHODS.ping && fact(revision, 'ping').value) return { kind: 'reply', message: result(id, {}) };
+  if (method === METHODS.loggingSetLevel && fact(revision, 'logging-control').value === 'set-level') {
     const level = params['level'];
     if (!isLogLevel(level))
       return { kind: 'reply', message: errorReply(id, ERROR_CODES.invalidParams, `level is one of ${LOG_LEVELS.join(', ')}`) };
     return { kind: 'reply', message: result(id, {}), logLevel: level };
   }
-  if (method === 'tools/list') return { kind: 'reply', message: result(id, { tools: scenarioTools(arrival.transport) }) };
-  if (method === 'tools/call') return toolCall(id, params, arrival.transport);
+  if (method === METHODS.toolsList) return { kind: 'reply', message: result(id, { tools: scenarioTools(arrival.transport) }) };
+  if (method === METHODS.toolsCall) return toolCall(id, params, arrival.transport);
   return { kind: 'reply', message: errorReply(id, ERROR_CODES.methodNotFound, `Method not found: ${method}`) };
 }
 
@@ -178,9 +179,9 @@ function statelessRequest(
         ...cacheHints(revision, method),
       }),
     };
-  if (method === 'tools/list')
+  if (method === METHODS.toolsList)
     return { kind: 'reply', message: result(id, { tools: scenarioTools(arrival.transport), ...cacheHints(revision, method) }) };
-  if (method === 'tools/call') return toolCall(id, params, arrival.transport, logLevel);
+  if (method === METHODS.toolsCall) return toolCall(id, params, arrival.transport, logLevel);
   return {
     kind: 'reply',
     message: errorReply(id, ERROR_CODES.methodNotFound, `Method not found: ${method}`),
@@ -196,7 +197,7 @@ export function handleMessage(value: unknown, arrival: Arrival): Handled {
   const params = asRecord(message['params']) ?? {};
   if (typeof method !== 'string') return { kind: 'none' };
   if (id === undefined || id === null) {
-    if (method === 'notifications/cancelled') return { kind: 'cancel', requestId: params['requestId'] };
+    if (method === METHODS.cancelled) return { kind: 'cancel', requestId: params['requestId'] };
     return { kind: 'none' };
   }
   if (typeof id !== 'string' && typeof id !== 'number')

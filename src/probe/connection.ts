@@ -8,6 +8,7 @@ import type { ProbeRecording } from './probe-recording.js';
 import type { WireLog } from './wire-log.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { isRequest, isResponse } from '../protocol/message-guards.js';
+import { METHODS } from '../protocol/methods.js';
 
 export type ProbeRevision = SpecVersion;
 
@@ -172,7 +173,7 @@ export abstract class Connection {
   protected abstract answerServerRequest(message: Record<string, unknown>): void;
 
   protected answerTo(message: Record<string, unknown>): Record<string, unknown> {
-    if (message['method'] === 'ping') return { jsonrpc: '2.0', id: message['id'], result: {} };
+    if (message['method'] === METHODS.ping) return { jsonrpc: '2.0', id: message['id'], result: {} };
     return {
       jsonrpc: '2.0',
       id: message['id'],
@@ -227,7 +228,7 @@ export abstract class Connection {
    */
   #answerToNotification(received: Received): void {
     const text = `an error response with id null: ${JSON.stringify(received.message['error'] ?? received.message['result'])}`;
-    const pending = this.notifications.find((sent) => sent.answer === undefined && sent.method === 'notifications/cancelled');
+    const pending = this.notifications.find((sent) => sent.answer === undefined && sent.method === METHODS.cancelled);
     if (pending === undefined) this.stray(text);
     else pending.answer = { text, at: received.at };
   }

@@ -14,6 +14,7 @@ import type { WireEntry } from './wire-log.js';
 import { DRIFT_RULES } from '../live/drift-rules.js';
 
 export { DRIFT_RULE_IDS, DRIFT_RULES, type DriftRule } from '../live/drift-rules.js';
+import { METHODS } from '../protocol/methods.js';
 
 /**
  * Where the manifest and the server it describes disagree: what tools/list says (tools, arguments, annotations,
@@ -76,7 +77,7 @@ function listedDrift(manifest: LoadedManifest, tools: readonly ToolSummary[], ad
   const described = new Set<string>();
   for (const operation of manifest.operations) {
     const spec = operation.spec;
-    if (spec.method !== 'tools/call' || spec.direction === 'server-to-client') continue;
+    if (spec.method !== METHODS.toolsCall || spec.direction === 'server-to-client') continue;
     described.add(spec.name);
     const tool = listed.get(spec.name);
     if (tool === undefined) {
@@ -329,8 +330,7 @@ function medianGap(times: readonly number[]): number | undefined {
 /** The part of a check's transcript that shows what it met: from the cancellation on when there was one, else its end; at most six lines. */
 export function excerpt(transcript: readonly WireEntry[]): string {
   const cancel = transcript.findIndex(
-    (entry) =>
-      entry.direction === '→' && (entry.text.includes('notifications/cancelled') || entry.text.startsWith('[closes the response stream')),
+    (entry) => entry.direction === '→' && (entry.text.includes(METHODS.cancelled) || entry.text.startsWith('[closes the response stream')),
   );
   const from = cancel >= 0 ? cancel : Math.max(0, transcript.length - 6);
   return transcript

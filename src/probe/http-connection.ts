@@ -5,9 +5,10 @@ import type { HttpEndpoint } from './request-headers.js';
 import { SseParser } from '../protocol/sse-parser.js';
 import type { WireLog } from './wire-log.js';
 import { HTTP_HEADER_KEYS, HTTP_HEADERS, MCP_NAME_SOURCE, SSE_CONTENT_TYPE } from '../protocol/http-headers.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** The methods about one task, whose Mcp-Name header carries its id where the revision has routing headers. */
-const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+const TASK_METHODS: ReadonlySet<string> = new Set([METHODS.tasksGet, METHODS.tasksUpdate, METHODS.tasksCancel]);
 /** A JSON response body longer than this is not read. */
 const MAX_JSON_BODY = 4 * 1024 * 1024;
 /** An SSE event (or a line without an end) longer than this ends the stream. */
@@ -57,7 +58,7 @@ export class HttpConnection extends Connection {
       Accept: `application/json, ${SSE_CONTENT_TYPE}`,
     };
     const method = message['method'];
-    if (method !== 'initialize') headers[HTTP_HEADERS.protocolVersion] = this.revision;
+    if (method !== METHODS.initialize) headers[HTTP_HEADERS.protocolVersion] = this.revision;
     if (this.sessionId !== undefined) headers[HTTP_HEADERS.sessionId] = this.sessionId;
     if (factsOf(this.revision)['http-routing-headers'].value && typeof method === 'string') {
       headers[HTTP_HEADERS.method] = method;
@@ -95,7 +96,7 @@ export class HttpConnection extends Connection {
     }
     call.headers = Object.fromEntries(response.headers);
     this.recording?.response(exchange, response.status, call.headers, owner);
-    if (message['method'] === 'initialize' && call.headers[HTTP_HEADER_KEYS.sessionId] !== undefined)
+    if (message['method'] === METHODS.initialize && call.headers[HTTP_HEADER_KEYS.sessionId] !== undefined)
       this.sessionId = call.headers[HTTP_HEADER_KEYS.sessionId];
     this.log.note(`HTTP ${response.status} ${call.headers['content-type'] ?? '(no content type)'} for ${call.method} (id ${call.id})`);
     void this.#consume(response, call, abort, () => closedByProbe).finally(() => this.#aborts.delete(abort));

@@ -1,6 +1,7 @@
 import type { LoadedManifest } from '../manifest/load.js';
 import type { OperationSpec, WorkStatusProbe } from '../manifest/types.js';
 import { emitsProgress, isKeyedMutation, usesTask } from '../policy/predicates.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** A tool as tools/list describes it (the parts the plan reads). */
 export interface ListedTool {
@@ -220,7 +221,7 @@ function choose(
   for (const spec of operations) {
     const tool = listed.get(spec.name);
     const runsLong = emitsProgress(spec) || usesTask(spec) || spec.probe?.arguments !== undefined;
-    if (tool === undefined || spec.method !== 'tools/call' || !runsLong || !allowed(tool, spec)) continue;
+    if (tool === undefined || spec.method !== METHODS.toolsCall || !runsLong || !allowed(tool, spec)) continue;
     const safety = safetyOf(tool, spec);
     return {
       tool: {

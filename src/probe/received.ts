@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '../protocol/error-codes.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** A JSON-RPC message received from the server, with when it arrived (probe clock, ms) and on which stream. */
 export interface Received {
@@ -8,7 +9,7 @@ export interface Received {
   readonly stream?: number;
 }
 
-export const isProgress = (message: Record<string, unknown>) => message['method'] === 'notifications/progress';
+export const isProgress = (message: Record<string, unknown>) => message['method'] === METHODS.progress;
 export const progressValue = (message: Record<string, unknown>) => (message['params'] as { progress?: unknown } | undefined)?.progress;
 
 const CANCEL_WORDS = /\b(cancel(?:l?ed|lation)?|abort(?:ed)?)\b/i;

@@ -4,6 +4,7 @@ import type { Call, Connection, ProbeRevision, SentNotification } from './connec
 import { HttpConnection } from './http-connection.js';
 import type { StdioConnection } from './stdio-connection.js';
 import type { WireLog } from './wire-log.js';
+import { METHODS } from '../protocol/methods.js';
 
 declare const MCPRELY_VERSION: string;
 const CLIENT_INFO = { name: 'mcprely-probe', version: typeof MCPRELY_VERSION === 'string' ? MCPRELY_VERSION : 'dev' };
@@ -22,7 +23,7 @@ export interface Negotiation {
 export type Opened = { readonly ok: true; readonly negotiation: Negotiation } | { readonly ok: false; readonly reason: string };
 
 /** The revision that starts with server/discover (the stateless one), if mcprely knows one. */
-const DISCOVERING = SPEC_VERSIONS.filter((revision) => factsOf(revision).handshake.value === 'server/discover').at(-1);
+const DISCOVERING = SPEC_VERSIONS.filter((revision) => factsOf(revision).handshake.value === METHODS.discover).at(-1);
 
 /**
  * The probe's MCP client: the handshake of the revision, requests with fresh ids and their own progress
@@ -63,7 +64,7 @@ export class ProbeSession {
       DISCOVERING !== undefined && (requested === DISCOVERING || (requested === undefined && this.connection instanceof HttpConnection));
     if (tryDiscover) {
       this.connection.revision = DISCOVERING;
-      const discovered = await this.#timed('server/discover', {}, requested === undefined ? Math.min(timeoutMs, 3000) : timeoutMs);
+      const discovered = await this.#timed(METHODS.discover, {}, requested === undefined ? Math.min(timeoutMs, 3000) : timeoutMs);
       const result = discovered?.inbox.response?.message['result'] as { supportedVersions?: unknown } | undefined;
       const versions = result?.supportedVersions;
       if (Array.isArray(versions) && versions.includes(DISCOVERING)) {
@@ -94,7 +95,7 @@ export class ProbeSession {
     const revision = requested !== undefined && requested !== DISCOVERING ? requested : MOST_DEPLOYED_REVISION;
     this.connection.revision = revision;
     const initialized = await this.#timed(
-      'initialize',
+      METHODS.initialize,
       { protocolVersion: revision, capabilities: {}, clientInfo: CLIENT_INFO },
       timeoutMs,
     );
@@ -105,7 +106,7 @@ export class ProbeSession {
         reason: this.connection.fatal ?? `initialize was not answered: ${initialized.inbox.why ?? `no response within ${timeoutMs} ms`}`,
       };
     if (answer['error'] !== undefined) return { ok: false, reason: `initialize was refused: ${JSON.stringify(answer['error'])}` };
-    await this.notify('notifications/initialized', {}, 'session');
+    await this.notify(METHODS.initialized, {}, 'session');
     this.serverCapabilities = objectOr((answer['result'] as { capabilities?: unknown } | undefined)?.capabilities);
     const serverVersion = (answer['result'] as { protocolVersion?: unknown } | undefined)?.protocolVersion;
     return {
@@ -122,7 +123,7 @@ export class ProbeSession {
 
   /** A round trip after the handshake, measured too; the server's tools, or why it did not list them. */
   async listTools(timeoutMs: number): Promise<{ tools: unknown[] } | { failed: string }> {
-    const call = await this.#timed('tools/list', {}, timeoutMs);
+    const call = await this.#timed(METHODS.toolsList, {}, timeoutMs);
     const answer = call.inbox.response?.message;
     if (answer === undefined) return { failed: `tools/list was not answered: ${call.inbox.why ?? `no response within ${timeoutMs} ms`}` };
     if (answer['error'] !== undefined) return { failed: `tools/list failed: ${JSON.stringify(answer['error'])}` };
@@ -149,7 +150,7 @@ export class ProbeSession {
    * Returns the signal used, or undefined when none was due.
    */
   async giveUp(call: Call, reason: string, owner: string): Promise<'close-stream' | 'notification' | undefined> {
-    if (call.inbox.response !== undefined || call.cancelledAt !== undefined || call.method === 'initialize') return undefined;
+    if (call.inbox.response !== undefined || call.cancelledAt !== undefined || call.method === METHODS.initialize) return undefined;
     if (this.connection.fatal !== undefined) return undefined;
     this.log.note(`the probe gives up on request ${call.id} (${reason}) and cancels it`);
     return (await this.cancel(call, `mcprely probe: ${reason}`, owner)).signal;
@@ -196,7 +197,7 @@ export class ProbeSession {
       call.closeStream();
       return { signal: 'close-stream' };
     }
-    const notification = await this.notify('notifications/cancelled', { requestId: call.id, reason }, owner);
+    const notification = await this.notify(METHODS.cancelled, { requestId: call.id, reason }, owner);
     if (this.connection.transport === 'stdio') await this.#fence(call, owner);
     return { signal: 'notification', notification };
   }
@@ -208,7 +209,7 @@ export class ProbeSession {
    */
   async #fence(call: Call, owner: string): Promise<void> {
     call.inbox.awaitFence();
-    const fence = await this.connection.send({ jsonrpc: '2.0', id: FENCE_IDS + this.#fences++, method: 'ping' }, owner);
+    const fence = await this.connection.send({ jsonrpc: '2.0', id: FENCE_IDS + this.#fences++, method: METHODS.ping }, owner);
     if (fence.inbox.response !== undefined) call.inbox.abandonFence();
     else fence.inbox.onResponse = () => call.inbox.fencePassed();
   }
@@ -218,7 +219,7 @@ export class ProbeSession {
     const call = await this.call(method, params, false, 'session');
     const answer = await call.inbox.waitForResponse(timeoutMs);
     if (answer === undefined) await this.giveUp(call, `no response within ${timeoutMs} ms`, 'session');
-    if (answer !== undefined && method === 'tools/list') this.#roundTrips.push(answer.at - call.sentAt);
+    if (answer !== undefined && method === METHODS.toolsList) this.#roundTrips.push(answer.at - call.sentAt);
     if (this.connection.transport === 'stdio' && answer !== undefined) (this.connection as StdioConnection).handshakeAnswered = true;
     return call;
   }

@@ -1,3 +1,4 @@
+import { METHODS } from './methods.js';
 /** Streamable HTTP request headers, as the transport page spells them (names compare case-insensitively). */
 export const HTTP_HEADERS = {
   protocolVersion: 'MCP-Protocol-Version',
@@ -26,7 +27,7 @@ export const SSE_RESPONSE_HEADERS = {
 
 /** The body field the `Mcp-Name` header mirrors, per method (streamable-http.mdx, Standard Request Headers). */
 export const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
+  [METHODS.toolsCall]: 'name',
+  [METHODS.promptsGet]: 'name',
+  [METHODS.resourcesRead]: 'uri',
 };

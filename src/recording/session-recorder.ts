@@ -3,6 +3,7 @@ import type { Party, SessionMessage, SessionTranscript } from '../judges/session
 import { StreamBook, type StreamRecord } from '../judges/stream-records.js';
 import { type TraceHeader, traceEndLine, traceHeaderLine, traceMessageLine, traceStreamLine } from '../judges/trace-format.js';
 import { sessionEssentials } from '../judges/session-essentials.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** Why a trace file cannot be opened for writing, in words (the proxy's and the probe's `--record`). */
 export function traceOpenProblem(error: unknown): string {
@@ -34,7 +35,7 @@ function compact(parsed: unknown, text: string): string {
 }
 
 /** Notifications the judges read; the others (logging, list changes, …) are recorded but not kept. */
-const JUDGED_NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/cancelled', 'notifications/progress']);
+const JUDGED_NOTIFICATIONS: ReadonlySet<string> = new Set([METHODS.cancelled, METHODS.progress]);
 
 /** A message the judges read: a request or a response (it has an id), or a notification they judge. */
 function isJudged(message: unknown): boolean {

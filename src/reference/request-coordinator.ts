@@ -12,6 +12,7 @@ import {
   requireTime,
   type RequestId,
 } from './validate-arguments.js';
+import { METHODS } from '../protocol/methods.js';
 
 export type RequestState = 'in_progress' | 'completed' | 'cancelled';
 
@@ -110,7 +111,7 @@ export class RequestCoordinator {
     const record: MutableRecord = {
       id,
       operation,
-      method: options.method === undefined ? 'tools/call' : requireNonEmptyString('method', options.method),
+      method: options.method === undefined ? METHODS.toolsCall : requireNonEmptyString('method', options.method),
       transport,
       state: 'in_progress',
       startedAtMs,
@@ -139,7 +140,7 @@ export class RequestCoordinator {
     const params: Record<string, unknown> = { progressToken: record.progressToken, progress: value };
     if (options.total !== undefined) params['total'] = options.total;
     if (options.message !== undefined) params['message'] = String(options.message);
-    return { jsonrpc: '2.0', method: 'notifications/progress', params };
+    return { jsonrpc: '2.0', method: METHODS.progress, params };
   }
 
   /** An SSE keep-alive comment: transport traffic, never activity, so it leaves the idle clock alone. */
@@ -168,7 +169,7 @@ export class RequestCoordinator {
       return { kind: 'close-stream', requestId: record.id };
     return {
       kind: 'notification',
-      message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: record.id, reason: String(reason) } },
+      message: { jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: record.id, reason: String(reason) } },
     };
   }
 
@@ -219,7 +220,7 @@ export class RequestCoordinator {
     if (record.state !== 'in_progress') throw new ProtocolStateError(`subscription ${JSON.stringify(id)} is already ${record.state}`);
     record.state = 'cancelled';
     record.cancelReason = reason;
-    return { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: record.id, reason } };
+    return { jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: record.id, reason } };
   }
 
   get(id: RequestId): RequestRecord | undefined {
@@ -230,8 +231,7 @@ export class RequestCoordinator {
   #receiveNotification(notification: unknown, transport: Transport): CancellationOutcome {
     if (notification === null || typeof notification !== 'object') return ignored('not a JSON-RPC message');
     const message = notification as { method?: unknown; params?: unknown };
-    if (message.method !== 'notifications/cancelled')
-      return ignored(`method is ${JSON.stringify(message.method)}, not notifications/cancelled`);
+    if (message.method !== METHODS.cancelled) return ignored(`method is ${JSON.stringify(message.method)}, not notifications/cancelled`);
     if (message.params === null || typeof message.params !== 'object' || Array.isArray(message.params))
       return ignored('params missing or not an object');
     const params = message.params as { requestId?: unknown; reason?: unknown };

@@ -9,6 +9,7 @@ import type { Transport } from '../protocol/transports.js';
 import { sequenceDiagram } from './mermaid.js';
 import type { ReviewContext } from './review-context.js';
 import type { RaceRow, RaceTable } from './review-types.js';
+import { METHODS } from '../protocol/methods.js';
 
 interface RaceInput {
   readonly context: ReviewContext;
@@ -289,7 +290,7 @@ function taskCancelThenCompletion(input: RaceInput): RaceRow {
     const final = tasks.client.get('t1')?.final;
     const actual = tasks.status('t1');
     const acknowledged = input.context.facts['task-cancel'].value === 'acknowledge';
-    const viaNotification = input.parameters.task.cancelVia === 'notifications/cancelled';
+    const viaNotification = input.parameters.task.cancelVia === METHODS.cancelled;
     return {
       order: 'tasks/cancel then completion',
       terminalState: actual === undefined ? 'unknown' : `task ${actual}`,

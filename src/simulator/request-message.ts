@@ -1,5 +1,6 @@
 import type { Fixture } from '../fixtures/fixture-types.js';
 import { methodProtocol, type MethodProtocol } from '../policy/method-protocol.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** The protocol a fixture's operation plays (older fixture files without `task.used` are tasks by their kind). */
 export function protocolOfFixture(fixture: Fixture): MethodProtocol {
@@ -23,7 +24,7 @@ export function requestParams(
 ): Record<string, unknown> {
   const meta = progressToken === undefined ? {} : { _meta: { progressToken } };
   // A Task's poll (the request a Task's deadlines apply to).
-  if (fixture.method === 'tasks/get') return { taskId: 't1' };
+  if (fixture.method === METHODS.tasksGet) return { taskId: 't1' };
   switch (protocolOfFixture(fixture)) {
     case 'call':
     case 'prompt':

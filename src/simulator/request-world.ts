@@ -8,6 +8,7 @@ import { FixtureError } from './fixture-error.js';
 import { protocolOfFixture, requestParams } from './request-message.js';
 import type { Transcript } from './transcript.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
+import { METHODS } from '../protocol/methods.js';
 
 /** What the client and the wire saw of one request. */
 export interface RequestView {
@@ -148,7 +149,7 @@ export class RequestWorld {
       ...(progressToken === undefined ? {} : { progressToken }),
     });
     if (protocolOfFixture(this.fixture) === 'listen' && this.#facts['subscriptions-listen'].value)
-      this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: {} });
+      this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', method: METHODS.subscriptionsAcknowledged, params: {} });
     if (!this.#http) return;
     this.transcript.note(at, 'server', `SSE response stream of ${name} open`);
     if (this.#buffersBecause.length > 0)
@@ -178,7 +179,7 @@ export class RequestWorld {
       this.transcript.note(at, 'server', `the policy keeps reporting progress for ${name} after its response`);
       this.#send(at, view, {
         jsonrpc: '2.0',
-        method: 'notifications/progress',
+        method: METHODS.progress,
         params: { progressToken: record.progressToken, progress: value },
       });
       return;
@@ -199,7 +200,7 @@ export class RequestWorld {
       this.transcript.note(at, 'server', `the policy keeps reporting progress for the cancelled ${name}`);
       this.#send(at, view, {
         jsonrpc: '2.0',
-        method: 'notifications/progress',
+        method: METHODS.progress,
         params: { progressToken: this.coordinator.get(name)!.progressToken, progress: value },
       });
       return;
@@ -271,7 +272,7 @@ export class RequestWorld {
       this.#outcome(at, view, this.coordinator.closeHttpStream(name, reason), completed);
       return;
     }
-    const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: name, reason } };
+    const message = { jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: name, reason } };
     this.transcript.wire(at, 'client → server', this.#http ? `POST ${JSON.stringify(message)}` : message);
     this.#outcome(
       at,

@@ -6,6 +6,7 @@ import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
 import type { Transcript } from './transcript.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { TERMINAL_TASK_STATUSES, type TaskStatus } from '../protocol/task-status.js';
+import { METHODS } from '../protocol/methods.js';
 
 interface ClientTaskView {
   waiting: boolean;
@@ -111,16 +112,21 @@ export class TaskWorld {
   cancel(at: number, task: string, path: readonly (string | number)[]): void {
     const view = this.#view(task, path);
     const { cancelVia, ackIsTerminal } = this.fixture.parameters.task;
-    if (cancelVia === 'notifications/cancelled') {
+    if (cancelVia === METHODS.cancelled) {
       this.transcript.wire(at, 'client → server', {
         jsonrpc: '2.0',
-        method: 'notifications/cancelled',
+        method: METHODS.cancelled,
         params: { requestId: `create-${task}` },
       });
       this.transcript.note(at, 'tasks', `ignored: notifications/cancelled must not be used for a task; ${task} keeps running`);
       return;
     }
-    this.transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: `cancel-${task}`, method: 'tasks/cancel', params: { taskId: task } });
+    this.transcript.wire(at, 'client → server', {
+      jsonrpc: '2.0',
+      id: `cancel-${task}`,
+      method: METHODS.tasksCancel,
+      params: { taskId: task },
+    });
     if (this.#lost.has(task)) {
       this.#unknown(at, `cancel-${task}`, task);
       return;
@@ -181,7 +187,12 @@ export class TaskWorld {
         this.transcript.note(at, 'client', `does not poll ${task} (the policy never waits for a terminal status)`);
       return;
     }
-    this.transcript.wire(at, 'client → server', { jsonrpc: '2.0', id: `get-${task}-${at}`, method: 'tasks/get', params: { taskId: task } });
+    this.transcript.wire(at, 'client → server', {
+      jsonrpc: '2.0',
+      id: `get-${task}-${at}`,
+      method: METHODS.tasksGet,
+      params: { taskId: task },
+    });
     if (this.#lost.has(task)) {
       this.#unknown(at, `get-${task}-${at}`, task);
       return;

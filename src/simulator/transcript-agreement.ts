@@ -1,5 +1,6 @@
 import type { FixtureRun } from './fixture-run.js';
 import { protocolOfFixture } from './request-message.js';
+import { METHODS } from '../protocol/methods.js';
 
 /**
  * Lines of a run's transcript that show behaviour its operation's policy and method do not have: progress
@@ -29,7 +30,7 @@ export function transcriptDisagreements(run: FixtureRun): string[] {
     } catch {
       continue;
     }
-    if (message.method === 'notifications/progress') {
+    if (message.method === METHODS.progress) {
       if (!p.emitsProgress) problems.push(`progress although the policy emits none (${where})`);
       if (protocol === 'listen') problems.push(`progress on a listen stream (${where})`);
     }
@@ -41,7 +42,7 @@ export function transcriptDisagreements(run: FixtureRun): string[] {
         problems.push(`a tool name on a subscription that carries none (${where})`);
       if (protocol === 'read' && typeof message.params?.['uri'] !== 'string') problems.push(`a resources/read without a uri (${where})`);
     }
-    if (protocol === 'task' && message.method === 'notifications/cancelled' && p.task.cancelVia !== 'notifications/cancelled')
+    if (protocol === 'task' && message.method === METHODS.cancelled && p.task.cancelVia !== METHODS.cancelled)
       problems.push(`notifications/cancelled for a Task (${where})`);
     if (
       entry.lane === 'server → client' &&

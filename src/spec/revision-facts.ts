@@ -1,4 +1,5 @@
 import { SPEC_VERSIONS, type SpecVersion } from './revisions.js';
+import { METHODS } from '../protocol/methods.js';
 
 /**
  * How strongly the specification says something: its own keyword (RFC 2119), or `defines` for a statement of
@@ -231,7 +232,7 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       says: 'HTTP requests after initialization MUST carry the MCP-Protocol-Version header',
     },
     handshake: {
-      value: 'initialize',
+      value: METHODS.initialize,
       strength: 'MUST',
       page: LIFECYCLE_2025,
       says: 'the initialization phase MUST be the first interaction between client and server',
@@ -327,7 +328,7 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       says: 'clients "MUST consider tool annotations to be untrusted unless they come from trusted servers"',
     },
     'task-cancel-method': {
-      value: 'tasks/cancel',
+      value: METHODS.tasksCancel,
       strength: 'MUST',
       page: CANCELLATION_2025,
       says: '"For task-augmented requests, the tasks/cancel request MUST be used instead of the notifications/cancelled notification"',
@@ -558,7 +559,7 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       says: 'requests carry MCP-Protocol-Version, Mcp-Method and Mcp-Name (for tools/call, resources/read, prompts/get) headers',
     },
     handshake: {
-      value: 'server/discover',
+      value: METHODS.discover,
       strength: 'MAY',
       page: 'basic/lifecycle',
       says: 'requests are stateless and carry their protocol version; a client MAY call server/discover to learn what the server supports',
@@ -644,7 +645,7 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       says: 'clients "MUST consider tool annotations to be untrusted unless they come from trusted servers"',
     },
     'task-cancel-method': {
-      value: 'tasks/cancel',
+      value: METHODS.tasksCancel,
       strength: 'MUST NOT',
       page: CANCELLATION_2026,
       says: 'notifications/cancelled "MUST NOT be used for task cancellation"; tasks are cancelled with tasks/cancel',
@@ -735,7 +736,14 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       says: 'every result carries resultType ("complete" for a final result; "input_required" or "task" otherwise): a result without it is invalid',
     },
     'cacheable-results': {
-      value: ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'],
+      value: [
+        METHODS.discover,
+        METHODS.toolsList,
+        METHODS.promptsList,
+        METHODS.resourcesList,
+        METHODS.resourceTemplatesList,
+        METHODS.resourcesRead,
+      ],
       strength: 'MUST',
       page: 'server/utilities/caching',
       says:

@@ -5,6 +5,7 @@ import { describeMessage, healthy, workRunning } from './observe.js';
 import { judgeSilence, violations, watchWork } from './silence.js';
 import { taskRequired } from './tasks.js';
 import { isResponse } from '../../protocol/message-guards.js';
+import { METHODS } from '../../protocol/methods.js';
 
 /**
  * Cancel a long request mid-flight with the transport's signal; afterwards nothing more may come for it — on
@@ -28,7 +29,7 @@ export const cancelBeforeCompletion: ProbeCheck = {
     if (tool === undefined) return outcome('inconclusive', `no long-running tool to cancel: ${context.plan.noLongTool}`);
     if (context.measured.longToolBroken !== undefined) return outcome('inconclusive', `not run: ${context.measured.longToolBroken}`);
     const session = context.session;
-    const call = await session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner);
+    const call = await session.call(METHODS.toolsCall, { name: tool.name, arguments: tool.arguments }, true, context.owner);
     // Cancel at the first sign of work, or a third of the way through a run of known length, at most 1.5 s in.
     const measuredMs = context.measured.longToolMs;
     const first = await call.inbox.next(() => true, Math.min(1500, measuredMs === undefined ? 1500 : Math.max(20, measuredMs / 3)));
@@ -60,7 +61,7 @@ export const cancelBeforeCompletion: ProbeCheck = {
     // Where the closed stream is the cancellation, a second request's stream must not carry the first one's messages.
     const witness =
       signal === 'close-stream' && factsOf(context.revision)['request-scoped-notifications'].value === 'originating-stream'
-        ? await session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner)
+        ? await session.call(METHODS.toolsCall, { name: tool.name, arguments: tool.arguments }, true, context.owner)
         : undefined;
     const watchMs = watchAfterCancel(context, cancelledAfter);
     // The witness is the probe's own run of the tool: the status tool counts it while it is open and working

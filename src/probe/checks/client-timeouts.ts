@@ -5,6 +5,7 @@ import { workRunning } from './observe.js';
 import { judgeSilence, violations, watchWork } from './silence.js';
 import { taskRequired } from './tasks.js';
 import { isResponse } from '../../protocol/message-guards.js';
+import { METHODS } from '../../protocol/methods.js';
 
 /** The timeouts the check plays, and why: as declared, or a maximum brought inside a run the declared ones would not interrupt. */
 export function playedTimeouts(context: ProbeContext): { idleMs: number; maxMs: number; how: string } {
@@ -52,7 +53,7 @@ export const clientTimeouts: ProbeCheck = {
           "the probe's budget: raise --max-time or lower --max-timeout",
         [how],
       );
-    const call = await context.session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner);
+    const call = await context.session.call(METHODS.toolsCall, { name: tool.name, arguments: tool.arguments }, true, context.owner);
     const started = call.sentAt;
     let idleFrom = started;
     let progressCount = 0;

@@ -3,6 +3,7 @@ import { factsOf } from '../../spec/revision-facts.js';
 import { HttpConnection } from '../http-connection.js';
 import { outcome, type ProbeCheck } from '../probe-types.js';
 import { SSE_CONTENT_TYPE } from '../../protocol/http-headers.js';
+import { METHODS } from '../../protocol/methods.js';
 
 /** An SSE response carries the headers that keep proxies from buffering it. */
 export const sseHeaders: ProbeCheck = {
@@ -16,8 +17,8 @@ export const sseHeaders: ProbeCheck = {
     const tool = context.measured.longToolBroken === undefined ? context.plan.longTool : undefined;
     const call =
       tool === undefined
-        ? await context.session.call('tools/list', {}, false, context.owner)
-        : await context.session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner);
+        ? await context.session.call(METHODS.toolsList, {}, false, context.owner)
+        : await context.session.call(METHODS.toolsCall, { name: tool.name, arguments: tool.arguments }, true, context.owner);
     const headers = call.headers ?? {};
     // Only the headers were wanted: the probe stops reading and cancels the work with the revision's signal.
     call.closeStream();

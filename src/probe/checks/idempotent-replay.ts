@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../json/canonical-json.js';
 import { outcome, type ProbeCheck } from '../probe-types.js';
 import { toolFailed } from './observe.js';
+import { METHODS } from '../../protocol/methods.js';
 
 /** Only with --allow-mutations: the same key and arguments twice give one result; the same key with changed arguments is refused. */
 export const idempotentReplay: ProbeCheck = {
@@ -18,7 +19,7 @@ export const idempotentReplay: ProbeCheck = {
     const key = `mcprely-probe-${process.pid}-${Date.now()}`;
     const call = async (args: Record<string, unknown>) => {
       const sent = await context.session.request(
-        'tools/call',
+        METHODS.toolsCall,
         { name: mutation.name, arguments: { ...args, [mutation.keyArgument]: key } },
         context.plan.requestTimeoutMs,
         context.owner,

@@ -1,6 +1,7 @@
 import type { SentNotification } from '../connection.js';
 import { outcome, type ProbeCheck } from '../probe-types.js';
 import { healthy, pause, unanswered } from './observe.js';
+import { METHODS } from '../../protocol/methods.js';
 
 /** A late, an unknown and two malformed cancellations: each ignored — no reply of any kind — and the server stays healthy. */
 export const ignoredCancellations: ProbeCheck = {
@@ -10,7 +11,7 @@ export const ignoredCancellations: ProbeCheck = {
   fix: 'drop a cancellation whose requestId is unknown, finished or malformed without a reply, and keep serving',
   async run(context) {
     const connection = context.session.connection;
-    const done = await context.session.request('tools/list', {}, context.plan.requestTimeoutMs, context.owner);
+    const done = await context.session.request(METHODS.toolsList, {}, context.plan.requestTimeoutMs, context.owner);
     if (done.inbox.response === undefined)
       return outcome('fail', `tools/list was not answered: ${unanswered(done, context.plan.requestTimeoutMs)}`);
     const cases: [string, Record<string, unknown>][] = [
@@ -21,11 +22,8 @@ export const ignoredCancellations: ProbeCheck = {
     const strays = new Map(connection.strays.map((stray) => [stray, stray.count]));
     const sent: [string, SentNotification][] = [];
     for (const [label, params] of cases)
-      sent.push([label, await connection.notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params }, context.owner)]);
-    sent.push([
-      'a cancellation without params',
-      await connection.notify({ jsonrpc: '2.0', method: 'notifications/cancelled' }, context.owner),
-    ]);
+      sent.push([label, await connection.notify({ jsonrpc: '2.0', method: METHODS.cancelled, params }, context.owner)]);
+    sent.push(['a cancellation without params', await connection.notify({ jsonrpc: '2.0', method: METHODS.cancelled }, context.owner)]);
     await pause(context, context.plan.graceMs);
     const problems: string[] = [];
     const details: string[] = [];

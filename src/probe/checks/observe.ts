@@ -1,6 +1,7 @@
 import type { Call } from '../connection.js';
 import { type ProbeContext, since } from '../probe-types.js';
 import { isProgress, progressValue, type Received } from '../received.js';
+import { METHODS } from '../../protocol/methods.js';
 
 /** Waits `ms`, or less if the connection ends for good; returns how long it actually waited. */
 export async function pause(context: ProbeContext, ms: number): Promise<number> {
@@ -14,7 +15,7 @@ export async function pause(context: ProbeContext, ms: number): Promise<number> 
 
 /** The server still answers an ordinary request: it survived whatever the check did. */
 export async function healthy(context: ProbeContext): Promise<string | undefined> {
-  const call = await context.session.request('tools/list', {}, context.plan.requestTimeoutMs, context.owner);
+  const call = await context.session.request(METHODS.toolsList, {}, context.plan.requestTimeoutMs, context.owner);
   const answer = call.inbox.response?.message;
   if (answer === undefined) return `the server no longer answers tools/list: ${unanswered(call, context.plan.requestTimeoutMs)}`;
   if (answer['error'] !== undefined) return `tools/list now fails: ${JSON.stringify(answer['error'])}`;
@@ -52,7 +53,7 @@ export async function workRunning(context: ProbeContext): Promise<{ active: numb
   const status = context.plan.workStatus;
   if (status === undefined) return { unreadable: 'no status tool is named (probe.workStatus)' };
   const call = await context.session.request(
-    'tools/call',
+    METHODS.toolsCall,
     { name: status.tool, arguments: { ...(status.arguments ?? {}) } },
     context.plan.requestTimeoutMs,
     context.owner,

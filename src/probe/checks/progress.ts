@@ -2,6 +2,7 @@ import { outcome, type ProbeCheck, RESERVE_MS, since } from '../probe-types.js';
 import { plural } from '../../text/plural.js';
 import { describeMessage, toolFailed } from './observe.js';
 import { taskRequired } from './tasks.js';
+import { METHODS } from '../../protocol/methods.js';
 
 /** Run the long tool to completion: progress strictly increases, carries the request's own token, and stops at completion. */
 export const progressToCompletion: ProbeCheck = {
@@ -15,7 +16,7 @@ export const progressToCompletion: ProbeCheck = {
     if (asTask !== undefined) return asTask;
     const tool = context.plan.longTool;
     if (tool === undefined) return outcome('inconclusive', `no long-running tool: ${context.plan.noLongTool}`);
-    const call = await context.session.call('tools/call', { name: tool.name, arguments: tool.arguments }, true, context.owner);
+    const call = await context.session.call(METHODS.toolsCall, { name: tool.name, arguments: tool.arguments }, true, context.owner);
     const limit = Math.max(0, Math.min(context.plan.longRunMs, context.budgetLeft() - RESERVE_MS));
     const response = await call.inbox.waitForResponse(limit);
     const inbox = call.inbox;

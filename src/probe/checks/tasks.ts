@@ -9,6 +9,7 @@ import type { ProbeSession } from '../session.js';
 import { pause, toolFailed, unanswered } from './observe.js';
 import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { isTaskStatus, TERMINAL_TASK_STATUSES } from '../../protocol/task-status.js';
+import { METHODS } from '../../protocol/methods.js';
 
 /** The extension that carries tasks where they are not in the core protocol. */
 const EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -205,7 +206,7 @@ interface Created {
 async function createTask(context: ProbeContext, wire: TaskWire, tool: ToolChoice): Promise<Created> {
   const session = context.session;
   const params = { name: tool.name, arguments: tool.arguments, ...(wire.serverDirected ? {} : { task: { ttl: TTL_MS } }) };
-  const call = await session.call('tools/call', params, true, context.owner, wire.capabilities);
+  const call = await session.call(METHODS.toolsCall, params, true, context.owner, wire.capabilities);
   const how = wire.serverDirected ? `declaring ${EXTENSION} in the request's capabilities` : `with params.task { ttl: ${TTL_MS} }`;
   const wait = Math.max(0, Math.min(context.plan.requestTimeoutMs, context.budgetLeft() - RESERVE_MS));
   const response = await call.inbox.waitForResponse(wait);
@@ -369,7 +370,7 @@ async function getTask(
   deadline = Number.POSITIVE_INFINITY,
 ): Promise<{ task: TaskState; received: Received } | { failed: string; code?: unknown }> {
   const timeout = Math.max(1, Math.min(context.plan.requestTimeoutMs, deadline - context.clock() + context.plan.requestTimeoutMs / 2));
-  const call = await session.request('tasks/get', { taskId }, timeout, context.owner, wire.capabilities);
+  const call = await session.request(METHODS.tasksGet, { taskId }, timeout, context.owner, wire.capabilities);
   const received = call.inbox.response;
   if (received === undefined) return { failed: `tasks/get of task ${taskId} was not answered: ${unanswered(call, timeout)}` };
   const error = objectAt(received.message, ['error']);
@@ -397,7 +398,13 @@ async function fetchResult(
       return { problem: `tasks/get of the failed task ${taskId} carries no error`, text: 'no inline error' };
     return { text: `tasks/get of the ${last.status} task carries its ${last.status === 'failed' ? 'error' : 'result'} inline` };
   }
-  const call = await context.session.request('tasks/result', { taskId }, context.plan.requestTimeoutMs, context.owner, wire.capabilities);
+  const call = await context.session.request(
+    METHODS.tasksResult,
+    { taskId },
+    context.plan.requestTimeoutMs,
+    context.owner,
+    wire.capabilities,
+  );
   const received = call.inbox.response;
   if (received === undefined)
     return {
@@ -464,7 +471,13 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   if (second.task === undefined)
     return { problems: [], details, observed: {}, summary: '', unplayed: `the second task was not created: ${second.unplayed}` };
   const taskId = second.task.taskId;
-  const cancel = await context.session.request('tasks/cancel', { taskId }, context.plan.requestTimeoutMs, context.owner, wire.capabilities);
+  const cancel = await context.session.request(
+    METHODS.tasksCancel,
+    { taskId },
+    context.plan.requestTimeoutMs,
+    context.owner,
+    wire.capabilities,
+  );
   const cancelledAfter = Math.round(cancel.sentAt - second.call.sentAt);
   const received = cancel.inbox.response;
   if (received === undefined)
@@ -527,7 +540,7 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
     const problems = watched.problem === undefined ? [] : [watched.problem];
     problems.push(...(await progressAfter(context, second.call, received.at, wire, `task ${taskId} was cancelled`)).problems);
     const again = await context.session.request(
-      'tasks/cancel',
+      METHODS.tasksCancel,
       { taskId },
       context.plan.requestTimeoutMs,
       context.owner,
@@ -633,7 +646,7 @@ async function afterDisconnect(
 /** A task left running when the check gives up on it is cancelled, with the task's own method. */
 async function cancelQuietly(context: ProbeContext, wire: TaskWire, taskId: string): Promise<void> {
   await context.session.request(
-    'tasks/cancel',
+    METHODS.tasksCancel,
     { taskId },
     Math.min(2000, context.plan.requestTimeoutMs),
     context.owner,

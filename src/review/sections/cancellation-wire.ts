@@ -1,6 +1,7 @@
 import { cancelSignalOf, disconnectCancels, usesTask } from '../../policy/predicates.js';
 import type { ReviewContext } from '../review-context.js';
 import type { WireRow } from '../review-types.js';
+import { METHODS } from '../../protocol/methods.js';
 
 const SERVER_RULES = ['cancel-suppress-response', 'cancel-invalid-ignored', 'cancel-work-stops', 'cancel-initialize', 'cancel-server-sent'];
 const HTTP_RULES = ['cancel-http-signal', 'cancel-disconnect-semantics'];
@@ -23,7 +24,7 @@ export function cancellationWire(context: ReviewContext): WireRow[] {
   if (usesTask(operation)) {
     // A Task is cancelled by tasks/cancel on every transport; notifications/cancelled MUST NOT be used for it.
     const task = operation.task ?? {};
-    const viaNotification = task.cancelVia === 'notifications/cancelled';
+    const viaNotification = task.cancelVia === METHODS.cancelled;
     const taskServer =
       task.cancel === 'immediate-terminal'
         ? 'moves the task to cancelled before it answers'
