@@ -57,7 +57,7 @@ export const ALLOWED = {
   listener: ['protocol', 'spec'],
   proxy: ['protocol', 'judges', 'listener', 'probe', 'recording', 'text'],
   'probe-client': ['protocol', 'judges', 'listener', 'live', 'recording', 'spec', 'text'],
-  audit: ['html', 'judges', 'live', 'review', 'simulator', 'text'],
+  audit: ['protocol', 'html', 'judges', 'live', 'review', 'simulator', 'text'],
   workspace: ['config', 'document', 'findings', 'generated', 'lint', 'report', 'rules', 'text'],
   'lint-cache': ['json', 'lint', 'rules', 'text'],
   'fix-writer': ['document', 'findings', 'lint', 'rules', 'text'],

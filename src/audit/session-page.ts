@@ -10,6 +10,7 @@ import type { TraceHeader } from '../judges/trace-format.js';
 import { STATUS_WORDS } from '../live/outcome.js';
 import { sequenceDiagram } from '../review/mermaid.js';
 import type { TranscriptEntry } from '../simulator/transcript.js';
+import { TRACE_TRANSPORT } from '../protocol/transports.js';
 
 /** What the page of one recorded session shows. */
 export interface SessionPageInput {
@@ -223,7 +224,7 @@ export function sessionPage(input: SessionPageInput): string {
     title: `mcprely audit: ${input.trace}`,
     header: [
       `<h1>Session <code>${html(input.trace)}</code></h1>`,
-      `<p class="meta">${html(header.transport === 'http' ? 'Streamable HTTP' : 'stdio')} · ${html(revision)} · ` +
+      `<p class="meta">${html(header.transport === TRACE_TRANSPORT['streamable-http'] ? 'Streamable HTTP' : 'stdio')} · ${html(revision)} · ` +
         `${html(header.server ?? 'server not named')} · recorded ${html(header.started)} · ${Math.round(transcript.endedAt)} ms · ` +
         `${transcript.messages.length} judged message(s)</p>`,
       `<div class="verdict ${broken.length === 0 && passed > 0 ? 'ready' : 'refused'}">` +

@@ -5,6 +5,7 @@ import { displayText } from '../text/display-text.js';
 import { listenerGuard } from './listener-options.js';
 import type { ProxyOptions } from './proxy-options.js';
 import { judgeAsItGoes, openRecorder, writeVerdict } from './proxy-session.js';
+import { TRACE_TRANSPORT } from '../protocol/transports.js';
 
 /** Where the relay listens when `--listen` is not given: loopback, a free port (printed at start). */
 const DEFAULT_LISTEN: ListenAddress = { host: '127.0.0.1', port: 0 };
@@ -49,7 +50,11 @@ export async function runHttpProxy(options: ProxyOptions & { readonly url: strin
   // A secret of the proxy's own (a --header, the query) that the server echoes in a message stays out of the trace.
   const secrets = secretsOf(endpoint);
   const redact = secrets.length === 0 ? undefined : (line: string) => redactSecrets(line, secrets);
-  const recorder = openRecorder({ transport: 'http', server: shownEndpoint(endpoint.url) }, options.record, redact);
+  const recorder = openRecorder(
+    { transport: TRACE_TRANSPORT['streamable-http'], server: shownEndpoint(endpoint.url) },
+    options.record,
+    redact,
+  );
   if (recorder === undefined) return 2;
   const at = listen as ListenAddress;
   let relay: Awaited<ReturnType<typeof startHttpRelay>>;

@@ -26,6 +26,7 @@ import { parseListen } from './http-proxy-command.js';
 import { type ListenerAllowances, listenerGuard } from './listener-options.js';
 import { readOptionalManifest } from './manifest-input.js';
 import type { OutputSpec } from './output-spec.js';
+import { TRACE_TRANSPORT } from '../protocol/transports.js';
 
 export interface ProbeClientOptions extends ListenerAllowances {
   readonly stdio: boolean;
@@ -148,7 +149,7 @@ function finish(
       const session = sessions[index] as ScenarioSession;
       const header = {
         mcprelyTrace: 1 as const,
-        transport: session.transport,
+        transport: TRACE_TRANSPORT[session.transport],
         started: session.recorder.startedAt,
         server: 'mcprely probe-client',
       };

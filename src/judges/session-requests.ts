@@ -3,6 +3,7 @@ import { isSpecVersion, type SpecVersion } from '../spec/revisions.js';
 import type { Party, SessionMessage, SessionStream, SessionTranscript } from './session-transcript.js';
 import { asRecord } from '../protocol/message-guards.js';
 import { METHODS } from '../protocol/methods.js';
+import { TRACE_TRANSPORT } from '../protocol/transports.js';
 
 /**
  * Requests that are meant to stay open until the client ends them (a 2026-07-28 `subscriptions/listen` stream): no
@@ -140,7 +141,11 @@ export function indexSession(transcript: SessionTranscript): SessionIndex {
     }
   }
   const revision = transcript.revision ?? agreedRevision(requests) ?? headerRevision(transcript.streams);
-  if (transcript.transport === 'http' && revision !== undefined && fact(revision, 'http-cancel-signal').value === 'close-stream') {
+  if (
+    transcript.transport === TRACE_TRANSPORT['streamable-http'] &&
+    revision !== undefined &&
+    fact(revision, 'http-cancel-signal').value === 'close-stream'
+  ) {
     // Over HTTP on this revision only closing the stream cancels: a POSTed notifications/cancelled is not the signal.
     for (const { notification, request } of cancellations)
       if (request !== undefined && request.cancelled === notification.message) delete request.cancelled;

@@ -1,4 +1,5 @@
 import type { SpecVersion } from '../spec/revisions.js';
+import type { TraceTransport } from '../protocol/transports.js';
 
 /** Who sent a message: the host's MCP client or the server. */
 export type Party = 'client' | 'server';
@@ -45,7 +46,7 @@ export interface SessionStream {
 
 /** A recorded session: its messages in the order they passed, and how long it was watched. */
 export interface SessionTranscript {
-  readonly transport: 'stdio' | 'http';
+  readonly transport: TraceTransport;
   /** The revision the two parties agreed on, when the session shows it (or the recording was told). */
   readonly revision?: SpecVersion;
   readonly messages: readonly SessionMessage[];

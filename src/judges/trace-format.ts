@@ -1,6 +1,7 @@
 import type { Party, SessionMessage, SessionTranscript } from './session-transcript.js';
 import { StreamBook, type StreamRecord, streamRecordOf } from './stream-records.js';
 import { isRecord } from '../protocol/message-guards.js';
+import { isTraceTransport, type TraceTransport } from '../protocol/transports.js';
 
 /**
  * A session trace is JSON Lines (schemas/trace.schema.json): a header, then one record per message as it passed —
@@ -12,7 +13,7 @@ export const TRACE_VERSION = 1;
 
 export interface TraceHeader {
   readonly mcprelyTrace: typeof TRACE_VERSION;
-  readonly transport: 'stdio' | 'http';
+  readonly transport: TraceTransport;
   /** When the recording started (ISO 8601). */
   readonly started: string;
   /** The server's program or endpoint, without arguments or query (which may hold secrets). */
@@ -88,11 +89,7 @@ export function readTrace(text: string): TraceRead {
       continue;
     }
     if (header === undefined) {
-      if (
-        value['mcprelyTrace'] !== TRACE_VERSION ||
-        (value['transport'] !== 'stdio' && value['transport'] !== 'http') ||
-        typeof value['started'] !== 'string'
-      ) {
+      if (value['mcprelyTrace'] !== TRACE_VERSION || !isTraceTransport(value['transport']) || typeof value['started'] !== 'string') {
         problem(
           line,
           `the first line is not a trace header: {"mcprelyTrace": ${TRACE_VERSION}, "transport": "stdio" | "http", ` +

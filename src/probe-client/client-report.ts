@@ -5,6 +5,7 @@ import { plural } from '../text/plural.js';
 import { CLIENT_PROFILES, type ClientUnderTest, likelyCauses } from './client-profiles.js';
 import type { ScenarioCase, ScenarioOutcome } from './scenario-outcomes.js';
 import type { SessionSummary } from './session-summary.js';
+import { TRACE_TRANSPORT } from '../protocol/transports.js';
 
 /** How many cases a scenario's report lists; the rest are counted. */
 export const LISTED_CASES = 5;
@@ -67,7 +68,7 @@ function caseLine(one: ScenarioCase): string {
 
 /** One line per session: its trace (or label), the revision it spoke, the transport, and the client as it named itself. */
 function sessionLine(session: SessionSummary): string {
-  const transport = session.transport === 'http' ? 'Streamable HTTP' : 'stdio';
+  const transport = session.transport === TRACE_TRANSPORT['streamable-http'] ? 'Streamable HTTP' : 'stdio';
   const revision = session.revision ?? 'revision not shown (no handshake, no protocol version)';
   const client = session.clientInfo === undefined ? '' : `; the client named itself ${displayText(session.clientInfo)}`;
   return `  ${displayText(session.label)}: ${revision} over ${transport}${client}`;

@@ -191,10 +191,10 @@ export class ScenarioHttpServer {
     const path = this.recordPath(this.#order.length);
     let session: ScenarioSession;
     try {
-      session = new ScenarioSession(label, 'http', this.timing, path);
+      session = new ScenarioSession(label, 'streamable-http', this.timing, path);
     } catch (error) {
       this.traceProblems.push(`cannot write the trace ${path}: ${traceOpenProblem(error)}`);
-      session = new ScenarioSession(label, 'http', this.timing);
+      session = new ScenarioSession(label, 'streamable-http', this.timing);
     }
     this.#order.push(session);
     return session;

@@ -6,6 +6,7 @@ import type { CheckStatus } from '../live/outcome.js';
 import { fact } from '../spec/revision-facts.js';
 import { type Scenario, SCENARIOS, scenarioNamed } from './scenarios.js';
 import { METHODS } from '../protocol/methods.js';
+import { TRACE_TRANSPORT } from '../protocol/transports.js';
 
 /** One session of the scenario server as judged: its label (and trace, when recorded) and the judges' verdict. */
 export interface JudgedSession {
@@ -93,7 +94,7 @@ function ownersOf(session: SessionIndex): Map<number, string> {
  * left to cancel an answered call on the wire, so whether it would is not observable. The reason, in such a session.
  */
 function answeredUnobservable(session: SessionIndex): string | undefined {
-  if (session.transcript.transport !== 'http' || session.revision === undefined) return undefined;
+  if (session.transcript.transport !== TRACE_TRANSPORT['streamable-http'] || session.revision === undefined) return undefined;
   if (fact(session.revision, 'http-cancel-signal').value !== 'close-stream') return undefined;
   return (
     `${ONLY_PENDING}: not observable on ${session.revision} over HTTP, where closing the stream is the cancellation and the ` +
@@ -104,7 +105,7 @@ function answeredUnobservable(session: SessionIndex): string | undefined {
 /** Why a scenario cannot be played in any of these sessions: one that drops an HTTP stream, in sessions all over stdio. */
 function notApplicableIn(scenario: Scenario, sessions: readonly JudgedSession[]): string | undefined {
   if (scenario.httpOnly !== true || sessions.length === 0) return undefined;
-  if (sessions.some(({ verdict }) => verdict.session.transcript.transport === 'http')) return undefined;
+  if (sessions.some(({ verdict }) => verdict.session.transcript.transport === TRACE_TRANSPORT['streamable-http'])) return undefined;
   return 'not applicable over stdio: it drops an HTTP stream (run probe-client with --listen or --run to play it)';
 }
 

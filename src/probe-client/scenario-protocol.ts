@@ -6,6 +6,7 @@ import { ENVELOPE_REVISIONS, type McpHeaders, type Refusal, readEnvelope } from 
 import { type Scenario, SCENARIOS, scenarioNamed } from './scenarios.js';
 import { asRecord } from '../protocol/message-guards.js';
 import { METHODS } from '../protocol/methods.js';
+import type { Transport } from '../protocol/transports.js';
 
 /** The server's name and version: in the `initialize` result, or in each result's `_meta` where the revision puts it there. */
 export const SERVER_INFO = { name: 'mcprely-probe-client', version: '1' } as const;
@@ -25,7 +26,7 @@ export const CACHE_HINTS = { ttlMs: 0, cacheScope: 'public' } as const;
 
 /** Where a message came from: its transport, over HTTP its MCP headers, over stdio the revision its session speaks. */
 export interface Arrival {
-  readonly transport: 'stdio' | 'http';
+  readonly transport: Transport;
   readonly headers?: McpHeaders;
   readonly sessionRevision?: SpecVersion;
 }
@@ -74,8 +75,8 @@ export function textResult(id: string | number, text: string): JsonObject {
 }
 
 /** The scenarios as `tools/list` gives them: the ones the transport can play. */
-export function scenarioTools(transport: 'stdio' | 'http'): JsonObject[] {
-  return SCENARIOS.filter((scenario) => transport === 'http' || scenario.httpOnly !== true).map((scenario) => ({
+export function scenarioTools(transport: Transport): JsonObject[] {
+  return SCENARIOS.filter((scenario) => transport === 'streamable-http' || scenario.httpOnly !== true).map((scenario) => ({
     name: scenario.name,
     description: scenario.description,
     inputSchema: scenario.inputSchema,
@@ -110,7 +111,7 @@ function result(id: string | number, body: JsonObject): JsonObject {
 }
 
 /** A tools/call: the scenario to start, or why not. */
-function toolCall(id: string | number, params: JsonObject, transport: 'stdio' | 'http', logLevel?: LogLevel): Handled {
+function toolCall(id: string | number, params: JsonObject, transport: Transport, logLevel?: LogLevel): Handled {
   const scenario = scenarioNamed(params['name']);
   if (scenario === undefined)
     return {

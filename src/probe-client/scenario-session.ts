@@ -9,6 +9,7 @@ import type { McpHeaders } from './request-envelope.js';
 import { type CallSink, duplicateAnswer, KeyBook, ScenarioCall } from './scenario-call.js';
 import { type Handled, handleMessage, type JsonObject, SERVER_INFO } from './scenario-protocol.js';
 import type { ScenarioPlan, ScenarioTiming } from './scenarios.js';
+import { TRACE_TRANSPORT, type Transport } from '../protocol/transports.js';
 
 /** The revision a request's per-request envelope names (`_meta`), where the revision has one. */
 function envelopeRevision(message: unknown): SpecVersion | undefined {
@@ -33,11 +34,11 @@ export class ScenarioSession {
 
   constructor(
     readonly label: string,
-    readonly transport: 'stdio' | 'http',
+    readonly transport: Transport,
     readonly timing: ScenarioTiming,
     recordPath?: string,
   ) {
-    this.recorder = new SessionRecorder({ transport, server: 'mcprely probe-client' }, recordPath);
+    this.recorder = new SessionRecorder({ transport: TRACE_TRANSPORT[transport], server: 'mcprely probe-client' }, recordPath);
   }
 
   /**
@@ -48,7 +49,9 @@ export class ScenarioSession {
     this.recorder.parsedMessage('client', message, stream);
     const handled = handleMessage(
       message,
-      this.transport === 'http' ? { transport: 'http', headers: headers ?? {} } : { transport: 'stdio', sessionRevision: this.revision },
+      this.transport === 'streamable-http'
+        ? { transport: this.transport, headers: headers ?? {} }
+        : { transport: 'stdio', sessionRevision: this.revision },
     );
     if (handled.kind === 'reply' && handled.revision !== undefined) this.revision = handled.revision;
     if (handled.kind === 'reply' && handled.logLevel !== undefined) this.logLevel = handled.logLevel;

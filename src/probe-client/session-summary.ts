@@ -2,11 +2,12 @@ import type { SessionIndex } from '../judges/session-requests.js';
 import { META_KEYS } from '../protocol/meta-keys.js';
 import type { JudgedSession } from './scenario-outcomes.js';
 import { asRecord } from '../protocol/message-guards.js';
+import type { TraceTransport } from '../protocol/transports.js';
 
 /** What a report says of one session before its scenarios: where it is, what it spoke, and who the client said it was. */
 export interface SessionSummary {
   readonly label: string;
-  readonly transport: 'stdio' | 'http';
+  readonly transport: TraceTransport;
   /** The revision the session spoke (its handshake's, or its envelope's); absent when it never showed one. */
   readonly revision?: string;
   /** The client's own `clientInfo` (name and version), as it sent it; absent when it sent none. */

@@ -1,6 +1,7 @@
 import type { Party, SessionTranscript } from '../judges/session-transcript.js';
 import { responseRecord, type StreamRecord } from '../judges/stream-records.js';
 import { SessionRecorder } from '../recording/session-recorder.js';
+import { TRACE_TRANSPORT, type Transport } from '../protocol/transports.js';
 
 /**
  * The probe's own session as the judges read it, recorded as the proxy records a host's: every message the probe
@@ -17,8 +18,8 @@ export class ProbeRecording {
   #exchanges = 0;
 
   /** `redact`: what each trace line goes through before it is written (the secrets a server echoed removed). */
-  constructor(transport: 'stdio' | 'http', server: string, recordPath?: string, redact?: (line: string) => string) {
-    this.#recorder = new SessionRecorder({ transport, server }, recordPath, redact);
+  constructor(transport: Transport, server: string, recordPath?: string, redact?: (line: string) => string) {
+    this.#recorder = new SessionRecorder({ transport: TRACE_TRANSPORT[transport], server }, recordPath, redact);
   }
 
   /** A message the probe (`client`) or the server sent; over HTTP, the exchange that carried it; the check it is about. */

@@ -232,7 +232,7 @@ function openRecording(options: ProbeOptions, secrets: readonly string[]): Probe
   const server = 'stdio' in options.target ? basename(options.target.stdio[0] ?? '') : shownEndpoint(options.target.url);
   try {
     const redact = secrets.length === 0 ? undefined : (line: string) => redactSecrets(line, secrets);
-    return new ProbeRecording('stdio' in options.target ? 'stdio' : 'http', server, options.record, redact);
+    return new ProbeRecording('stdio' in options.target ? 'stdio' : 'streamable-http', server, options.record, redact);
   } catch (error) {
     return { usage: `cannot write the trace ${options.record}: ${traceOpenProblem(error)}` };
   }

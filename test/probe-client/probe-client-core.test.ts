@@ -49,9 +49,9 @@ describe('the scenario protocol (pure)', () => {
     });
   });
   it('tools/list offers every scenario over HTTP and the ones without a stream to drop over stdio, each described', () => {
-    expect(scenarioTools('http').map((tool) => tool['name'])).toEqual(SCENARIOS.map((scenario) => scenario.name));
+    expect(scenarioTools('streamable-http').map((tool) => tool['name'])).toEqual(SCENARIOS.map((scenario) => scenario.name));
     expect(scenarioTools('stdio').map((tool) => tool['name'])).not.toContain('drop_stream_resumable');
-    for (const tool of scenarioTools('http')) expect(String(tool['description']).length).toBeGreaterThan(60);
+    for (const tool of scenarioTools('streamable-http')) expect(String(tool['description']).length).toBeGreaterThan(60);
     // Every judge a scenario names exists.
     const judges = new Set(SESSION_RULES.map((rule) => rule.id));
     for (const scenario of SCENARIOS) for (const judge of scenario.judges) expect(judges.has(judge), judge).toBe(true);
@@ -66,12 +66,12 @@ describe('the scenario protocol (pure)', () => {
       };
     const hinted = { kind: 'reply', message: { result: { ttlMs: 0, cacheScope: 'public' } } };
     const refused = (code: number) => ({ kind: 'reply', message: { error: { code } } });
-    const statelessHttp = { transport: 'http', headers: { protocolVersion: '2026-07-28', method: 'tools/list' } } as const;
+    const statelessHttp = { transport: 'streamable-http', headers: { protocolVersion: '2026-07-28', method: 'tools/list' } } as const;
     // Requests of the revision with a handshake: no caching hints, no envelope needed, never refused.
     expect(list({}, STDIO).message.result.tools).toHaveLength(6);
     expect(list({}, STDIO).message.result).not.toHaveProperty('ttlMs');
     expect(
-      list({ _meta: { progressToken: 't' } }, { transport: 'http', headers: { protocolVersion: '2025-11-25' } }).refusal,
+      list({ _meta: { progressToken: 't' } }, { transport: 'streamable-http', headers: { protocolVersion: '2025-11-25' } }).refusal,
     ).toBeUndefined();
     expect(list({ _meta: envelope({ 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }) }, STDIO).message.result).not.toHaveProperty(
       'ttlMs',
@@ -82,7 +82,7 @@ describe('the scenario protocol (pure)', () => {
     expect(list({}, statelessHttp)).toMatchObject({ ...refused(-32602), refusal: 'malformed-envelope' });
     expect(list({ _meta: envelope() }, statelessHttp)).toMatchObject(hinted);
     // Over stdio there are no headers to check; over HTTP they are required.
-    expect(list({ _meta: envelope() }, { transport: 'http', headers: {} })).toMatchObject({
+    expect(list({ _meta: envelope() }, { transport: 'streamable-http', headers: {} })).toMatchObject({
       ...refused(-32020),
       refusal: 'header-mismatch',
     });

@@ -241,7 +241,7 @@ describe('probe-client: tools/list through every official client library, both r
           protocol: one.settles,
         });
         // Every scenario the transport plays, as the server lists them.
-        expect(line?.tools).toEqual(scenarioTools(one.transport).map((tool) => tool['name']));
+        expect(line?.tools).toEqual(scenarioTools(one.transport === 'http' ? 'streamable-http' : 'stdio').map((tool) => tool['name']));
       },
     );
 });
