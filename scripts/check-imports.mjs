@@ -54,7 +54,7 @@ export const ALLOWED = {
   init: ['protocol', 'probe', 'manifest', 'policy', 'spec'],
   judges: ['protocol', 'document', 'findings', 'live', 'manifest', 'reference', 'spec', 'text'],
   recording: ['protocol', 'judges'],
-  listener: ['protocol', 'spec'],
+  listener: ['protocol'],
   proxy: ['protocol', 'judges', 'listener', 'probe', 'recording', 'text'],
   'probe-client': ['protocol', 'judges', 'listener', 'live', 'recording', 'spec', 'text'],
   audit: ['protocol', 'html', 'judges', 'live', 'review', 'simulator', 'text'],
