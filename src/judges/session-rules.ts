@@ -64,8 +64,6 @@ export const SESSION_RULES: readonly SessionRule[] = JUDGE_DECLARATIONS.map((tex
   };
 });
 
-export const SESSION_RULE_IDS: ReadonlySet<string> = new Set(SESSION_RULES.map((rule) => rule.id));
-
 /** The severity of a judge's failures: its rule's (MUST and MUST NOT errors, SHOULD and the lesson warnings). */
 export function judgeSeverity(judge: string): Severity {
   return SESSION_RULES.find((rule) => rule.id === judge)?.severity ?? 'error';
