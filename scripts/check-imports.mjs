@@ -63,6 +63,7 @@ export const ALLOWED = {
   'fix-writer': ['document', 'findings', 'lint', 'rules', 'text'],
   'bundle-writer': ['text', 'workspace'],
   'language-server': ['document', 'findings', 'lint', 'rules', 'workspace'],
+  catalog: ['findings', 'judges', 'live', 'probe', 'probe-client', 'rule-docs', 'rules', 'text'],
   cli: ['*'],
   action: ['*'],
 };

@@ -6,9 +6,10 @@ import type { Party } from './session-transcript.js';
 
 export type JudgeBasis = { readonly fact: FactId } | { readonly lesson: string; readonly says: string };
 
-/** One thing a judge saw: a message that broke the rule, or one that was checked and held. */
+/** One thing a judge saw, as reports show it: a message that broke the rule, or one that was checked and held. */
 export interface JudgedCase {
   readonly status: 'pass' | 'fail';
+  /** The case's English, rendered from its judge's message template (`messageId`) and data. */
   readonly message: string;
   /** The trace lines it rests on, the one to point at first. */
   readonly lines: readonly number[];
@@ -17,9 +18,10 @@ export interface JudgedCase {
 /**
  * What a judge made of a session: `fail` when a case broke its rule, `pass` only when it saw at least one case it
  * could judge and every one held; `inconclusive` when the session never exercised it (the summary says what would);
- * `not-observable` when the transport or revision hides it.
+ * `not-observable` when the transport or revision hides it. `Case` is a reported case (rendered English) or, as the
+ * judge observed it, one with its message id and data (`ObservedCase`).
  */
-export interface Judgement {
+export interface Judgement<Case = JudgedCase> {
   readonly judge: string;
   /** The party the rule binds. */
   readonly party: Party;
@@ -27,22 +29,29 @@ export interface Judgement {
   readonly summary: string;
   /** What the judge rests on: a revision fact, or a section of the reliability lesson (named in words). */
   readonly rests: JudgeBasis;
-  readonly cases: readonly JudgedCase[];
+  readonly cases: readonly Case[];
 }
 
-/** A judgement from its cases: fail if one failed, pass if one was judged, else inconclusive with `unexercised`. */
-export function judged(
-  base: Pick<Judgement, 'judge' | 'party' | 'rests'>,
-  cases: readonly JudgedCase[],
+/** What a judgement says of itself before it looks at cases: its judge, the party bound and the basis. */
+export type JudgeHead = Pick<Judgement, 'judge' | 'party' | 'rests'>;
+
+/**
+ * A judgement from its cases: fail if one failed (the summary is the first failure's English, `messageOf`), pass if
+ * one was judged, else inconclusive with `unexercised`.
+ */
+export function judged<Case extends { readonly status: 'pass' | 'fail' }>(
+  base: JudgeHead,
+  cases: readonly Case[],
   unexercised: string,
   passed: (count: number) => string,
-): Judgement {
+  messageOf: (one: Case) => string,
+): Judgement<Case> {
   const failed = cases.filter((one) => one.status === 'fail');
   if (failed.length > 0)
     return {
       ...base,
       status: 'fail',
-      summary: failed.length === 1 ? (failed[0] as JudgedCase).message : `${failed.length} cases: ${(failed[0] as JudgedCase).message}; …`,
+      summary: failed.length === 1 ? messageOf(failed[0] as Case) : `${failed.length} cases: ${messageOf(failed[0] as Case)}; …`,
       cases,
     };
   if (cases.length > 0) return { ...base, status: 'pass', summary: passed(cases.length), cases };

@@ -1,4 +1,4 @@
-import { reissueFinder, resumes } from './http-judges.js';
+import { reissueFinder, resumes } from './http-streams.js';
 import type { SessionIndex, SessionRequest } from './session-requests.js';
 import type { SessionStream } from './session-transcript.js';
 

@@ -1,10 +1,11 @@
+import type { SessionJudgeId } from '../judges/judge-catalog.js';
 import type { JudgeOptions } from '../judges/judge-options.js';
 import type { SessionVerdict } from '../judges/judge-session.js';
 import type { SessionIndex, SessionRequest } from '../judges/session-requests.js';
 import type { SessionMessage } from '../judges/session-transcript.js';
 import type { CheckStatus } from '../live/outcome.js';
 import { fact } from '../spec/revision-facts.js';
-import { type Scenario, SCENARIOS, scenarioNamed } from './scenarios.js';
+import { decidedBy, judgedBy, type Scenario, SCENARIOS, scenarioNamed } from './scenarios.js';
 import { METHODS } from '../protocol/methods.js';
 import { TRACE_TRANSPORT } from '../protocol/transports.js';
 
@@ -36,7 +37,7 @@ export interface ScenarioOutcome {
 }
 
 /** The judge that says whether a client cancelled a call it already had the answer to. */
-const ONLY_PENDING = 'client-cancels-only-pending';
+const ONLY_PENDING: SessionJudgeId = 'client-cancels-only-pending';
 
 function scenarioOf(request: SessionRequest): Scenario | undefined {
   return request.from === 'client' && request.method === METHODS.toolsCall ? scenarioNamed(request.params['name']) : undefined;
@@ -149,8 +150,8 @@ export function scenarioOutcomes(sessions: readonly JudgedSession[], options: Ju
       const owner = ownersOf(verdict.session);
       const unobservable = answeredUnobservable(verdict.session);
       for (const judgement of verdict.judgements) {
-        if (!scenario.judges.includes(judgement.judge)) continue;
-        const decisive = scenario.decisive.includes(judgement.judge);
+        if (!judgedBy(scenario, judgement.judge)) continue;
+        const decisive = decidedBy(scenario, judgement.judge);
         let decided = false;
         for (const one of judgement.cases)
           if (one.lines.some((line) => owner.get(line) === scenario.name)) {
@@ -169,7 +170,7 @@ export function scenarioOutcomes(sessions: readonly JudgedSession[], options: Ju
       if (scenario.judges.includes(ONLY_PENDING)) cases.push(...answeredCases(verdict.session, label, options, scenario.name));
     }
     const failed = cases.filter((one) => one.status === 'fail');
-    const decided = cases.filter((one) => one.status === 'pass' && scenario.decisive.includes(one.judge));
+    const decided = cases.filter((one) => one.status === 'pass' && decidedBy(scenario, one.judge));
     const base = { scenario: scenario.name, calls, cases };
     const notApplicable = calls === 0 ? notApplicableIn(scenario, sessions) : undefined;
     if (notApplicable !== undefined) return { ...base, status: 'not-observable', summary: notApplicable, notApplicable };
@@ -207,7 +208,13 @@ export function sessionFailures(sessions: readonly JudgedSession[]): ScenarioCas
     const owner = ownersOf(verdict.session);
     for (const judgement of verdict.judgements.filter((one) => one.party === 'client'))
       for (const one of judgement.cases)
-        if (one.status === 'fail' && !one.lines.some((line) => scenarioNamed(owner.get(line))?.judges.includes(judgement.judge)))
+        if (
+          one.status === 'fail' &&
+          !one.lines.some((line) => {
+            const scenario = scenarioNamed(owner.get(line));
+            return scenario !== undefined && judgedBy(scenario, judgement.judge);
+          })
+        )
           failures.push({ judge: judgement.judge, status: 'fail', message: one.message, session: label, lines: one.lines });
   }
   return failures;

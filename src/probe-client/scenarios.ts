@@ -1,3 +1,5 @@
+import type { SessionJudgeId } from '../judges/judge-catalog.js';
+
 /**
  * The scenarios of `mcprely probe-client`: each a tool a client calls, whose server side misbehaves in one way a
  * client's timeouts, cancellation and reconnects must handle, and the judges that decide what the client did.
@@ -36,16 +38,22 @@ export interface ScenarioPlan {
   readonly retryMs?: number;
 }
 
+/**
+ * A scenario as the catalog declares it: its name (the tool's, and its id in `mcprely rules`), its tool, what it
+ * exercises of a client and the judges that decide it (by their typed ids); its page is rendered from these.
+ */
 export interface Scenario {
   readonly name: string;
-  /** What the tool does, for the person or the agent that calls it. */
+  /** What the tool does, for the person or the agent that calls it (sent as the tool's description). */
   readonly description: string;
+  /** What of a client it exercises, in a line (its catalog entry). */
+  readonly exercises: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly annotations?: Readonly<Record<string, unknown>>;
   /** The judges whose cases about this scenario's calls count toward its outcome (any of their failures fails it). */
-  readonly judges: readonly string[];
+  readonly judges: readonly SessionJudgeId[];
   /** Those of `judges` that show what the scenario is for: it passes only on a case one of them decided. */
-  readonly decisive: readonly string[];
+  readonly decisive: readonly SessionJudgeId[];
   /** Only on Streamable HTTP (a stream to drop); over stdio the call is answered at once with an error saying so. */
   readonly httpOnly?: boolean;
   plan(args: Readonly<Record<string, unknown>>, timing: ScenarioTiming): ScenarioPlan;
@@ -94,7 +102,7 @@ const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: fal
  * The judges every call's timeout decides (the idle timeout, the maximum, the signal they cancel with), and those of
  * any call's stream (a resumption, where the revision has none or of a call that is over).
  */
-const TIMEOUT_JUDGES = [
+const TIMEOUT_JUDGES: readonly SessionJudgeId[] = [
   'client-cancels-on-idle-timeout',
   'client-enforces-maximum',
   'client-cancels-with-revision-signal',
@@ -102,13 +110,18 @@ const TIMEOUT_JUDGES = [
   'client-resumes-only-pending',
   'client-recovers-lost-request',
 ];
-const TIMEOUTS = ['client-cancels-on-idle-timeout', 'client-enforces-maximum'];
-const DROPS = ['client-recovers-lost-request', 'client-resumes-only-where-supported', 'client-resumes-only-pending'];
-const ANSWERED = ['client-cancels-only-pending'];
+const TIMEOUTS: readonly SessionJudgeId[] = ['client-cancels-on-idle-timeout', 'client-enforces-maximum'];
+const DROPS: readonly SessionJudgeId[] = [
+  'client-recovers-lost-request',
+  'client-resumes-only-where-supported',
+  'client-resumes-only-pending',
+];
+const ANSWERED: readonly SessionJudgeId[] = ['client-cancels-only-pending'];
 
 export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'never_answers',
+    exercises: "A call that never ends: the client cancels it at its idle timeout, with its transport's signal.",
     description:
       'Never answers and sends no progress. Call it once and let your client time out: mcprely checks that the client then cancels the ' +
       "call with its transport's signal (notifications/cancelled, or closing the request's stream) within the tolerance of its timeout.",
@@ -120,6 +133,8 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'answers_after',
+    exercises:
+      'A call answered after a delay: the client does not cancel what it has the answer to, and cancels at its timeout what it has not.',
     description:
       'Answers after `ms` milliseconds (default 200). Call it with a delay shorter than your timeout: the client must not cancel a call ' +
       'it has the answer to (an abort signal fired after the answer, say); with a longer delay, it must cancel at its timeout.',
@@ -135,6 +150,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'progress_forever',
+    exercises: 'A call that sends progress forever: progress may reset the idle timeout, but the maximum ends the call.',
     description:
       'Sends progress (when the call asks for it with a progress token) and never answers. Call it with progress on: progress may ' +
       'reset your idle timeout, but your maximum timeout must end the call, and the client must cancel it then.',
@@ -146,6 +162,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'progress_then_finish',
+    exercises: 'A call that sends progress, then answers: the idle timeout reset by progress (or not), and the maximum.',
     description:
       'Sends `steps` progress notifications (default 5), one every `intervalMs`, then answers. Call it with progress on: a client that ' +
       'resets its idle timeout on progress gets the answer; one that does not cancels at its idle timeout (both are allowed). With a ' +
@@ -175,6 +192,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'fails',
+    exercises: 'A call answered with an error: the client does not cancel a call that has its answer.',
     description: 'Answers with a JSON-RPC error after 100 ms. The client must not cancel a call that has its answer, an error included.',
     inputSchema: NO_ARGUMENTS,
     annotations: READ_ONLY,
@@ -184,6 +202,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'drop_stream_resumable',
+    exercises: 'A stream dropped with event ids (HTTP): the client resumes where the revision allows, else sends the call again.',
     description:
       'Streamable HTTP: sends progress on an SSE stream whose events carry ids, then drops the stream without the answer. Where the ' +
       'revision allows resumption the client may resume with Last-Event-ID (the answer comes on the resumed stream); where it does not, ' +
@@ -204,6 +223,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'drop_stream_unresumable',
+    exercises: 'A stream dropped without event ids (HTTP): the client sends the call again under a new id, or cancels it.',
     description:
       'Streamable HTTP: sends progress on an SSE stream whose events carry no id, then drops the stream without the answer: nothing ' +
       'can be resumed. The client must send the call again under a new request id, or time out and cancel it.',
@@ -216,6 +236,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'slow_write',
+    exercises: 'A slow destructive write: a client that retries keeps its idempotency key and takes a new request id.',
     description:
       'A slow destructive write carrying an idempotency key: it answers only after three idle timeouts (or never, when no timeout is ' +
       'known). A client that times out and sends it again must keep the same `idempotencyKey` and use a new request id; a call ' +
@@ -232,6 +253,16 @@ export const SCENARIOS: readonly Scenario[] = [
       timing.idleMs === undefined ? { eventIds: true } : { finishAtMs: timing.idleMs * 3, finish: 'result', eventIds: true },
   },
 ];
+
+/** Whether the judge's cases about the scenario's calls count toward its outcome. */
+export function judgedBy(scenario: Scenario, judge: string): boolean {
+  return scenario.judges.some((one) => one === judge);
+}
+
+/** Whether the judge shows what the scenario is for (a pass needs a case of one such judge). */
+export function decidedBy(scenario: Scenario, judge: string): boolean {
+  return scenario.decisive.some((one) => one === judge);
+}
 
 export function scenarioNamed(name: unknown): Scenario | undefined {
   return SCENARIOS.find((scenario) => scenario.name === name);

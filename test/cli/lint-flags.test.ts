@@ -165,6 +165,13 @@ describe('mcprely rules', () => {
     expect(run.stdout).toMatch(/mcprely reports:\n\n```text\n7:5 error export_report has no maximum timeout/);
   });
 
+  it("prints the page of any kind in the catalog: a probe check's, a probe-client scenario's", () => {
+    expect(runCli(['rules', 'probe-wire']).stdout).toMatch(/^# probe-wire\n\n\*\*Area:\*\* probe /);
+    expect(runCli(['rules', 'never_answers']).stdout).toMatch(
+      /^# never_answers\n[\s\S]*## Decided by\n\n- \[`client-cancels-on-idle-timeout`\]/,
+    );
+  });
+
   it('suggests the closest id for an unknown one, with exit 2', () => {
     const run = runCli(['rules', 'deadline-max-require']);
     expect(run.status).toBe(2);

@@ -2,43 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { judgeSession } from '../../src/judges/judge-session.js';
 import type { JudgeOptions } from '../../src/judges/judge-options.js';
 import type { Judgement } from '../../src/judges/judgement.js';
-import type { Party, SessionTranscript } from '../../src/judges/session-transcript.js';
-import { readTrace } from '../../src/judges/trace-format.js';
-import { call, progress, request, result, transcript } from './session-builder.js';
+import type { SessionTranscript } from '../../src/judges/session-transcript.js';
+import { answers, call, closes, HANDSHAKE_2025, http, opens, progress, request, result, says, SSE, transcript } from './session-builder.js';
 
 const OPTIONS: JudgeOptions = { toleranceMs: 100, graceMs: 50, idleTimeoutMs: 1000 };
 
-/** An HTTP session as the relay records it: trace records after a header, read back as a transcript. */
-function http(records: readonly object[], endedAt = 5000): SessionTranscript {
-  const lines = [{ mcprelyTrace: 1, transport: 'http', started: '2026-12-03T00:00:00.000Z' }, ...records, { at: endedAt, end: 'stopped' }];
-  const read = readTrace(lines.map((line) => JSON.stringify(line)).join('\n'));
-  if (!read.ok) throw new Error(JSON.stringify(read.problems));
-  return read.transcript;
-}
-const opens = (at: number, stream: string, headers: { protocolVersion?: string; lastEventId?: string } = {}) => ({
-  at,
-  from: 'client',
-  stream,
-  request: { method: stream.split(' ')[0], ...headers },
-});
-const SSE = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
-const answers = (at: number, stream: string, headers: Record<string, string> = SSE, status = 200) => ({
-  at,
-  from: 'server',
-  stream,
-  response: { status, headers },
-});
-const closes = (at: number, stream: string, by: Party = 'server') => ({ at, from: by, stream, closed: true });
-const says = (at: number, from: Party, stream: string, message: unknown) => ({ at, from, stream, message });
-
-/** The 2025-11-25 handshake over HTTP: initialize on POST 1, answered as JSON. */
-const HANDSHAKE_2025 = [
-  opens(0, 'POST 1'),
-  says(1, 'client', 'POST 1', request(0, 'initialize', { protocolVersion: '2025-11-25' })),
-  answers(2, 'POST 1', { 'content-type': 'application/json' }),
-  says(3, 'server', 'POST 1', result(0, { protocolVersion: '2025-11-25' })),
-  closes(3, 'POST 1'),
-];
 const V2026 = { protocolVersion: '2026-07-28' };
 
 function judgement(session: SessionTranscript, judge: string, options: JudgeOptions = OPTIONS): Judgement {

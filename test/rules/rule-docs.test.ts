@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { INPUT_RULES, renderDescriptorPage, renderInputRuleDoc } from '../../src/findings/input-rules.js';
 import { DRIFT_RULES } from '../../src/probe/drift.js';
 import { SESSION_RULES } from '../../src/judges/session-rules.js';
+import { PROBE_CHECKS_IN_ORDER } from '../../src/catalog/catalog.js';
+import { probeCheckRuleId, renderProbeCheckPage } from '../../src/catalog/probe-check-page.js';
+import { renderScenarioPage } from '../../src/catalog/scenario-page.js';
+import { SCENARIOS } from '../../src/probe-client/scenarios.js';
 import { bundledRules } from '../../src/rules/load-rules.js';
 import { renderRuleDoc } from '../../src/rule-docs/rule-doc.js';
 import { runRuleExamples } from '../../src/rule-docs/rule-examples.js';
@@ -46,5 +50,20 @@ describe('session rule pages', () => {
   it.each(SESSION_RULES.map((rule) => [rule.id, rule] as const))('docs/rules/%s.md is current', async (id, rule) => {
     expect(rule.docPage).toBe(`docs/rules/${id}.md`);
     await expect(renderDescriptorPage(rule, 'session')).toMatchFileSnapshot(`../../docs/rules/${id}.md`);
+  });
+});
+
+describe('probe check pages', () => {
+  it.each(PROBE_CHECKS_IN_ORDER.map((check) => [probeCheckRuleId(check), check] as const))(
+    'docs/rules/%s.md is current',
+    async (id, check) => {
+      await expect(renderProbeCheckPage(check)).toMatchFileSnapshot(`../../docs/rules/${id}.md`);
+    },
+  );
+});
+
+describe('probe-client scenario pages', () => {
+  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))('docs/rules/%s.md is current', async (name, scenario) => {
+    await expect(renderScenarioPage(scenario)).toMatchFileSnapshot(`../../docs/rules/${name}.md`);
   });
 });
