@@ -26,9 +26,10 @@ export const STATUS_LABELS: Readonly<Record<CheckStatus, string>> = {
 export type Observed = Readonly<Record<string, string | number | boolean>>;
 
 /**
- * The probe checks that put a tool call in flight (progress, cancellation, timeouts, tasks, replay): a run in
- * which none of them passed or failed exercised nothing the probe exists for, and a claim seen only by another
- * check (revision, headers) does not make it a pass.
+ * The probe checks that put a tool call in flight (progress, cancellation, timeouts, tasks, replay): a claim seen only
+ * by another check (revision, headers) does not make a run exercised. Each probe check's declaration says it
+ * (`putsCallInFlight`, src/probe/check-declarations); live reads the claims beneath the probe and cannot import them,
+ * so this is their mirror for the claims alone, held equal to them by test/probe/probe-check-catalog.test.ts.
  */
 export const REQUEST_CHECK_IDS: ReadonlySet<string> = new Set([
   'progress',

@@ -7,6 +7,7 @@ import type { Call, SentNotification } from './connection.js';
 import type { ProbePlan } from './probe-plan.js';
 import type { Received } from './received.js';
 import type { ToolSummary } from './tool-summary.js';
+import type { ProbeCheckDeclarations } from './probe-check-catalog.js';
 import type { ProbeSession } from './session.js';
 import type { WireEntry, WireLog } from './wire-log.js';
 
@@ -75,15 +76,10 @@ export interface CheckOutcome {
   readonly observed?: Observed;
 }
 
-export interface ProbeCheck {
-  readonly id: string;
-  readonly title: string;
-  /** The spec line the check rests on. */
-  readonly basis: string;
-  /** What to change in the server when the check fails. */
-  readonly fix: string;
+/** A check the runner plays: its declaration (src/probe/check-declarations), and the run. */
+export type ProbeCheck = ProbeCheckDeclarations & {
   run(context: ProbeContext): Promise<CheckOutcome>;
-}
+};
 
 export interface CheckResult {
   readonly id: string;

@@ -3,7 +3,7 @@ import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import { fileReport } from '../lint/file-report.js';
 import { type LintResult, lintResult } from '../lint/lint-result.js';
 import { type CheckStatus, type ProbeReport, STATUS_LABELS, STATUS_WORDS } from './probe-types.js';
-import { FRAMING_CHECKS, PROBE_CHECKS } from './run-probe.js';
+import { PROBE_CHECK_DECLARATIONS } from './probe-check-catalog.js';
 import { displayText } from '../text/display-text.js';
 import { judgementLines, SESSION_RULES } from '../judges/session-rules.js';
 
@@ -126,7 +126,6 @@ export function probeAsLintResult(report: ProbeReport): { result: LintResult; ru
         'name a long-running, read-only tool with --operation and --arguments that make it run for a few seconds',
       ),
     );
-  const checks = [FRAMING_CHECKS.revision, FRAMING_CHECKS.tools, ...PROBE_CHECKS, FRAMING_CHECKS.wire];
   const rules: RuleDescriptor[] = [
     {
       id: 'probe-start',
@@ -153,7 +152,7 @@ export function probeAsLintResult(report: ProbeReport): { result: LintResult; ru
       fix: 'name a long-running, read-only tool with --operation and --arguments that make it run for a few seconds',
       tags: ['probe'],
     },
-    ...checks.map((check) => ({
+    ...PROBE_CHECK_DECLARATIONS.map((check) => ({
       id: `probe-${check.id}`,
       severity: 'error' as const,
       description: check.title,

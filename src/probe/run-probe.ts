@@ -25,13 +25,16 @@ import { type Negotiation, ProbeSession } from './session.js';
 import { StdioConnection } from './stdio-connection.js';
 import { summariseTools, type ToolSummary } from './tool-summary.js';
 import { WireLog } from './wire-log.js';
-import { REQUEST_CHECK_IDS } from '../live/outcome.js';
 import { DEFAULT_TOLERANCE_MS } from '../judges/judge-options.js';
 import { judgeSession } from '../judges/judge-session.js';
 import { ProbeRecording } from './probe-recording.js';
 import { type HttpEndpoint, redactedDeep, redactSecrets, secretsOf, shownEndpoint } from './request-headers.js';
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { basename } from 'node:path';
+import { probeCheckDeclaration, putsCallInFlight } from './probe-check-catalog.js';
+import { revision as revisionCheck } from './check-declarations/revision.js';
+import { tools as toolsCheck } from './check-declarations/tools.js';
+import { wire as wireCheck } from './check-declarations/wire.js';
 import { foldJudgements, PROBE_JUDGED_PARTY, reportedJudgement } from './session-judgements.js';
 import { plural } from '../text/plural.js';
 
@@ -47,34 +50,14 @@ export const PROBE_CHECKS: readonly ProbeCheck[] = [
   idempotentReplay,
 ];
 
-/** Why a run judged no request in flight (REQUEST_CHECK_IDS): the first such check's own reason (exit 3, inconclusive). */
+/** The checks that frame a run (decided by the runner from what it saw), by name; their declarations are in the catalog. */
+export const FRAMING_CHECKS = { revision: revisionCheck, tools: toolsCheck, wire: wireCheck } as const;
+
+/** Why a run judged no request in flight (no check that puts a call in flight passed or failed): the first such check's own reason (exit 3, inconclusive). */
 function whyInconclusive(results: readonly CheckResult[]): string {
-  const unplayed = results.find((result) => REQUEST_CHECK_IDS.has(result.id) && result.status !== 'pass' && result.status !== 'fail');
+  const unplayed = results.find((result) => putsCallInFlight(result.id) && result.status !== 'pass' && result.status !== 'fail');
   return unplayed?.summary ?? 'no check could pass or fail';
 }
-
-export const FRAMING_CHECKS = {
-  revision: {
-    id: 'revision',
-    title: 'the server speaks the revision probed',
-    basis: 'the revision asked for (--spec-version or the manifest) is the one the server negotiates',
-    fix: "speak the revision asked for, or ask for the one the server speaks (the manifest's specVersion, or --spec-version of probe and drift)",
-  },
-  tools: {
-    id: 'tools',
-    title: 'the server lists its tools',
-    basis: 'tools/list answers with the tools the server offers (what the probe may call is chosen from them)',
-    fix: 'answer tools/list with a result whose tools array lists the tools',
-  },
-  wire: {
-    id: 'wire',
-    title: 'every message is JSON-RPC and answers a request the probe sent, with its exact id',
-    basis:
-      'JSON-RPC 2.0: a response carries the id of its request (same type and value); ' +
-      'stdio: the server MUST NOT write anything to stdout that is not a valid MCP message',
-    fix: 'answer each request once with its exact id, send progress only for tokens the client gave, and write logs to stderr, never stdout',
-  },
-} as const;
 
 export interface ProbeOptions extends PlanOptions {
   /**
@@ -152,7 +135,7 @@ async function probeServer(options: ProbeOptions, secrets: readonly string[]): P
     }
     const results: CheckResult[] = [revisionResult(opened.negotiation, log)];
     const from = log.entries.length;
-    connection.owner = FRAMING_CHECKS.tools.id;
+    connection.owner = toolsCheck.id;
     const listed = await session.listTools(Math.min(HANDSHAKE_MS, Math.max(1, budgetLeft())));
     let plan: ProbePlan | undefined;
     let toolsOutcome: CheckOutcome;
@@ -167,7 +150,7 @@ async function probeServer(options: ProbeOptions, secrets: readonly string[]): P
       plan = planned.plan;
       toolsOutcome = outcome('pass', `${plural(tools.length, 'tool')} listed`, [tools.map((tool) => tool.name).join(', ')]);
     }
-    results.push(resultOf(FRAMING_CHECKS.tools, toolsOutcome, log.entries.slice(from), 0));
+    results.push(resultOf(toolsCheck, toolsOutcome, log.entries.slice(from), 0));
     const run = new CheckRun(session, log, clock, options, opened.negotiation.negotiated);
     if (toolsOutcome.status === 'fail') run.fatalReported = connection.fatal !== undefined;
     for (const [index, check] of PROBE_CHECKS.entries()) {
@@ -190,7 +173,7 @@ async function probeServer(options: ProbeOptions, secrets: readonly string[]): P
     );
     const judged = foldJudgements(judgedByChecks, sessionJudgements, (line) => recording.ownerOf(line), fixOf);
     const failed = judged.some((result) => result.status === 'fail') || sessionJudgements.some((one) => one.status === 'fail');
-    const ranRequests = judged.some((result) => REQUEST_CHECK_IDS.has(result.id) && result.status === 'pass');
+    const ranRequests = judged.some((result) => putsCallInFlight(result.id) && result.status === 'pass');
     return {
       ...base,
       revision: opened.negotiation.negotiated,
@@ -240,7 +223,7 @@ function openRecording(options: ProbeOptions, secrets: readonly string[]): Probe
 
 /** What to change in the server when a check fails. */
 function fixOf(id: string): string | undefined {
-  return [...PROBE_CHECKS, ...Object.values(FRAMING_CHECKS)].find((check) => check.id === id)?.fix;
+  return probeCheckDeclaration(id)?.fix;
 }
 
 /** The checks of one probe, run in turn: each within the budget left, each owning what its requests bring, even late. */
@@ -347,7 +330,7 @@ class CheckRun {
       failedOwner: failedOwners.has(call.owner),
     }));
     const wire = wireHygiene(connection, calls, this.fatalReported ? undefined : connection.fatal);
-    judged.push(resultOf(FRAMING_CHECKS.wire, wire, [], 0));
+    judged.push(resultOf(wireCheck, wire, [], 0));
     return judged;
   }
 }
@@ -390,7 +373,7 @@ function revisionResult(negotiation: Negotiation, log: WireLog): CheckResult {
     if (negotiation.refused !== undefined) details.push(`${negotiation.refused}; probed ${negotiation.negotiated}`);
     result = outcome('pass', `the server speaks ${negotiation.negotiated}`, details);
   }
-  return resultOf(FRAMING_CHECKS.revision, result, log.entries.slice(0, 40), 0);
+  return resultOf(revisionCheck, result, log.entries.slice(0, 40), 0);
 }
 
 /**

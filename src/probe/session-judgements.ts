@@ -1,4 +1,5 @@
 import type { JudgedCase, Judgement } from '../judges/judgement.js';
+import { asserts } from './probe-check-catalog.js';
 import type { CheckResult } from './probe-types.js';
 
 /**
@@ -8,28 +9,13 @@ import type { CheckResult } from './probe-types.js';
  */
 export const PROBE_JUDGED_PARTY = 'server';
 
-/**
- * Which checks assert each judge's rule about the requests they send: where a check and a judge say something of the
- * same rule and the same request, they must not disagree. (The wire check holds every message to the rules of
- * JSON-RPC ids and tokens, whoever sent the request.)
- */
-const CHECKS_ASSERTING: Readonly<Record<string, readonly string[]>> = {
-  'server-silent-after-cancel': ['cancel-before-completion', 'client-timeouts', 'tasks'],
-  'server-progress-increases': ['progress'],
-  'server-progress-for-active-requests': ['progress'],
-  'server-streams-progress': ['progress'],
-  'server-answers-only-requests': ['cancel-before-completion', 'ignored-cancellations'],
-  'server-sse-headers': ['sse-headers'],
-  'server-messages-on-own-stream': ['cancel-before-completion', 'client-timeouts'],
-};
-
 /** How many failed cases of one judge a check's details and the report keep (the count says how many there were). */
 export const KEPT_CASES = 10;
 
 /**
  * One verdict per rule: the probe's session judged by the same judges as a proxied session or an audited trace
  * (src/judges). A judge's failure about a request a check sent fails that check when the check asserts the same rule
- * (`CHECKS_ASSERTING`; `ownerOf` a line is the check that sent that message, or sent the request a response or
+ * (its declaration `asserts` it; `ownerOf` a line is the check that sent that message, or sent the request a response or
  * progress names; a message about no request of the probe has none), so a check never passes what the judge of
  * its rule failed; a check that failed already keeps its own reason. Any other failure stands as the judge's own
  * (the session's verdicts, the exit code). A judge that passed changes nothing: a check judges more than the judges
@@ -44,10 +30,9 @@ export function foldJudgements(
   const told = new Map<string, { lines: string[]; more: number }>();
   for (const judgement of judgements) {
     if (judgement.status !== 'fail') continue;
-    const asserting = CHECKS_ASSERTING[judgement.judge] ?? [];
     for (const failed of judgement.cases) {
       if (failed.status !== 'fail') continue;
-      const owner = failed.lines.map(ownerOf).find((id) => id !== undefined && asserting.includes(id));
+      const owner = failed.lines.map(ownerOf).find((id) => id !== undefined && asserts(id, judgement.judge));
       if (owner === undefined) continue;
       const entry = told.get(owner) ?? { lines: [], more: 0 };
       told.set(owner, entry);

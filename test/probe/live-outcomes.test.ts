@@ -192,7 +192,7 @@ describe('the status tool is called only when it is listed and read-only', () =>
 
 describe('the checks that put a request in flight are probe checks', () => {
   it('each id in REQUEST_CHECK_IDS names a check the probe runs', () => {
-    const ids = new Set(PROBE_CHECKS.map((entry) => entry.id));
+    const ids = new Set<string>(PROBE_CHECKS.map((entry) => entry.id));
     for (const id of REQUEST_CHECK_IDS) expect(ids.has(id), id).toBe(true);
   });
 });

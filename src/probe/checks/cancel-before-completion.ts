@@ -1,3 +1,4 @@
+import { cancelBeforeCompletion as declared } from '../check-declarations/cancel-before-completion.js';
 import { factsOf } from '../../spec/revision-facts.js';
 import { plural } from '../../text/plural.js';
 import { outcome, type ProbeCheck, since, watchAfterCancel } from '../probe-types.js';
@@ -16,12 +17,7 @@ import { METHODS } from '../../protocol/methods.js';
  * the manifest names a status tool (probe.workStatus) through which the probe asks.
  */
 export const cancelBeforeCompletion: ProbeCheck = {
-  id: 'cancel-before-completion',
-  title: 'cancellation before completion: no response and no further message afterwards',
-  basis:
-    'the receiver SHOULD stop and send no response (both revisions); where closing the HTTP stream is the cancellation, ' +
-    'the server MUST NOT send further messages',
-  fix: 'on cancellation, stop the work at its next checkpoint and send nothing more for the request: no progress, no result, no error',
+  ...declared,
   async run(context) {
     const asTask = taskRequired(context);
     if (asTask !== undefined) return asTask;

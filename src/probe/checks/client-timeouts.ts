@@ -1,3 +1,4 @@
+import { clientTimeouts as declared } from '../check-declarations/client-timeouts.js';
 import { outcome, type ProbeCheck, type ProbeContext, RESERVE_MS, since, watchAfterCancel } from '../probe-types.js';
 import { plural } from '../../text/plural.js';
 import { isProgress } from '../received.js';
@@ -33,12 +34,7 @@ export function playedTimeouts(context: ProbeContext): { idleMs: number; maxMs: 
  * that ends before either fires exercised nothing: inconclusive, never a pass.
  */
 export const clientTimeouts: ProbeCheck = {
-  id: 'client-timeouts',
-  title: 'idle and maximum timeouts enforced by the client, with the transport’s signal',
-  basis:
-    'implementations SHOULD set timeouts and on expiry cancel with the transport’s signal; ' +
-    'progress MAY reset the clock but a maximum SHOULD always be enforced',
-  fix: 'treat a cancellation that follows a client timeout as any other: stop the work and send nothing more for the request',
+  ...declared,
   async run(context) {
     const asTask = taskRequired(context);
     if (asTask !== undefined) return asTask;

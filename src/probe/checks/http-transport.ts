@@ -1,3 +1,5 @@
+import { sseHeaders as sseHeadersDeclared } from '../check-declarations/sse-headers.js';
+import { getNotAllowed as getNotAllowedDeclared } from '../check-declarations/get-405.js';
 import { missingSseHeaders, sseHeaders as requiredSseHeaders } from '../../reference/recovery.js';
 import { factsOf } from '../../spec/revision-facts.js';
 import { HttpConnection } from '../http-connection.js';
@@ -7,11 +9,7 @@ import { METHODS } from '../../protocol/methods.js';
 
 /** An SSE response carries the headers that keep proxies from buffering it. */
 export const sseHeaders: ProbeCheck = {
-  id: 'sse-headers',
-  title: 'SSE responses carry text/event-stream, no-cache and X-Accel-Buffering: no',
-  basis:
-    'the current Streamable HTTP transport: the server SHOULD send X-Accel-Buffering: no; the lesson: Content-Type text/event-stream, Cache-Control no-cache',
-  fix: 'send Content-Type: text/event-stream, Cache-Control: no-cache and X-Accel-Buffering: no on every SSE response',
+  ...sseHeadersDeclared,
   async run(context) {
     if (!(context.session.connection instanceof HttpConnection)) return outcome('not-observable', 'stdio has no HTTP headers to see');
     const tool = context.measured.longToolBroken === undefined ? context.plan.longTool : undefined;
@@ -43,10 +41,7 @@ export const sseHeaders: ProbeCheck = {
 
 /** Where the revision takes POST only, a GET on the endpoint gets 405. */
 export const getNotAllowed: ProbeCheck = {
-  id: 'get-405',
-  title: 'GET on the endpoint is answered 405 where the revision takes POST only',
-  basis: 'Streamable HTTP of the stateless revision: POST only; GET and DELETE answer 405',
-  fix: 'answer GET on the endpoint with 405 Method Not Allowed',
+  ...getNotAllowedDeclared,
   async run(context) {
     const connection = context.session.connection;
     if (!(connection instanceof HttpConnection)) return outcome('not-observable', 'stdio has no HTTP endpoint to send a GET to');

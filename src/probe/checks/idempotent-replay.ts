@@ -1,3 +1,4 @@
+import { idempotentReplay as declared } from '../check-declarations/idempotent-replay.js';
 import { canonicalJson } from '../../json/canonical-json.js';
 import { outcome, type ProbeCheck } from '../probe-types.js';
 import { toolFailed } from './observe.js';
@@ -5,10 +6,7 @@ import { METHODS } from '../../protocol/methods.js';
 
 /** Only with --allow-mutations: the same key and arguments twice give one result; the same key with changed arguments is refused. */
 export const idempotentReplay: ProbeCheck = {
-  id: 'idempotent-replay',
-  title: 'one idempotency key: the same arguments replay, changed arguments are refused',
-  basis: 'the lesson: same key + same fingerprint → the stored result; same key + other arguments → rejected',
-  fix: 'store each key with a fingerprint of its arguments: replay the stored result for the same arguments, refuse the key with others',
+  ...declared,
   async run(context) {
     const mutation = context.plan.mutation;
     if (mutation === undefined)

@@ -1,3 +1,4 @@
+import { ignoredCancellations as declared } from '../check-declarations/ignored-cancellations.js';
 import type { SentNotification } from '../connection.js';
 import { outcome, type ProbeCheck } from '../probe-types.js';
 import { healthy, pause, unanswered } from './observe.js';
@@ -5,10 +6,7 @@ import { METHODS } from '../../protocol/methods.js';
 
 /** A late, an unknown and two malformed cancellations: each ignored — no reply of any kind — and the server stays healthy. */
 export const ignoredCancellations: ProbeCheck = {
-  id: 'ignored-cancellations',
-  title: 'late, unknown and malformed cancellations are ignored without a reply',
-  basis: 'a cancellation notification never gets a JSON-RPC response; invalid cancellations SHOULD be ignored (both revisions)',
-  fix: 'drop a cancellation whose requestId is unknown, finished or malformed without a reply, and keep serving',
+  ...declared,
   async run(context) {
     const connection = context.session.connection;
     const done = await context.session.request(METHODS.toolsList, {}, context.plan.requestTimeoutMs, context.owner);

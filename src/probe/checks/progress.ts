@@ -1,3 +1,4 @@
+import { progress } from '../check-declarations/progress.js';
 import { outcome, type ProbeCheck, RESERVE_MS, since } from '../probe-types.js';
 import { plural } from '../../text/plural.js';
 import { describeMessage, toolFailed } from './observe.js';
@@ -6,11 +7,7 @@ import { METHODS } from '../../protocol/methods.js';
 
 /** Run the long tool to completion: progress strictly increases, carries the request's own token, and stops at completion. */
 export const progressToCompletion: ProbeCheck = {
-  id: 'progress',
-  title: 'progress strictly increases, carries its own token, stops at completion',
-  basis:
-    'progress "MUST increase with each notification"; notifications MUST reference only active requests and "MUST stop after completion"',
-  fix: 'send each progress value greater than the last, with the token of the request it reports on, and none after its response',
+  ...progress,
   async run(context) {
     const asTask = taskRequired(context);
     if (asTask !== undefined) return asTask;

@@ -1,3 +1,4 @@
+import { tasks } from '../check-declarations/tasks.js';
 import { factsOf } from '../../spec/revision-facts.js';
 import { plural } from '../../text/plural.js';
 import type { SpecVersion } from '../../spec/revisions.js';
@@ -83,15 +84,7 @@ function wireOf(context: ProbeContext): TaskWire {
  * still finds the first task.
  */
 export const tasksOnTheWire: ProbeCheck = {
-  id: 'tasks',
-  title: 'tasks: created, polled to a terminal status, cancelled with tasks/cancel, found again after a disconnect',
-  basis:
-    'a task-augmented request returns a task that tasks/get follows to a terminal status (terminal statuses never change); ' +
-    'tasks/cancel, never notifications/cancelled, cancels it — moving it to cancelled before answering, or acknowledging it, ' +
-    'as the revision says; task state outlives the connection that created it',
-  fix:
-    'answer a task-augmented tools/call with the task at once, keep its status in a store every connection reads, ' +
-    'move it to cancelled on tasks/cancel (and never to completed afterwards), and refuse tasks/cancel of a terminal task with -32602',
+  ...tasks,
   async run(context) {
     const wire = wireOf(context);
     const declared = advertises(context, wire);

@@ -1,0 +1,18 @@
+import { declareProbeCheck } from '../probe-check-declaration.js';
+
+export const clientTimeouts = declareProbeCheck({
+  id: 'client-timeouts',
+  title: 'idle and maximum timeouts enforced by the client, with the transport’s signal',
+  description:
+    'The probe as a client that keeps both clocks: progress resets the idle timeout, nothing extends the maximum. When one ' +
+    "fires it cancels with the transport's signal and stops waiting; afterwards nothing may arrive. A run that ends before " +
+    'either fires exercised nothing: inconclusive, never a pass.',
+  basis:
+    'implementations SHOULD set timeouts and on expiry cancel with the transport’s signal; ' +
+    'progress MAY reset the clock but a maximum SHOULD always be enforced',
+  fix: 'treat a cancellation that follows a client timeout as any other: stop the work and send nothing more for the request',
+  outcomes: ['pass', 'fail', 'inconclusive', 'not-observable'],
+  messages: {},
+  asserts: ['server-silent-after-cancel', 'server-messages-on-own-stream'],
+  putsCallInFlight: true,
+});
