@@ -22,9 +22,6 @@ export const STATUS_LABELS: Readonly<Record<CheckStatus, string>> = {
   'not-observable': 'NOT OBSERVABLE',
 };
 
-/** Facts a check exercised, for what is judged from it later (live fixtures, claims): what fired, how many, by what means. */
-export type Observed = Readonly<Record<string, string | number | boolean>>;
-
 /**
  * The probe checks that put a tool call in flight (progress, cancellation, timeouts, tasks, replay): a claim seen only
  * by another check (revision, headers) does not make a run exercised. Each probe check's declaration says it

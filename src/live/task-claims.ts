@@ -1,11 +1,13 @@
 import type { TaskPolicy } from '../manifest/types.js';
-import type { CheckStatus, Observed } from './outcome.js';
+import type { CheckStatus } from './outcome.js';
+import { observationOf, type ReportedObservation } from './probe-observations.js';
 
 /** The tasks check as the task claims read it. */
 export interface TasksCheck {
+  readonly id: string;
   readonly status: CheckStatus;
   readonly summary: string;
-  readonly observed?: Observed;
+  readonly observed?: ReportedObservation;
 }
 
 /** How one claim of a manifest's `task` fared against what the tasks check saw (see ClaimStatus in wire-claims). */
@@ -25,15 +27,15 @@ export interface TaskClaim {
 export function taskClaims(task: TaskPolicy | undefined, check: TasksCheck | undefined): TaskClaim[] {
   if (task === undefined) return [];
   const claims: TaskClaim[] = [];
-  const observed = check?.observed ?? {};
+  const observed = observationOf(check, 'tasks') ?? {};
   const unplayed = (what: string): Pick<TaskClaim, 'status' | 'why'> =>
     check === undefined
       ? { status: 'inconclusive', why: 'the probe did not run the tasks check' }
       : { status: check.status === 'not-observable' ? 'not-observable' : 'inconclusive', why: `${what} was not seen: ${check.summary}` };
   if (task.cancel !== undefined) {
-    const answered = observed['cancelStatus'];
-    const next = observed['firstAfterCancel'];
-    const ended = observed['afterCancel'];
+    const answered = observed.cancelStatus;
+    const next = observed.firstAfterCancel;
+    const ended = observed.afterCancel;
     const seen =
       `tasks/cancel ${answered === 'acknowledged' ? 'was acknowledged' : `answered ${String(answered)}`}` +
       `${next === undefined ? '' : `, the next tasks/get showed ${String(next)}`}${ended === undefined ? '' : `, the task ended ${String(ended)}`}`;
@@ -51,11 +53,11 @@ export function taskClaims(task: TaskPolicy | undefined, check: TasksCheck | und
     else judged = { status: 'inconclusive', why: `${seen}: no terminal status was seen` };
     claims.push({ field: 'task.cancel', value: task.cancel, ...judged });
   }
-  const survives = observed['survivesDisconnect'];
+  const survives = observed.survivesDisconnect;
   const disconnect =
     typeof survives === 'boolean'
       ? undefined
-      : observed['disconnect'] === 'not-observable'
+      : observed.disconnect === 'not-observable'
         ? ({
             status: 'not-observable',
             why: 'over stdio a new connection is a new process, a new server: probe over Streamable HTTP to see it',

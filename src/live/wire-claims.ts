@@ -2,7 +2,8 @@ import type { Finding } from '../findings/finding.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { ResolvedOperation } from '../manifest/resolved-operation.js';
 import { isKeyedMutation } from '../policy/predicates.js';
-import { type CheckStatus, type Observed, REQUEST_CHECK_IDS } from './outcome.js';
+import { type CheckStatus, REQUEST_CHECK_IDS } from './outcome.js';
+import { cancelledRequestObservation, observationOf, type ReportedObservation } from './probe-observations.js';
 import { taskClaims } from './task-claims.js';
 
 /** A probe check as the claims read it. */
@@ -10,7 +11,7 @@ export interface CheckResult {
   readonly id: string;
   readonly status: CheckStatus;
   readonly summary: string;
-  readonly observed?: Observed;
+  readonly observed?: ReportedObservation;
 }
 
 /** A live run as the claims read it: what the probe called, and its checks. */
@@ -144,27 +145,29 @@ function judgeProbed(
   const cancels = [check('cancel-before-completion'), check('client-timeouts')].filter((entry) => entry !== undefined);
   if (field === 'cancellation.stopsWork') return stopsWorkOf(cancels);
   if (field === 'cancellation.suppressResponseAfterCancel') {
-    const answered = cancels.find(
-      (entry) => entry.observed?.['resultAfterCancel'] === true || entry.observed?.['answeredCancellation'] === true,
-    );
+    const answered = cancels.find((entry) => {
+      const observed = cancelledRequestObservation(entry);
+      return observed?.resultAfterCancel === true || observed?.answeredCancellation === true;
+    });
     if (answered !== undefined) return { status: 'contradicted', why: answered.summary };
     const cancel = check('cancel-before-completion');
-    const observed = cancel?.observed ?? {};
+    const observed = observationOf(cancel, 'cancel-before-completion') ?? {};
     // Only a stream left open shows a response suppressed, and only when the probe cancelled and watched it.
-    if (observed['signal'] === 'close-stream')
+    if (observed.signal === 'close-stream')
       return { status: 'not-observable', why: 'the cancellation closed the stream: no response could reach the probe on it' };
-    if (observed['signal'] !== 'notification' || Number(observed['watchedMs'] ?? 0) <= 0) return fromCheck('cancel-before-completion');
-    const watched = `no response came for the cancelled request in the ${String(observed['watchedMs'])} ms watched`;
+    if (observed.signal !== 'notification' || (observed.watchedMs ?? 0) <= 0) return fromCheck('cancel-before-completion');
+    const watched = `no response came for the cancelled request in the ${String(observed.watchedMs)} ms watched`;
     if (cancel?.status === 'fail') return { status: 'seen', why: `${watched} (the check failed on something else)` };
     return fromCheck('cancel-before-completion', () => watched);
   }
   if (field === 'progress.emits' || field === 'progress.minIntervalMs') {
     const progress = check('progress');
-    if (progress?.status === 'inconclusive' && progress.observed?.['completed'] === true) {
+    const observed = observationOf(progress, 'progress');
+    if (progress?.status === 'inconclusive' && observed?.completed === true) {
       if (field === 'progress.emits') return { status: 'seen', why: progress.summary };
       return { status: 'inconclusive', why: 'no progress came, so no interval could be measured' };
     }
-    if (field === 'progress.minIntervalMs' && progress?.status === 'pass' && Number(progress.observed?.['progress'] ?? 0) < 3)
+    if (field === 'progress.minIntervalMs' && progress?.status === 'pass' && (observed?.progress ?? 0) < 3)
       return { status: 'inconclusive', why: 'fewer than three progress notifications: no interval could be measured' };
     return fromCheck('progress');
   }
@@ -180,11 +183,11 @@ function stopsWorkOf(cancels: readonly CheckResult[]): { status: ClaimStatus; wh
   const cancel = cancels[0];
   if (cancel === undefined) return { status: 'inconclusive', why: 'the probe did not run cancel-before-completion' };
   const wentOn = cancels.find((entry) => {
-    const observed = entry.observed ?? {};
-    return Number(observed['workRunning'] ?? 0) > 0 || observed['progressAfterCancel'] === true || observed['resultAfterCancel'] === true;
+    const observed = cancelledRequestObservation(entry) ?? {};
+    return (observed.workRunning ?? 0) > 0 || observed.progressAfterCancel === true || observed.resultAfterCancel === true;
   });
   if (wentOn !== undefined) return { status: 'contradicted', why: wentOn.summary };
-  const stopped = cancels.find((entry) => entry.observed?.['workRunning'] === 0);
+  const stopped = cancels.find((entry) => cancelledRequestObservation(entry)?.workRunning === 0);
   if (stopped !== undefined) return { status: 'seen', why: stopped.summary };
   if (cancel.status === 'inconclusive' || cancel.status === 'not-observable') return { status: cancel.status, why: cancel.summary };
   // Silence is not a stop: the SDKs drop a cancelled request's response, and some its progress, while the handler runs on.

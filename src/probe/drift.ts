@@ -5,6 +5,7 @@ import { makeFinding, type Finding } from '../findings/finding.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { ResolvedOperation } from '../manifest/resolved-operation.js';
 import { taskClaims } from '../live/task-claims.js';
+import { cancelledRequestObservation } from '../live/probe-observations.js';
 import { emitsProgress, usesTask } from '../policy/predicates.js';
 import { factsOf } from '../spec/revision-facts.js';
 import type { CheckResult, ProbeReport } from './probe-types.js';
@@ -229,15 +230,14 @@ function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): voi
     // result after a cancellation (or work a status tool still counts) says the work went on; a response or an
     // error that answers the cancellation says the response was not suppressed.
     const cancelChecks = ['cancel-before-completion', 'client-timeouts'].map(failed).filter((check) => check !== undefined);
-    const workWentOn = cancelChecks.filter(
-      (check) =>
-        check.observed?.['progressAfterCancel'] === true ||
-        check.observed?.['resultAfterCancel'] === true ||
-        Number(check.observed?.['workRunning'] ?? 0) > 0,
-    );
-    const answered = cancelChecks.filter(
-      (check) => check.observed?.['resultAfterCancel'] === true || check.observed?.['answeredCancellation'] === true,
-    );
+    const workWentOn = cancelChecks.filter((check) => {
+      const observed = cancelledRequestObservation(check);
+      return observed?.progressAfterCancel === true || observed?.resultAfterCancel === true || (observed?.workRunning ?? 0) > 0;
+    });
+    const answered = cancelChecks.filter((check) => {
+      const observed = cancelledRequestObservation(check);
+      return observed?.resultAfterCancel === true || observed?.answeredCancellation === true;
+    });
     const signal = report.transport === 'streamable-http' ? ` (httpSignal: ${cancellation.httpSignal ?? 'unset'})` : '';
     if ((cancellation.stopsWork === 'immediately' || cancellation.stopsWork === 'checkpoint') && workWentOn.length > 0)
       add(

@@ -1,6 +1,8 @@
 import type { Fixture, FixtureKind } from '../fixtures/fixture-types.js';
-import { type CheckResult, type CheckStatus, type Observed, type ProbeReport, STATUS_LABELS } from './probe-types.js';
+import { observationOf, type ObservationsByCheck } from '../live/probe-observations.js';
+import { type CheckResult, type CheckStatus, type ProbeReport, STATUS_LABELS } from './probe-types.js';
 import type { WireEntry } from './wire-log.js';
+import type { ProbeCheckId } from './probe-check-catalog.js';
 import { displayText } from '../text/display-text.js';
 
 /**
@@ -12,10 +14,13 @@ export const LIVE_KINDS: Readonly<
   Record<
     FixtureKind,
     | {
-        readonly check: string;
+        readonly check: ProbeCheckId;
         readonly role: 'tool' | 'mutation';
-        /** What the check must have exercised for its pass to be this fixture's: else the fixture is inconclusive, and why. */
-        readonly requires?: (observed: Observed) => string | undefined;
+        /**
+         * What the check must have exercised for its pass to be this fixture's: else the fixture is inconclusive, and why.
+         * Only the client-timeouts check's scenarios ask it.
+         */
+        readonly requires?: (observed: Partial<ObservationsByCheck['client-timeouts']>) => string | undefined;
       }
     | { readonly notExercised: string }
     | { readonly notObservable: string }
@@ -28,9 +33,9 @@ export const LIVE_KINDS: Readonly<
     check: 'client-timeouts',
     role: 'tool',
     requires: (observed) =>
-      observed['fired'] !== 'maximum'
-        ? `the maximum timeout did not fire (${observed['fired'] === 'idle' ? 'the idle timeout fired first' : 'no timeout fired'})`
-        : observed['progress'] === 0
+      observed.fired !== 'maximum'
+        ? `the maximum timeout did not fire (${observed.fired === 'idle' ? 'the idle timeout fired first' : 'no timeout fired'})`
+        : observed.progress === 0
           ? 'no progress came before the maximum, so no progress reset the idle clock'
           : undefined,
   },
@@ -116,7 +121,7 @@ export function liveFixtureResults(fixtures: readonly Fixture[], report: ProbeRe
     if (check === undefined) return unplayed('inconclusive', `the probe did not run ${live.check}`);
     const played = { ...base, check: check.id, transcript: check.transcript };
     if (check.status === 'pass') {
-      const missing = live.requires?.(check.observed ?? {});
+      const missing = live.requires?.(observationOf(check, 'client-timeouts') ?? {});
       if (missing !== undefined)
         return { ...played, status: 'inconclusive', summary: `the check passed, but not this scenario: ${missing}` };
     }

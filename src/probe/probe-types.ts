@@ -1,13 +1,14 @@
-import type { CheckStatus, Observed } from '../live/outcome.js';
+import type { CheckStatus } from '../live/outcome.js';
+import type { ObservationsByCheck, ProbeObservation, ReportedObservation } from '../live/probe-observations.js';
 import type { SpecVersion } from '../spec/revisions.js';
 import type { Judgement } from '../judges/judgement.js';
 
-export { type CheckStatus, type Observed, STATUS_LABELS, STATUS_WORDS } from '../live/outcome.js';
+export { type CheckStatus, STATUS_LABELS, STATUS_WORDS } from '../live/outcome.js';
 import type { Call, SentNotification } from './connection.js';
 import type { ProbePlan } from './probe-plan.js';
 import type { Received } from './received.js';
 import type { ToolSummary } from './tool-summary.js';
-import type { ProbeCheckDeclarations } from './probe-check-catalog.js';
+import type { ProbeCheckDeclarationOf, ProbeCheckId } from './probe-check-catalog.js';
 import type { ProbeSession } from './session.js';
 import type { WireEntry, WireLog } from './wire-log.js';
 
@@ -68,17 +69,21 @@ export interface Watch {
   readonly notifications: readonly SentNotification[];
 }
 
-export interface CheckOutcome {
+/** What a check concluded; `Observation`, the facts it exercised (its type in `ObservationsByCheck`). */
+export interface CheckOutcome<Observation extends ProbeObservation = ProbeObservation> {
   readonly status: CheckStatus;
   readonly summary: string;
   readonly details: readonly string[];
   readonly watch?: Watch;
-  readonly observed?: Observed;
+  readonly observed?: Observation;
 }
 
+/** The facts the check `Id` observes, or none. */
+export type ObservationOf<Id extends ProbeCheckId> = Id extends keyof ObservationsByCheck ? ObservationsByCheck[Id] : never;
+
 /** A check the runner plays: its declaration (src/probe/check-declarations), and the run. */
-export type ProbeCheck = ProbeCheckDeclarations & {
-  run(context: ProbeContext): Promise<CheckOutcome>;
+export type ProbeCheck<Id extends ProbeCheckId = ProbeCheckId> = ProbeCheckDeclarationOf<Id> & {
+  run(context: ProbeContext): Promise<CheckOutcome<ObservationOf<Id>>>;
 };
 
 export interface CheckResult {
@@ -90,7 +95,7 @@ export interface CheckResult {
   readonly details: readonly string[];
   /** What to change in the server (failed checks). */
   readonly fix?: string;
-  readonly observed?: Observed;
+  readonly observed?: ReportedObservation;
   readonly transcript: readonly WireEntry[];
   readonly durationMs: number;
 }
@@ -135,13 +140,13 @@ export interface ProbeReport {
   readonly stderr?: string;
 }
 
-export function outcome(
+export function outcome<Observation extends ProbeObservation = never>(
   status: CheckStatus,
   summary: string,
   details: readonly string[] = [],
   watch?: Watch,
-  observed?: Observed,
-): CheckOutcome {
+  observed?: Observation,
+): CheckOutcome<Observation> {
   return { status, summary, details, ...(watch === undefined ? {} : { watch }), ...(observed === undefined ? {} : { observed }) };
 }
 

@@ -403,9 +403,9 @@ function judgeLate(result: CheckResult, watched: { watch: Watch; seen: number } 
   const facts = watched.watch.calls.map(silenceFacts);
   const observed = {
     ...result.observed,
-    progressAfterCancel: facts.some((fact) => fact['progressAfterCancel'] === true),
-    resultAfterCancel: facts.some((fact) => fact['resultAfterCancel'] === true),
-    answeredCancellation: facts.some((fact) => fact['answeredCancellation'] === true),
+    progressAfterCancel: facts.some((fact) => fact.progressAfterCancel === true),
+    resultAfterCancel: facts.some((fact) => fact.resultAfterCancel === true),
+    answeredCancellation: facts.some((fact) => fact.answeredCancellation === true),
   };
   if (result.status === 'fail') return { ...result, details: [...result.details, ...late], observed };
   return {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { TasksObservation } from '../../src/live/probe-observations.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { taskClaims } from '../../src/live/task-claims.js';
 import type { Finding } from '../../src/findings/finding.js';
@@ -229,11 +230,11 @@ describe('task claims against the wire', () => {
   );
 
   it('each claim judged from the observed facts', () => {
-    const judged = (observed: Record<string, string | number | boolean>, status = 'pass') =>
+    const judged = (observed: TasksObservation, status = 'pass') =>
       Object.fromEntries(
         taskClaims(
           { used: true, cancel: 'immediate-terminal', survivesDisconnect: true, store: 'durable' },
-          { status: status as 'pass', summary: 's', observed },
+          { id: 'tasks', status: status as 'pass', summary: 's', observed },
         ).map((claim) => [claim.field, claim.status]),
       );
     expect(judged({ cancelStatus: 'cancelled', afterCancel: 'cancelled', survivesDisconnect: true })).toEqual({

@@ -1,3 +1,4 @@
+import type { CancelObservation } from '../../live/probe-observations.js';
 import { cancelBeforeCompletion as declared } from '../check-declarations/cancel-before-completion.js';
 import { factsOf } from '../../spec/revision-facts.js';
 import { plural } from '../../text/plural.js';
@@ -16,7 +17,7 @@ import { METHODS } from '../../protocol/methods.js';
  * cancellation, nothing can reach the probe on it: whether the work stopped is not observable there, unless
  * the manifest names a status tool (probe.workStatus) through which the probe asks.
  */
-export const cancelBeforeCompletion: ProbeCheck = {
+export const cancelBeforeCompletion: ProbeCheck<'cancel-before-completion'> = {
   ...declared,
   async run(context) {
     const asTask = taskRequired(context);
@@ -96,6 +97,6 @@ export const cancelBeforeCompletion: ProbeCheck = {
       toNaturalEnd,
       ...(work.running === undefined ? {} : { workRunning: work.running }),
     };
-    return judgeSilence(context, { call, signal, problems, details, watch, observed, watched: work.watched, witness });
+    return judgeSilence<CancelObservation>(context, { call, signal, problems, details, watch, observed, watched: work.watched, witness });
   },
 };

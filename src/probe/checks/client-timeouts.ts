@@ -1,3 +1,4 @@
+import type { FiredTimeoutObservation } from '../../live/probe-observations.js';
 import { clientTimeouts as declared } from '../check-declarations/client-timeouts.js';
 import { outcome, type ProbeCheck, type ProbeContext, RESERVE_MS, since, watchAfterCancel } from '../probe-types.js';
 import { plural } from '../../text/plural.js';
@@ -33,7 +34,7 @@ export function playedTimeouts(context: ProbeContext): { idleMs: number; maxMs: 
  * When one fires it cancels with the transport's signal and stops waiting; afterwards nothing may arrive. A run
  * that ends before either fires exercised nothing: inconclusive, never a pass.
  */
-export const clientTimeouts: ProbeCheck = {
+export const clientTimeouts: ProbeCheck<'client-timeouts'> = {
   ...declared,
   async run(context) {
     const asTask = taskRequired(context);
@@ -92,7 +93,7 @@ export const clientTimeouts: ProbeCheck = {
           problems.push(`the work went on after the cancellation: ${context.plan.workStatus!.tool} says ${work.running} still running`);
         const signalWords = signal === 'close-stream' ? 'the closing of the stream' : 'notifications/cancelled';
         const watch = { calls: [call], notifications: notification === undefined ? [] : [notification] };
-        return judgeSilence(context, {
+        return judgeSilence<FiredTimeoutObservation>(context, {
           call,
           signal,
           problems,

@@ -8,7 +8,7 @@ import { SSE_CONTENT_TYPE } from '../../protocol/http-headers.js';
 import { METHODS } from '../../protocol/methods.js';
 
 /** An SSE response carries the headers that keep proxies from buffering it. */
-export const sseHeaders: ProbeCheck = {
+export const sseHeaders: ProbeCheck<'sse-headers'> = {
   ...sseHeadersDeclared,
   async run(context) {
     if (!(context.session.connection instanceof HttpConnection)) return outcome('not-observable', 'stdio has no HTTP headers to see');
@@ -40,7 +40,7 @@ export const sseHeaders: ProbeCheck = {
 };
 
 /** Where the revision takes POST only, a GET on the endpoint gets 405. */
-export const getNotAllowed: ProbeCheck = {
+export const getNotAllowed: ProbeCheck<'get-405'> = {
   ...getNotAllowedDeclared,
   async run(context) {
     const connection = context.session.connection;

@@ -5,7 +5,7 @@ import { toolFailed } from './observe.js';
 import { METHODS } from '../../protocol/methods.js';
 
 /** Only with --allow-mutations: the same key and arguments twice give one result; the same key with changed arguments is refused. */
-export const idempotentReplay: ProbeCheck = {
+export const idempotentReplay: ProbeCheck<'idempotent-replay'> = {
   ...declared,
   async run(context) {
     const mutation = context.plan.mutation;

@@ -5,7 +5,7 @@ import { healthy, pause, unanswered } from './observe.js';
 import { METHODS } from '../../protocol/methods.js';
 
 /** A late, an unknown and two malformed cancellations: each ignored — no reply of any kind — and the server stays healthy. */
-export const ignoredCancellations: ProbeCheck = {
+export const ignoredCancellations: ProbeCheck<'ignored-cancellations'> = {
   ...declared,
   async run(context) {
     const connection = context.session.connection;

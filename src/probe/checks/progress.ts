@@ -6,7 +6,7 @@ import { taskRequired } from './tasks.js';
 import { METHODS } from '../../protocol/methods.js';
 
 /** Run the long tool to completion: progress strictly increases, carries the request's own token, and stops at completion. */
-export const progressToCompletion: ProbeCheck = {
+export const progressToCompletion: ProbeCheck<'progress'> = {
   ...progress,
   async run(context) {
     const asTask = taskRequired(context);

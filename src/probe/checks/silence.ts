@@ -1,12 +1,13 @@
 import type { Call } from '../connection.js';
-import { type CheckOutcome, type Observed, outcome, type ProbeContext, since } from '../probe-types.js';
+import type { CancelObservation, FiredTimeoutObservation, SilenceObservation } from '../../live/probe-observations.js';
+import { type CheckOutcome, outcome, type ProbeContext, since } from '../probe-types.js';
 import { answersCancellation, isProgress } from '../received.js';
 import { knownBehaviour } from '../sdk-behaviours.js';
 import { describeMessage, pause, workRunning } from './observe.js';
 import { isResponse } from '../../protocol/message-guards.js';
 
 /** What came for a cancelled request after its silence began, by kind: what the claims of a manifest are judged on. */
-export function silenceFacts(call: Call): Observed {
+export function silenceFacts(call: Call): SilenceObservation {
   const after = call.inbox.afterSilence.map((received) => received.message);
   return {
     progressBeforeCancel: call.inbox.progressAtCancel,
@@ -17,7 +18,7 @@ export function silenceFacts(call: Call): Observed {
 }
 
 /** The outcome of a cancellation's silence: failed by what came, not observable where nothing could come, else passed. */
-export function judgeSilence(
+export function judgeSilence<Observation extends CancelObservation | FiredTimeoutObservation>(
   context: ProbeContext,
   seen: {
     call: Call;
@@ -25,15 +26,15 @@ export function judgeSilence(
     problems: string[];
     details: string[];
     watch: NonNullable<CheckOutcome['watch']>;
-    observed: Record<string, string | number | boolean>;
+    observed: Omit<Observation, keyof SilenceObservation>;
     watched: number;
     witness?: Call | undefined;
     lead?: string;
   },
-): CheckOutcome {
+): CheckOutcome<Observation> {
   const { call, problems, details, watch } = seen;
   const lead = seen.lead ?? '';
-  const observed: Observed = { ...seen.observed, ...silenceFacts(call) };
+  const observed = { ...seen.observed, ...silenceFacts(call) } as Observation;
   if (problems.length > 0) {
     const known = knownBehaviour(call, context);
     return outcome(
@@ -55,7 +56,7 @@ export function judgeSilence(
       watch,
       observed,
     );
-  if (observed['workRunning'] === 0)
+  if (observed.workRunning === 0)
     return outcome(
       'pass',
       `${lead}the work stopped: ${context.plan.workStatus!.tool} says none is running after the cancellation, and nothing came for request ${call.id}`,

@@ -11,6 +11,10 @@ import { pause, toolFailed, unanswered } from './observe.js';
 import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { isTaskStatus, TERMINAL_TASK_STATUSES } from '../../protocol/task-status.js';
 import { METHODS } from '../../protocol/methods.js';
+import type { DisconnectObservation, TasksObservation } from '../../live/probe-observations.js';
+
+/** The tasks check's observation, filled in as its steps run. */
+type TasksObserved = { -readonly [Fact in keyof TasksObservation]: TasksObservation[Fact] };
 
 /** The extension that carries tasks where they are not in the core protocol. */
 const EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -25,7 +29,7 @@ const MIN_POLL_MS = 50;
  * augmentation: a plain tools/call of it is refused, which says nothing of its arguments or of the server. The
  * tasks check plays it.
  */
-export function taskRequired(context: ProbeContext): CheckOutcome | undefined {
+export function taskRequired(context: ProbeContext): CheckOutcome<never> | undefined {
   const tool = context.plan.longTool;
   if (tool?.taskSupport !== 'required') return undefined;
   return outcome(
@@ -83,7 +87,7 @@ function wireOf(context: ProbeContext): TaskWire {
  * tasks/cancel (never notifications/cancelled) ends as the revision says; over Streamable HTTP a fresh connection
  * still finds the first task.
  */
-export const tasksOnTheWire: ProbeCheck = {
+export const tasksOnTheWire: ProbeCheck<'tasks'> = {
   ...tasks,
   async run(context) {
     const wire = wireOf(context);
@@ -103,7 +107,7 @@ export const tasksOnTheWire: ProbeCheck = {
     const problems: string[] = [];
     const support = wire.serverDirected ? 'the server decides per request' : `execution.taskSupport: ${tool.taskSupport}`;
     const details: string[] = [`runs ${tool.name} as a task (${support}); ${declared.why}`];
-    const observed: Record<string, string | number | boolean> = {};
+    const observed: TasksObserved = {};
 
     // (a) A task, polled to a terminal status, its result fetched.
     const first = await createTask(context, wire, tool);
@@ -111,14 +115,14 @@ export const tasksOnTheWire: ProbeCheck = {
     if (first.problem !== undefined) return outcome('fail', first.problem, details, undefined, { created: false });
     if (first.task === undefined)
       return outcome('inconclusive', first.unplayed ?? 'no task was created', details, undefined, { created: false });
-    observed['created'] = true;
+    observed.created = true;
     const limit = Math.max(0, Math.min(context.plan.longRunMs, context.budgetLeft() - RESERVE_MS));
     const run = await poll(context, wire, first.call, first.task, context.clock() + limit, true);
     details.push(run.text);
-    observed['polls'] = run.polls;
+    observed.polls = run.polls;
     if (run.problem !== undefined) problems.push(run.problem);
     const terminal = run.last?.status;
-    if (terminal !== undefined && TERMINAL_TASK_STATUSES.has(terminal)) observed['terminal'] = terminal;
+    if (terminal !== undefined && TERMINAL_TASK_STATUSES.has(terminal)) observed.terminal = terminal;
     const runMs = run.terminalAt === undefined ? undefined : Math.round(run.terminalAt - first.call.sentAt);
     if (run.problem === undefined && (terminal === undefined || !TERMINAL_TASK_STATUSES.has(terminal))) {
       await cancelQuietly(context, wire, first.task.taskId);
@@ -134,7 +138,7 @@ export const tasksOnTheWire: ProbeCheck = {
     if (run.problem === undefined) {
       const fetched = await fetchResult(context, wire, first.call, first.task.taskId, run.last!);
       details.push(fetched.text);
-      observed['resultRetrieved'] = fetched.problem === undefined;
+      observed.resultRetrieved = fetched.problem === undefined;
       if (fetched.problem !== undefined) problems.push(fetched.problem);
     }
 
@@ -143,7 +147,7 @@ export const tasksOnTheWire: ProbeCheck = {
     if (run.terminalAt !== undefined) {
       const cutoff = wire.progressForTaskLifetime ? run.terminalAt : (first.response?.at ?? run.terminalAt);
       const progress = await progressAfter(context, first.call, cutoff, wire, `task ${first.task.taskId} was ${terminal}`);
-      observed['progress'] = first.call.inbox.progressCount;
+      observed.progress = first.call.inbox.progressCount;
       details.push(progress.text);
       problems.push(...progress.problems);
     }
@@ -154,8 +158,8 @@ export const tasksOnTheWire: ProbeCheck = {
     // (c) The first task from a fresh connection.
     const survival = await afterDisconnect(context, wire, first.task.taskId, first.call);
     details.push(survival.text);
-    if (survival.survives !== undefined) observed['survivesDisconnect'] = survival.survives;
-    observed['disconnect'] = survival.status;
+    if (survival.survives !== undefined) observed.survivesDisconnect = survival.survives;
+    observed.disconnect = survival.status;
     if (survival.problem !== undefined) problems.push(survival.problem);
 
     if (problems.length > 0) return outcome('fail', problems[0]!, [...problems.slice(1), ...details], undefined, observed);
@@ -354,24 +358,26 @@ async function poll(
   return { ...first(), ...(last === undefined ? {} : { last }), polls, ...(terminalAt === undefined ? {} : { terminalAt }), text: text() };
 }
 
-/** One tasks/get: the task, or why it could not be read. */
+/** One tasks/get: the task, or why it could not be read (in words, and by kind: only an answer says the task is gone). */
 async function getTask(
   context: ProbeContext,
   wire: TaskWire,
   session: ProbeSession,
   taskId: string,
   deadline = Number.POSITIVE_INFINITY,
-): Promise<{ task: TaskState; received: Received } | { failed: string; code?: unknown }> {
+): Promise<{ task: TaskState; received: Received } | { failed: string; because: 'unanswered' | 'refused' | 'no-status' }> {
   const timeout = Math.max(1, Math.min(context.plan.requestTimeoutMs, deadline - context.clock() + context.plan.requestTimeoutMs / 2));
   const call = await session.request(METHODS.tasksGet, { taskId }, timeout, context.owner, wire.capabilities);
   const received = call.inbox.response;
-  if (received === undefined) return { failed: `tasks/get of task ${taskId} was not answered: ${unanswered(call, timeout)}` };
+  if (received === undefined)
+    return { failed: `tasks/get of task ${taskId} was not answered: ${unanswered(call, timeout)}`, because: 'unanswered' };
   const error = objectAt(received.message, ['error']);
-  if (error !== undefined) return { failed: `tasks/get of task ${taskId} was refused with ${describeError(error)}`, code: error['code'] };
+  if (error !== undefined) return { failed: `tasks/get of task ${taskId} was refused with ${describeError(error)}`, because: 'refused' };
   const task = taskOf(objectAt(received.message, ['result']));
   if (task === undefined || task.taskId !== taskId)
     return {
       failed: `tasks/get of task ${taskId} answered without its status: ${JSON.stringify(received.message['result']).slice(0, 200)}`,
+      because: 'no-status',
     };
   return { task, received };
 }
@@ -451,7 +457,7 @@ async function progressAfter(
 interface Cancelled {
   readonly problems: string[];
   readonly details: string[];
-  readonly observed: Record<string, string | number | boolean>;
+  readonly observed: TasksObserved;
   readonly summary: string;
   readonly unplayed?: string;
 }
@@ -483,7 +489,7 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   const at = `${since(second.call, received)} ms after request ${second.call.id}`;
   details.push(`tasks/cancel of task ${taskId} sent ${cancelledAfter} ms after request ${second.call.id} (no notifications/cancelled)`);
   const error = objectAt(received.message, ['error']);
-  const observed: Record<string, string | number | boolean> = {};
+  const observed: TasksObserved = {};
   // How long to watch: until the uncancelled run would have ended, plus the grace period, within the probe's limits.
   const rest = (runMs ?? context.plan.longRunMs / 2) - cancelledAfter;
   const watchMs = Math.max(
@@ -500,7 +506,7 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
         summary: '',
         unplayed: `the second task was already ${now.task.status} when tasks/cancel came (${describeError(error)}): give it longer work with --arguments`,
       };
-    observed['cancelStatus'] = 'refused';
+    observed.cancelStatus = 'refused';
     return {
       problems: [
         `tasks/cancel of the ${'task' in now ? now.task.status : 'running'} task ${taskId} was refused with ${describeError(error)} (${at})`,
@@ -512,10 +518,10 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   }
   if (wire.cancelIsTerminal) {
     const answered = taskOf(objectAt(received.message, ['result']));
-    observed['cancelStatus'] = answered?.status ?? 'none';
+    observed.cancelStatus = answered?.status ?? 'none';
     if (answered?.status !== 'cancelled') {
       const watched = await poll(context, wire, second.call, second.task, context.clock() + watchMs, true);
-      if (watched.last !== undefined) observed['afterCancel'] = watched.last.status;
+      if (watched.last !== undefined) observed.afterCancel = watched.last.status;
       return {
         problems: [
           `tasks/cancel of task ${taskId} answered ${answered === undefined ? 'without a status' : `status ${answered.status}`} (${at}): ` +
@@ -528,8 +534,8 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
     }
     const watched = await poll(context, wire, second.call, second.task, context.clock() + watchMs, false, 'cancelled');
     details.push(`tasks/cancel answered cancelled ${at}; watched ${watchMs} ms: ${watched.text}`);
-    observed['afterCancel'] = watched.last?.status ?? 'unread';
-    if (watched.first !== undefined) observed['firstAfterCancel'] = watched.first;
+    observed.afterCancel = watched.last?.status ?? 'unread';
+    if (watched.first !== undefined) observed.firstAfterCancel = watched.first;
     const problems = watched.problem === undefined ? [] : [watched.problem];
     problems.push(...(await progressAfter(context, second.call, received.at, wire, `task ${taskId} was cancelled`)).problems);
     const again = await context.session.request(
@@ -548,7 +554,7 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
         `tasks/cancel of the cancelled (terminal) task ${taskId} was answered with ` +
           `${repeatError === undefined ? 'a result' : describeError(repeatError)}, not -32602 (Invalid params)`,
       );
-    if (repeatError !== undefined && typeof repeatError['code'] === 'number') observed['cancelTerminalCode'] = repeatError['code'];
+    if (repeatError !== undefined && typeof repeatError['code'] === 'number') observed.cancelTerminalCode = repeatError['code'];
     details.push(
       `tasks/cancel of the cancelled task again: ${repeat === undefined ? 'no answer' : repeatError === undefined ? 'a result' : describeError(repeatError)}`,
     );
@@ -561,7 +567,7 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   }
   // An acknowledgement; the task reaches a terminal status in time (cancelled, or completed if the work had finished).
   const ack = objectAt(received.message, ['result']);
-  observed['cancelStatus'] = 'acknowledged';
+  observed.cancelStatus = 'acknowledged';
   if (ack === undefined)
     return {
       problems: [`tasks/cancel of task ${taskId} answered with a result that is not an object (${at})`],
@@ -571,8 +577,8 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
     };
   const watched = await poll(context, wire, second.call, second.task, context.clock() + watchMs, false);
   details.push(`tasks/cancel acknowledged ${at}; watched ${watchMs} ms: ${watched.text}`);
-  if (watched.first !== undefined) observed['firstAfterCancel'] = watched.first;
-  if (watched.last !== undefined) observed['afterCancel'] = watched.last.status;
+  if (watched.first !== undefined) observed.firstAfterCancel = watched.first;
+  if (watched.last !== undefined) observed.afterCancel = watched.last.status;
   const problems = watched.problem === undefined ? [] : [watched.problem];
   problems.push(...(await progressAfter(context, second.call, second.response?.at ?? received.at, wire, '')).problems);
   if (problems.length === 0 && (watched.last === undefined || !TERMINAL_TASK_STATUSES.has(watched.last.status)))
@@ -599,7 +605,7 @@ async function afterDisconnect(
   wire: TaskWire,
   taskId: string,
   creation: Call,
-): Promise<{ status: string; survives?: boolean; problem?: string; summary: string; text: string }> {
+): Promise<{ status: DisconnectObservation; survives?: boolean; problem?: string; summary: string; text: string }> {
   const transport = context.session.connection.transport;
   if (transport === 'stdio' || context.reconnect === undefined) {
     const why = 'over stdio a new connection is a new process, a new server: whether a task outlives its connection is not observable';
@@ -619,7 +625,7 @@ async function afterDisconnect(
     }
     const text = `tasks/get ${how} did not find task ${taskId}: ${got.failed}`;
     // Only an answer says the task is gone; silence says nothing of it.
-    if (got.code === undefined && / was not answered: /.test(got.failed))
+    if (got.because === 'unanswered')
       return { status: 'inconclusive', summary: `${text}: whether the task outlives its connection was not seen`, text };
     if (wire.anyClientFindsIt)
       return {
