@@ -17,8 +17,8 @@ export class CallInbox {
   repeatedResponses = 0;
   progressCount = 0;
   readonly progressValues: unknown[] = [];
-  /** Where progress did not increase, in the words of the report (the first few). */
-  readonly notIncreasing: string[] = [];
+  /** Where progress did not increase: each value and the one before it, as JSON (the first few). */
+  readonly notIncreasing: { readonly value: string; readonly previous: string }[] = [];
   #lastProgress: unknown;
   /** Progress that came after the response. */
   progressAfterResponse = 0;
@@ -227,7 +227,7 @@ export class CallInbox {
       !(typeof value === 'number' && typeof this.#lastProgress === 'number' && value > this.#lastProgress)
     ) {
       if (this.notIncreasing.length < SAMPLES)
-        this.notIncreasing.push(`progress ${JSON.stringify(value)} follows ${JSON.stringify(this.#lastProgress)}`);
+        this.notIncreasing.push({ value: String(JSON.stringify(value)), previous: String(JSON.stringify(this.#lastProgress)) });
     }
     this.#lastProgress = value;
   }

@@ -9,6 +9,7 @@ import type { ProbePlan } from './probe-plan.js';
 import type { Received } from './received.js';
 import type { ToolSummary } from './tool-summary.js';
 import type { ProbeCheckDeclarationOf, ProbeCheckId } from './probe-check-catalog.js';
+import type { CheckMessage } from './check-message.js';
 import type { ProbeSession } from './session.js';
 import type { WireEntry, WireLog } from './wire-log.js';
 
@@ -73,6 +74,9 @@ export interface Watch {
 export interface CheckOutcome<Observation extends ProbeObservation = ProbeObservation> {
   readonly status: CheckStatus;
   readonly summary: string;
+  /** The summary's message id in the check's declaration and its arguments (absent where the check writes its own words). */
+  readonly messageId?: string;
+  readonly data?: Readonly<Record<string, string | number>>;
   readonly details: readonly string[];
   readonly watch?: Watch;
   readonly observed?: Observation;
@@ -150,7 +154,18 @@ export function outcome<Observation extends ProbeObservation = never>(
   return { status, summary, details, ...(watch === undefined ? {} : { watch }), ...(observed === undefined ? {} : { observed }) };
 }
 
+/** An outcome whose summary is a message of the check's declaration. */
+export function judged<Observation extends ProbeObservation = never>(
+  status: CheckStatus,
+  message: CheckMessage,
+  details: readonly string[] = [],
+  watch?: Watch,
+  observed?: Observation,
+): CheckOutcome<Observation> {
+  return { ...outcome(status, message.text, details, watch, observed), messageId: message.messageId, data: message.data };
+}
+
 /** A time of a message, counted from the request it answers (never from the probe's start). */
-export function since(call: Call, received: Received): number {
+export function since(call: Pick<Call, 'sentAt'>, received: Pick<Received, 'at'>): number {
   return Math.max(0, Math.round(received.at - call.sentAt));
 }

@@ -49,7 +49,10 @@ describe('the probe keeps its own flow-control rules: a bounded inbox that never
   it('progress that does not increase is named as it arrives', () => {
     const inbox = new CallInbox();
     for (const value of [1, 3, 2, 2]) inbox.push(progress(value));
-    expect(inbox.notIncreasing).toEqual(['progress 2 follows 3', 'progress 2 follows 2']);
+    expect(inbox.notIncreasing).toEqual([
+      { value: '2', previous: '3' },
+      { value: '2', previous: '2' },
+    ]);
   });
 });
 

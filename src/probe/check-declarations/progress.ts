@@ -10,7 +10,19 @@ export const progress = declareProbeCheck({
     'progress "MUST increase with each notification"; notifications MUST reference only active requests and "MUST stop after completion"',
   fix: 'send each progress value greater than the last, with the token of the request it reports on, and none after its response',
   outcomes: ['pass', 'fail', 'inconclusive'],
-  messages: {},
+  messages: {
+    noLongTool: 'no long-running tool: {{why}}',
+    requestEnded: '{{why}}',
+    notIncreasing: 'progress {{value}} follows {{previous}}: not strictly increasing',
+    progressAfterResponse: '{{count|progress notification}} after the response',
+    repeatedResponses: '{{count|more response}} after the first',
+    unfinished:
+      "{{tool}} had not finished after {{limitMs}} ms, the probe's limit for one run ({{limitReason}}): " +
+      'progress up to then was right, its end was not seen; raise --max-time or give it shorter work with --arguments',
+    toolFailed: '{{tool}} answered with {{failure}}: nothing to check; give it working --arguments',
+    noProgress: '{{tool}} answered in {{durationMs}} ms and sent no progress (a server may send none): no progress to judge',
+    increasing: "{{count}} increasing values with the request's token, none after the response",
+  },
   asserts: ['server-progress-increases', 'server-progress-for-active-requests', 'server-streams-progress'],
   putsCallInFlight: true,
 });

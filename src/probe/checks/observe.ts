@@ -28,7 +28,7 @@ export function unanswered(call: Call, waitedMs: number): string {
 }
 
 /** A message in words, its time counted from the request it belongs to. */
-export function describeMessage(call: Call, received: Received): string {
+export function describeMessage(call: Pick<Call, 'id' | 'sentAt'>, received: Received): string {
   const message = received.message;
   const at = `${since(call, received)} ms after request ${call.id}`;
   if (isProgress(message)) return `progress ${JSON.stringify(progressValue(message))} ${at}`;

@@ -437,7 +437,9 @@ async function progressAfter(
     times.push(received.at);
   const allowance = context.session.inFlightMs;
   const late = times.filter((at) => at > cutoff + allowance);
-  const problems = call.inbox.notIncreasing.map((text) => `${text} for request ${call.id}: not strictly increasing`);
+  const problems = call.inbox.notIncreasing.map(
+    ({ value, previous }) => `progress ${value} follows ${previous} for request ${call.id}: not strictly increasing`,
+  );
   const after = wire.progressForTaskLifetime ? because : 'the create result answered the request';
   if (late.length > 0)
     problems.push(
