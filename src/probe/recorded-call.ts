@@ -22,3 +22,13 @@ export interface RecordedCall {
     >
   >;
 }
+
+/** A request the probe cancelled, as recorded: when, and what came for it after (see `CallInbox`). */
+export interface CancelledCall {
+  readonly id: number;
+  readonly sentAt: number;
+  readonly cancelledAt?: number;
+  readonly inbox: Readonly<
+    Pick<CallInbox, 'response' | 'afterSilence' | 'afterSilenceCount' | 'onOtherStreams' | 'progressAtCancel' | 'progressCount'>
+  >;
+}

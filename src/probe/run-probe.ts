@@ -5,7 +5,7 @@ import { getNotAllowed, sseHeaders } from './checks/http-transport.js';
 import { idempotentReplay } from './checks/idempotent-replay.js';
 import { ignoredCancellations } from './checks/ignored-cancellations.js';
 import { describeMessage } from './checks/observe.js';
-import { silenceFacts } from './checks/silence.js';
+import { silenceFacts } from './checks/silence-judgement.js';
 import { progressToCompletion } from './checks/progress.js';
 import { serverDecidesTasks, tasksOnTheWire } from './checks/tasks.js';
 import { wireHygiene } from './checks/wire-hygiene.js';

@@ -1,7 +1,8 @@
 import { factsOf } from '../spec/revision-facts.js';
-import type { Call } from './connection.js';
-import type { ProbeContext } from './probe-types.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
+import type { SpecVersion } from '../spec/revisions.js';
+import type { Transport } from '../protocol/transports.js';
+import type { CancelledCall } from './recorded-call.js';
 
 /**
  * Behaviours of the official SDKs that explain a probe failure, each a row of docs/sdk-behaviours.md (with the
@@ -13,10 +14,17 @@ export interface SdkBehaviour {
   readonly id: string;
   readonly says: string;
   /** The failure shows this behaviour's symptom. */
-  readonly shows: (call: Call, context: ProbeContext) => boolean;
+  readonly shows: (call: CancelledCall, session: ProbedSession) => boolean;
 }
 
-const errorOf = (call: Call) =>
+/** What a behaviour's symptom may depend on besides the call: the transport, whether the server gave a session, the revision. */
+export interface ProbedSession {
+  readonly transport: Transport;
+  readonly hasSession: boolean;
+  readonly revision: SpecVersion;
+}
+
+const errorOf = (call: CancelledCall) =>
   [...call.inbox.afterSilence, ...(call.inbox.response === undefined ? [] : [call.inbox.response])]
     .map((received) => received.message['error'] as { code?: unknown; message?: unknown } | undefined)
     .find((error) => error !== undefined);
@@ -38,16 +46,16 @@ export const SDK_BEHAVIOURS: readonly SdkBehaviour[] = [
       "a server that answers the session revision over HTTP without a session (the TypeScript SDK v2's legacy stateless fallback) " +
       'handles each POST on a fresh server instance, so a POSTed notifications/cancelled reaches no running request: serve sessions, ' +
       'or serve the stateless revision, where closing the stream cancels',
-    shows: (call, context) =>
-      context.session.connection.transport === 'streamable-http' &&
-      context.session.connection.sessionId === undefined &&
-      factsOf(context.revision)['http-cancel-signal'].value !== 'close-stream' &&
+    shows: (call, session) =>
+      session.transport === 'streamable-http' &&
+      !session.hasSession &&
+      factsOf(session.revision)['http-cancel-signal'].value !== 'close-stream' &&
       call.inbox.afterSilenceCount > 0,
   },
 ];
 
 /** The known SDK behaviour a failure about `call` shows, in a sentence that points at its row; or nothing. */
-export function knownBehaviour(call: Call, context: ProbeContext): string | undefined {
-  const row = SDK_BEHAVIOURS.find((behaviour) => behaviour.shows(call, context));
+export function knownBehaviour(call: CancelledCall, session: ProbedSession): string | undefined {
+  const row = SDK_BEHAVIOURS.find((behaviour) => behaviour.shows(call, session));
   return row === undefined ? undefined : `known SDK behaviour (docs/sdk-behaviours.md#${row.id}): ${row.says}`;
 }

@@ -1,4 +1,5 @@
 import { declareProbeCheck } from '../probe-check-declaration.js';
+import { SILENCE_MESSAGES } from './silence-messages.js';
 
 export const cancelBeforeCompletion = declareProbeCheck({
   id: 'cancel-before-completion',
@@ -14,7 +15,7 @@ export const cancelBeforeCompletion = declareProbeCheck({
     'the server MUST NOT send further messages',
   fix: 'on cancellation, stop the work at its next checkpoint and send nothing more for the request: no progress, no result, no error',
   outcomes: ['pass', 'fail', 'inconclusive', 'not-observable'],
-  messages: {},
+  messages: SILENCE_MESSAGES,
   asserts: ['server-silent-after-cancel', 'server-answers-only-requests', 'server-messages-on-own-stream'],
   putsCallInFlight: true,
 });

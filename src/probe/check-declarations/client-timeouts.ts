@@ -1,4 +1,5 @@
 import { declareProbeCheck } from '../probe-check-declaration.js';
+import { ledBy } from './silence-messages.js';
 
 export const clientTimeouts = declareProbeCheck({
   id: 'client-timeouts',
@@ -12,7 +13,7 @@ export const clientTimeouts = declareProbeCheck({
     'progress MAY reset the clock but a maximum SHOULD always be enforced',
   fix: 'treat a cancellation that follows a client timeout as any other: stop the work and send nothing more for the request',
   outcomes: ['pass', 'fail', 'inconclusive', 'not-observable'],
-  messages: {},
+  messages: ledBy('the {{fired}} timeout fired {{firedAtMs}} ms after the request and the probe cancelled with {{signalWords}}; '),
   asserts: ['server-silent-after-cancel', 'server-messages-on-own-stream'],
   putsCallInFlight: true,
 });

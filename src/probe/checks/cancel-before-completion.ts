@@ -4,7 +4,9 @@ import { factsOf } from '../../spec/revision-facts.js';
 import { plural } from '../../text/plural.js';
 import { outcome, type ProbeCheck, since, watchAfterCancel } from '../probe-types.js';
 import { describeMessage, healthy, workRunning } from './observe.js';
-import { judgeSilence, violations, watchWork } from './silence.js';
+import { probedSession, watchWork } from './silence.js';
+import { judgeSilence } from './silence-judgement.js';
+import { messagesOf } from '../check-message.js';
 import { taskRequired } from './tasks.js';
 import { isResponse } from '../../protocol/message-guards.js';
 import { METHODS } from '../../protocol/methods.js';
@@ -17,6 +19,8 @@ import { METHODS } from '../../protocol/methods.js';
  * cancellation, nothing can reach the probe on it: whether the work stopped is not observable there, unless
  * the manifest names a status tool (probe.workStatus) through which the probe asks.
  */
+const silenceMessage = messagesOf(declared);
+
 export const cancelBeforeCompletion: ProbeCheck<'cancel-before-completion'> = {
   ...declared,
   async run(context) {
@@ -85,18 +89,32 @@ export const cancelBeforeCompletion: ProbeCheck<'cancel-before-completion'> = {
     if (work.text !== undefined) details.push(work.text);
     const sick = await healthy(context);
     // Judged after the last request of the check: its stream may carry the cancelled request's messages too.
-    const problems = violations(call, notification?.answer?.text);
-    if (work.running !== undefined && work.running > 0)
-      problems.push(`the work went on after the cancellation: ${context.plan.workStatus!.tool} says ${work.running} still running`);
-    if (sick !== undefined) problems.push(sick);
     const watch = { calls: [call], notifications: notification === undefined ? [] : [notification] };
-    if (toNaturalEnd && problems.length === 0 && signal !== 'close-stream') context.measured.silentToNaturalEnd = true;
     const observed = {
       signal,
       watchedMs: work.watched,
       toNaturalEnd,
       ...(work.running === undefined ? {} : { workRunning: work.running }),
     };
-    return judgeSilence<CancelObservation>(context, { call, signal, problems, details, watch, observed, watched: work.watched, witness });
+    const judgedSilence = judgeSilence<CancelObservation>(
+      {
+        call,
+        signal,
+        session: probedSession(context),
+        ...(notification?.answer === undefined ? {} : { answer: notification.answer.text }),
+        ...(context.plan.workStatus === undefined
+          ? {}
+          : { workStatus: { tool: context.plan.workStatus.tool, ...(work.running === undefined ? {} : { running: work.running }) } }),
+        ...(sick === undefined ? {} : { unhealthy: sick }),
+        details,
+        observed,
+        watchedMs: work.watched,
+        ...(witness === undefined ? {} : { witness }),
+      },
+      silenceMessage,
+    );
+    // Nothing came until the run would have ended uncancelled: the timeouts check need not watch that long again.
+    if (toNaturalEnd && judgedSilence.status !== 'fail' && signal !== 'close-stream') context.measured.silentToNaturalEnd = true;
+    return { ...judgedSilence, watch };
   },
 };

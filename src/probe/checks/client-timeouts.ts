@@ -4,7 +4,9 @@ import { outcome, type ProbeCheck, type ProbeContext, RESERVE_MS, since, watchAf
 import { plural } from '../../text/plural.js';
 import { isProgress } from '../received.js';
 import { workRunning } from './observe.js';
-import { judgeSilence, violations, watchWork } from './silence.js';
+import { probedSession, watchWork } from './silence.js';
+import { judgeSilence } from './silence-judgement.js';
+import { messagesOf } from '../check-message.js';
 import { taskRequired } from './tasks.js';
 import { isResponse } from '../../protocol/message-guards.js';
 import { METHODS } from '../../protocol/methods.js';
@@ -34,6 +36,8 @@ export function playedTimeouts(context: ProbeContext): { idleMs: number; maxMs: 
  * When one fires it cancels with the transport's signal and stops waiting; afterwards nothing may arrive. A run
  * that ends before either fires exercised nothing: inconclusive, never a pass.
  */
+const silenceMessage = messagesOf(declared);
+
 export const clientTimeouts: ProbeCheck<'client-timeouts'> = {
   ...declared,
   async run(context) {
@@ -88,28 +92,32 @@ export const clientTimeouts: ProbeCheck<'client-timeouts'> = {
               : ''),
         ];
         if (work.text !== undefined) details.push(work.text);
-        const problems = violations(call, notification?.answer?.text);
-        if (work.running !== undefined && work.running > 0)
-          problems.push(`the work went on after the cancellation: ${context.plan.workStatus!.tool} says ${work.running} still running`);
         const signalWords = signal === 'close-stream' ? 'the closing of the stream' : 'notifications/cancelled';
         const watch = { calls: [call], notifications: notification === undefined ? [] : [notification] };
-        return judgeSilence<FiredTimeoutObservation>(context, {
-          call,
-          signal,
-          problems,
-          details,
-          watch,
-          observed: {
-            fired,
-            firedAtMs: firedAt,
-            progress: progressCount,
+        const lead = { fired, firedAtMs: firedAt, signalWords };
+        const judgedSilence = judgeSilence<FiredTimeoutObservation>(
+          {
+            call,
             signal,
+            session: probedSession(context),
+            ...(notification?.answer === undefined ? {} : { answer: notification.answer.text }),
+            ...(context.plan.workStatus === undefined
+              ? {}
+              : { workStatus: { tool: context.plan.workStatus.tool, ...(work.running === undefined ? {} : { running: work.running }) } }),
+            details,
+            observed: {
+              fired,
+              firedAtMs: firedAt,
+              progress: progressCount,
+              signal,
+              watchedMs: watched,
+              ...(work.running === undefined ? {} : { workRunning: work.running }),
+            },
             watchedMs: watched,
-            ...(work.running === undefined ? {} : { workRunning: work.running }),
           },
-          watched,
-          lead: `the ${fired} timeout fired ${firedAt} ms after the request and the probe cancelled with ${signalWords}; `,
-        });
+          (messageId, data) => silenceMessage(messageId, { ...lead, ...data }),
+        );
+        return { ...judgedSilence, watch };
       }
       const next = await call.inbox.next(() => true, Math.min(maxLeft, idleLeft));
       if (next === undefined) {

@@ -1,86 +1,11 @@
-import type { Call } from '../connection.js';
-import type { CancelObservation, FiredTimeoutObservation, SilenceObservation } from '../../live/probe-observations.js';
-import { type CheckOutcome, outcome, type ProbeContext, since } from '../probe-types.js';
-import { answersCancellation, isProgress } from '../received.js';
-import { knownBehaviour } from '../sdk-behaviours.js';
-import { describeMessage, pause, workRunning } from './observe.js';
-import { isResponse } from '../../protocol/message-guards.js';
+import type { ProbeContext } from '../probe-types.js';
+import type { ProbedSession } from '../sdk-behaviours.js';
+import { pause, workRunning } from './observe.js';
 
-/** What came for a cancelled request after its silence began, by kind: what the claims of a manifest are judged on. */
-export function silenceFacts(call: Call): SilenceObservation {
-  const after = call.inbox.afterSilence.map((received) => received.message);
-  return {
-    progressBeforeCancel: call.inbox.progressAtCancel,
-    progressAfterCancel: after.some(isProgress),
-    resultAfterCancel: after.some((message) => isResponse(message) && !answersCancellation(message)),
-    answeredCancellation: after.some(answersCancellation),
-  };
-}
-
-/** The outcome of a cancellation's silence: failed by what came, not observable where nothing could come, else passed. */
-export function judgeSilence<Observation extends CancelObservation | FiredTimeoutObservation>(
-  context: ProbeContext,
-  seen: {
-    call: Call;
-    signal: 'close-stream' | 'notification';
-    problems: string[];
-    details: string[];
-    watch: NonNullable<CheckOutcome['watch']>;
-    observed: Omit<Observation, keyof SilenceObservation>;
-    watched: number;
-    witness?: Call | undefined;
-    lead?: string;
-  },
-): CheckOutcome<Observation> {
-  const { call, problems, details, watch } = seen;
-  const lead = seen.lead ?? '';
-  const observed = { ...seen.observed, ...silenceFacts(call) } as Observation;
-  if (problems.length > 0) {
-    const known = knownBehaviour(call, context);
-    return outcome(
-      'fail',
-      `${lead}${problems[0]!}`,
-      [...problems.slice(1), ...details, ...(known === undefined ? [] : [known])],
-      watch,
-      observed,
-    );
-  }
-  // The run finished before the cancellation took effect: its response crossed it, so nothing was cancelled.
-  const response = call.inbox.response;
-  if (response !== undefined && !answersCancellation(response.message))
-    return outcome(
-      'inconclusive',
-      `${lead}the response of request ${call.id} came ${since(call, response)} ms after it, crossing the cancellation: ` +
-        'the run finished before the cancellation took effect, so nothing was cancelled; give it longer work with --arguments',
-      details,
-      watch,
-      observed,
-    );
-  if (observed.workRunning === 0)
-    return outcome(
-      'pass',
-      `${lead}the work stopped: ${context.plan.workStatus!.tool} says none is running after the cancellation, and nothing came for request ${call.id}`,
-      details,
-      watch,
-      observed,
-    );
-  if (seen.signal === 'close-stream')
-    return outcome(
-      'not-observable',
-      `${lead}closing the stream is the cancellation on ${context.revision} Streamable HTTP, so nothing for request ${call.id} can reach the probe on it: ` +
-        'whether the work stopped cannot be seen on the wire (name a status tool in the manifest, probe.workStatus, to observe it)' +
-        (seen.witness === undefined ? '' : `; nothing came for it on the stream of request ${seen.witness.id} either`),
-      details,
-      watch,
-      observed,
-    );
-  return outcome(
-    'pass',
-    `${lead}nothing for request ${call.id} in the ${seen.watched} ms after the cancellation; the server still answers`,
-    details,
-    watch,
-    observed,
-  );
+/** The session as a silence's judgement reads it: transport, whether the server gave a session, revision. */
+export function probedSession(context: ProbeContext): ProbedSession {
+  const connection = context.session.connection;
+  return { transport: connection.transport, hasSession: connection.sessionId !== undefined, revision: context.revision };
 }
 
 /**
@@ -131,31 +56,4 @@ export async function watchWork(
       `${tool} said ${before.active} running before the cancellation and ${after.active} about ${Math.round(askAt)} ms after it` +
       (own === 0 || own === undefined ? '' : ` (not counting the probe's own run beside it)`),
   };
-}
-
-/** What the server sent about a cancelled request after the allowance, on any stream, and any answer to the cancellation. */
-export function violations(call: Call, answer: string | undefined): string[] {
-  const problems: string[] = [];
-  const inbox = call.inbox;
-  const elsewhere = inbox.onOtherStreams.filter((received) => call.cancelledAt !== undefined && received.at >= call.cancelledAt);
-  if (elsewhere.length > 0) {
-    const stream = elsewhere[0]!.stream;
-    problems.push(
-      `the server kept writing for the cancelled request ${call.id} on the response stream of request ${stream}: ` +
-        elsewhere.map((received) => describeMessage(call, received)).join(', '),
-    );
-  }
-  if (inbox.afterSilenceCount > 0) {
-    const shown = inbox.afterSilence
-      .map(
-        (received) => `${describeMessage(call, received)}${answersCancellation(received.message) ? ' that answers the cancellation' : ''}`,
-      )
-      .join(', ');
-    problems.push(
-      `the server sent ${inbox.afterSilenceCount > inbox.afterSilence.length ? `${inbox.afterSilenceCount} messages, first ` : ''}` +
-        `${shown} after the cancellation`,
-    );
-  }
-  if (answer !== undefined) problems.push(`the server answered the cancellation (a notification gets no response): ${answer}`);
-  return problems;
 }

@@ -4,7 +4,7 @@ import { CallInbox } from '../../../src/probe/call-inbox.js';
 import type { ProbeCheckDeclaration } from '../../../src/probe/probe-check-declaration.js';
 import type { CheckOutcome } from '../../../src/probe/probe-types.js';
 import type { Received } from '../../../src/probe/received.js';
-import type { RecordedCall } from '../../../src/probe/recorded-call.js';
+import type { CancelledCall, RecordedCall } from '../../../src/probe/recorded-call.js';
 
 /** One recorded case of a check's judgement and what it must conclude: the message id and its arguments, never the words. */
 export interface JudgementCase<Input> {
@@ -71,4 +71,28 @@ export function recordedCall(wire: Wire, ended?: { closed: string }, id = 1): Re
   for (const received of wire) inbox.push(received);
   if (ended !== undefined) inbox.close(ended.closed);
   return { id, sentAt: 0, inbox };
+}
+
+/**
+ * A request sent at 0, cancelled at `cancelledAt` with an in-flight allowance until `silentFrom`, and the server's
+ * messages about it, taken in as the probe's inbox takes them (`onOtherStream`: carried by another request's stream).
+ */
+export function cancelledCall(
+  wire: readonly (Received & { readonly onOtherStream?: boolean })[],
+  cancelledAt: number,
+  silentFrom: number,
+  id = 1,
+): CancelledCall {
+  const inbox = new CallInbox();
+  let cancelled = false;
+  for (const received of wire) {
+    if (!cancelled && received.at >= cancelledAt) {
+      inbox.cancel(cancelledAt, silentFrom);
+      cancelled = true;
+    }
+    if (received.onOtherStream === true) inbox.crossedStreams({ at: received.at, message: received.message, stream: 2 });
+    else inbox.push(received);
+  }
+  if (!cancelled) inbox.cancel(cancelledAt, silentFrom);
+  return { id, sentAt: 0, cancelledAt, inbox };
 }

@@ -1,0 +1,114 @@
+import type { CheckStatus } from '../../../src/live/outcome.js';
+import type { CancelObservation, CancelSignal } from '../../../src/live/probe-observations.js';
+import type { SilenceRun } from '../../../src/probe/checks/silence-judgement.js';
+import { MOST_DEPLOYED_REVISION } from '../../../src/spec/revisions.js';
+import { cancelledCall, errorAt, type JudgementCase, progressAt, resultAt } from './judgement-tester.js';
+
+type Run = SilenceRun<CancelObservation>;
+
+/** A cancellation at 250 ms with an in-flight allowance to 350 ms, after progress 1 and 2; then `after`. */
+function run(after: Parameters<typeof cancelledCall>[0], more: Partial<Run> = {}, signal: CancelSignal = 'notification'): Run {
+  return {
+    call: cancelledCall([progressAt(100, 1), progressAt(200, 2), ...after], 250, 350),
+    signal,
+    session: { transport: 'stdio', hasSession: false, revision: MOST_DEPLOYED_REVISION },
+    details: [],
+    observed: { signal, watchedMs: 2000, toNaturalEnd: false },
+    watchedMs: 2000,
+    ...more,
+  };
+}
+
+/** Recorded cancellations, by the status a check that cancels must give them (its own lead aside). */
+export const SILENCE_ROWS: Partial<Record<CheckStatus, readonly JudgementCase<Run>[]>> = {
+  pass: [
+    {
+      name: 'nothing after the cancellation',
+      input: run([]),
+      messageId: 'silent',
+      data: { request: 1, watchedMs: 2000 },
+      observed: { progressBeforeCancel: 2, progressAfterCancel: false, resultAfterCancel: false, answeredCancellation: false },
+    },
+    {
+      name: 'progress already on the wire crossed the cancellation (within the allowance)',
+      input: run([progressAt(300, 3)]),
+      messageId: 'silent',
+      observed: { progressAfterCancel: false },
+    },
+    {
+      name: 'the status tool counts no work after the cancellation',
+      input: run([], { workStatus: { tool: 'jobs', running: 0 } }),
+      messageId: 'workStopped',
+      data: { tool: 'jobs', request: 1 },
+    },
+  ],
+  fail: [
+    {
+      name: 'progress after the allowance',
+      input: run([progressAt(500, 3)]),
+      messageId: 'sentAfterCancel',
+      data: { messages: 'progress 3 500 ms after request 1' },
+      observed: { progressAfterCancel: true, resultAfterCancel: false },
+    },
+    {
+      name: 'the result after the allowance',
+      input: run([resultAt(600)]),
+      messageId: 'sentAfterCancel',
+      data: { messages: 'a response 600 ms after request 1' },
+      observed: { resultAfterCancel: true },
+    },
+    {
+      name: 'an error that answers the cancellation, even within the allowance',
+      input: run([errorAt(260, -32800, 'Request cancelled')]),
+      messageId: 'sentAfterCancel',
+      data: { messages: 'an error response 260 ms after request 1 that answers the cancellation' },
+      observed: { answeredCancellation: true, resultAfterCancel: false },
+    },
+    {
+      name: "the cancelled request's progress on another request's stream",
+      input: run([{ ...progressAt(400, 3), onOtherStream: true }]),
+      messageId: 'keptWriting',
+      data: { request: 1, stream: '2', messages: 'progress 3 400 ms after request 1' },
+    },
+    {
+      name: 'the cancellation notification was answered',
+      input: run([], { answer: 'an error response {"code":-32601}' }),
+      messageId: 'answeredCancellation',
+      data: { answer: 'an error response {"code":-32601}' },
+    },
+    {
+      name: 'the status tool still counts the work',
+      input: run([], { workStatus: { tool: 'jobs', running: 1 } }),
+      messageId: 'workWentOn',
+      data: { tool: 'jobs', running: 1 },
+    },
+    {
+      name: 'the server stopped answering afterwards',
+      input: run([], { unhealthy: 'the server no longer answers tools/list: the process exited' }),
+      messageId: 'unhealthy',
+      data: { why: 'the server no longer answers tools/list: the process exited' },
+    },
+  ],
+  inconclusive: [
+    {
+      name: 'the response crossed the cancellation: nothing was cancelled',
+      input: run([resultAt(300)]),
+      messageId: 'crossed',
+      data: { request: 1, atMs: 300 },
+    },
+  ],
+  'not-observable': [
+    {
+      name: 'closing the stream is the cancellation, and nothing tells whether the work stopped',
+      input: run([], {}, 'close-stream'),
+      messageId: 'streamClosed',
+      data: { revision: MOST_DEPLOYED_REVISION, request: 1 },
+    },
+    {
+      name: 'closing the stream, with a second request open beside it that carried nothing',
+      input: run([], { witness: { id: 2 } }, 'close-stream'),
+      messageId: 'streamClosedWitnessed',
+      data: { revision: MOST_DEPLOYED_REVISION, request: 1, witness: 2 },
+    },
+  ],
+};
