@@ -7,7 +7,13 @@ export const getNotAllowed = declareProbeCheck({
   basis: 'Streamable HTTP of the stateless revision: POST only; GET and DELETE answer 405',
   fix: 'answer GET on the endpoint with 405 Method Not Allowed',
   outcomes: ['pass', 'fail', 'not-observable'],
-  messages: {},
+  messages: {
+    stdio: 'stdio has no HTTP endpoint to send a GET to',
+    eitherAllowed: 'on {{revision}} a GET may open a stream or answer 405: either is right, so no answer could show a defect',
+    getFailed: '{{why}}',
+    answered405: 'GET answered 405',
+    otherStatus: 'GET answered {{status}}, not 405',
+  },
   asserts: [],
   putsCallInFlight: false,
 });
