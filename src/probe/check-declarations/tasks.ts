@@ -15,7 +15,23 @@ export const tasks = declareProbeCheck({
     'answer a task-augmented tools/call with the task at once, keep its status in a store every connection reads, ' +
     'move it to cancelled on tasks/cancel (and never to completed afterwards), and refuse tasks/cancel of a terminal task with -32602',
   outcomes: ['pass', 'fail', 'inconclusive'],
-  messages: {},
+  messages: {
+    creationUnanswered: 'the task-augmented tools/call (request {{request}}, {{how}}) was not answered: {{why}}',
+    budgetSpent: "no CreateTaskResult within the {{waitMs}} ms left of the probe's budget: raise --max-time",
+    capabilityRefused:
+      'tools/call {{how}} was refused {{atMs}} ms after request {{request}} for a missing client capability (-32021): the request declared it',
+    toolRefused:
+      '{{tool}} answered the task-augmented tools/call with {{failure}} {{atMs}} ms after request {{request}}: nothing to check; ' +
+      'give it working --arguments',
+    toolFailedNotTask: '{{tool}} answered with {{failure}} {{atMs}} ms after request {{request}}, not a task: give it working --arguments',
+    ordinaryResultChosen:
+      '{{tool}} answered {{atMs}} ms after request {{request}} with an ordinary result (resultType {{resultType}}), not a task: ' +
+      'on this revision the server decides per request whether to create one; give it longer work with --arguments',
+    ordinaryResult:
+      '{{tool}} answered the task-augmented tools/call {{atMs}} ms after request {{request}} with an ordinary result, ' +
+      'not CreateTaskResult ({ task }), though its execution.taskSupport is {{taskSupport}}',
+    malformedTask: 'the CreateTaskResult {{atMs}} ms after request {{request}} has no taskId or no known status: {{seed}}',
+  },
   asserts: ['server-silent-after-cancel'],
   putsCallInFlight: true,
 });

@@ -4,12 +4,14 @@ import { plural } from '../../text/plural.js';
 import type { SpecVersion } from '../../spec/revisions.js';
 import type { Call } from '../connection.js';
 import type { ToolChoice } from '../probe-plan.js';
-import { type CheckOutcome, outcome, type ProbeCheck, type ProbeContext, RESERVE_MS, since } from '../probe-types.js';
+import { type CheckOutcome, judged, outcome, type ProbeCheck, type ProbeContext, RESERVE_MS, since } from '../probe-types.js';
 import { isProgress, type Received } from '../received.js';
 import type { ProbeSession } from '../session.js';
-import { pause, toolFailed, unanswered } from './observe.js';
+import { pause, unanswered } from './observe.js';
+import type { CheckMessage } from '../check-message.js';
+import { judgeTaskCreation, objectAt, type TaskCreation, type TaskState, taskOf } from './task-creation.js';
 import { ERROR_CODES } from '../../protocol/error-codes.js';
-import { isTaskStatus, TERMINAL_TASK_STATUSES } from '../../protocol/task-status.js';
+import { TERMINAL_TASK_STATUSES } from '../../protocol/task-status.js';
 import { METHODS } from '../../protocol/methods.js';
 import type { DisconnectObservation, TasksObservation } from '../../live/probe-observations.js';
 
@@ -43,16 +45,6 @@ export function taskRequired(context: ProbeContext): CheckOutcome<never> | undef
 export function serverDecidesTasks(revision: SpecVersion, capabilities: Record<string, unknown> | undefined): boolean {
   if (factsOf(revision)['task-augmentation'].value !== 'server-directed') return false;
   return objectAt(capabilities, ['extensions', EXTENSION]) !== undefined;
-}
-
-/** A task as the server described it (CreateTaskResult, tasks/get, tasks/cancel). */
-interface TaskState {
-  readonly taskId: string;
-  readonly status: string;
-  readonly pollMs?: number;
-  /** The inline result or error of a terminal task (where the revision inlines them). */
-  readonly result?: unknown;
-  readonly error?: unknown;
 }
 
 /** The probe's wire for tasks on this revision, from the table of facts. */
@@ -112,9 +104,11 @@ export const tasksOnTheWire: ProbeCheck<'tasks'> = {
     // (a) A task, polled to a terminal status, its result fetched.
     const first = await createTask(context, wire, tool);
     details.push(...first.details);
-    if (first.problem !== undefined) return outcome('fail', first.problem, details, undefined, { created: false });
+    if (first.problem !== undefined) return judged('fail', first.problem, details, undefined, { created: false });
     if (first.task === undefined)
-      return outcome('inconclusive', first.unplayed ?? 'no task was created', details, undefined, { created: false });
+      return first.unplayed === undefined
+        ? outcome('inconclusive', 'no task was created', details, undefined, { created: false })
+        : judged('inconclusive', first.unplayed, details, undefined, { created: false });
     observed.created = true;
     const limit = Math.max(0, Math.min(context.plan.longRunMs, context.budgetLeft() - RESERVE_MS));
     const run = await poll(context, wire, first.call, first.task, context.clock() + limit, true);
@@ -194,8 +188,8 @@ interface Created {
   readonly response?: Received;
   readonly task?: TaskState;
   /** Why no task could be created that is no fault of the server's (arguments, its choice). */
-  readonly unplayed?: string;
-  readonly problem?: string;
+  readonly unplayed?: CheckMessage;
+  readonly problem?: CheckMessage;
   readonly details: string[];
 }
 
@@ -207,86 +201,21 @@ async function createTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   const how = wire.serverDirected ? `declaring ${EXTENSION} in the request's capabilities` : `with params.task { ttl: ${TTL_MS} }`;
   const wait = Math.max(0, Math.min(context.plan.requestTimeoutMs, context.budgetLeft() - RESERVE_MS));
   const response = await call.inbox.waitForResponse(wait);
+  const judgedRun = { tool, serverDirected: wire.serverDirected, how, call };
   if (response === undefined) {
     const why = call.inbox.why;
     await session.giveUp(call, why ?? `no response within ${wait} ms`, context.owner);
-    // The probe's budget cut the wait short: its limit, not the server's fault.
-    if (why === undefined && wait < context.plan.requestTimeoutMs)
-      return {
-        call,
-        unplayed: `no CreateTaskResult within the ${wait} ms left of the probe's budget: raise --max-time`,
-        details: [],
-      };
-    return {
-      call,
-      problem: `the task-augmented tools/call (request ${call.id}, ${how}) was not answered: ${why ?? `no CreateTaskResult within ${wait} ms`}`,
-      details: [],
-    };
+    const unanswered = { ...(why === undefined ? {} : { why }), waitedMs: wait, budgetCut: wait < context.plan.requestTimeoutMs };
+    return { call, ...creationOf(judgeTaskCreation({ ...judgedRun, unanswered })) };
   }
-  const at = `${since(call, response)} ms after request ${call.id}`;
-  const message = response.message;
-  const error = message['error'] as { code?: unknown; message?: unknown } | undefined;
-  if (error !== undefined) {
-    if (wire.serverDirected && error.code === ERROR_CODES.missingRequiredClientCapability)
-      return {
-        call,
-        response,
-        problem: `tools/call ${how} was refused ${at} for a missing client capability (-32021): the request declared it`,
-        details: [],
-      };
-    return {
-      call,
-      response,
-      unplayed: `${tool.name} answered the task-augmented tools/call with ${toolFailed(message)} ${at}: nothing to check; give it working --arguments`,
-      details: [],
-    };
-  }
-  const result = objectAt(message, ['result']) ?? {};
-  const seed = wire.serverDirected ? (result['resultType'] === 'task' ? result : undefined) : objectAt(result, ['task']);
-  if (seed === undefined) {
-    const failed = toolFailed(message);
-    if (failed !== undefined)
-      return {
-        call,
-        response,
-        unplayed: `${tool.name} answered with ${failed} ${at}, not a task: give it working --arguments`,
-        details: [],
-      };
-    if (wire.serverDirected)
-      return {
-        call,
-        response,
-        unplayed:
-          `${tool.name} answered ${at} with an ordinary result (resultType ${JSON.stringify(result['resultType'] ?? null)}), not a task: ` +
-          'on this revision the server decides per request whether to create one; give it longer work with --arguments',
-        details: [],
-      };
-    return {
-      call,
-      response,
-      problem:
-        `${tool.name} answered the task-augmented tools/call ${at} with an ordinary result, not CreateTaskResult ({ task }), ` +
-        `though its execution.taskSupport is ${tool.taskSupport}`,
-      details: [],
-    };
-  }
-  const task = taskOf(seed);
-  if (task === undefined)
-    return {
-      call,
-      response,
-      problem: `the CreateTaskResult ${at} has no taskId or no known status: ${JSON.stringify(seed).slice(0, 200)}`,
-      details: [],
-    };
-  return {
-    call,
-    response,
-    task,
-    details: [
-      `tools/call ${how}: task ${task.taskId}, ${task.status}, ${at}` +
-        (task.pollMs === undefined ? '' : `; the server suggests polling every ${task.pollMs} ms`),
-    ],
-  };
+  return { call, response, ...creationOf(judgeTaskCreation({ ...judgedRun, response })) };
+}
+
+/** A creation's judgement as the check's steps read it. */
+function creationOf(judged: TaskCreation): Pick<Created, 'task' | 'problem' | 'unplayed' | 'details'> {
+  if ('task' in judged) return { task: judged.task, details: [judged.detail] };
+  if ('problem' in judged) return { problem: judged.problem, details: [] };
+  return { unplayed: judged.unplayed, details: [] };
 }
 
 interface Polled {
@@ -468,9 +397,9 @@ interface Cancelled {
 async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoice, runMs: number | undefined): Promise<Cancelled> {
   const second = await createTask(context, wire, tool);
   const details = second.details;
-  if (second.problem !== undefined) return { problems: [second.problem], details, observed: {}, summary: '' };
+  if (second.problem !== undefined) return { problems: [second.problem.text], details, observed: {}, summary: '' };
   if (second.task === undefined)
-    return { problems: [], details, observed: {}, summary: '', unplayed: `the second task was not created: ${second.unplayed}` };
+    return { problems: [], details, observed: {}, summary: '', unplayed: `the second task was not created: ${second.unplayed?.text}` };
   const taskId = second.task.taskId;
   const cancel = await context.session.request(
     METHODS.tasksCancel,
@@ -653,30 +582,6 @@ async function cancelQuietly(context: ProbeContext, wire: TaskWire, taskId: stri
     context.owner,
     wire.capabilities,
   );
-}
-
-/** A Task object's fields, as either revision names them; undefined when it has no taskId or an unknown status. */
-function taskOf(value: unknown): TaskState | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const task = value as Record<string, unknown>;
-  const taskId = task['taskId'];
-  const status = task['status'];
-  if (typeof taskId !== 'string' || typeof status !== 'string' || !isTaskStatus(status)) return undefined;
-  const poll = task['pollIntervalMs'] ?? task['pollInterval'];
-  return {
-    taskId,
-    status,
-    ...(typeof poll === 'number' && Number.isFinite(poll) && poll >= 0 ? { pollMs: poll } : {}),
-    ...('result' in task ? { result: task['result'] } : {}),
-    ...('error' in task ? { error: task['error'] } : {}),
-  };
-}
-
-function objectAt(value: unknown, path: readonly string[]): Record<string, unknown> | undefined {
-  let at: unknown = value;
-  for (const key of path)
-    at = typeof at === 'object' && at !== null && !Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined;
-  return typeof at === 'object' && at !== null && !Array.isArray(at) ? (at as Record<string, unknown>) : undefined;
 }
 
 function describeError(error: Record<string, unknown>): string {
