@@ -9,7 +9,13 @@ export const ignoredCancellations = declareProbeCheck({
   basis: 'a cancellation notification never gets a JSON-RPC response; invalid cancellations SHOULD be ignored (both revisions)',
   fix: 'drop a cancellation whose requestId is unknown, finished or malformed without a reply, and keep serving',
   outcomes: ['pass', 'fail'],
-  messages: {},
+  messages: {
+    listUnanswered: 'tools/list was not answered: {{why}}',
+    answered: '{{cancellation}}: answered with {{answer}}',
+    stray: 'the server sent {{stray}}',
+    unhealthy: '{{why}}',
+    ignored: 'all four were ignored and the server still answers',
+  },
   asserts: ['server-answers-only-requests'],
   putsCallInFlight: false,
 });
