@@ -21,7 +21,7 @@ export interface CatalogEntry {
   readonly basis: string;
   /** The severity of a failure (absent where a check ends in an outcome, not a finding: a client scenario). */
   readonly severity?: Severity;
-  /** The outcomes a client scenario ends with. */
+  /** The outcomes a probe check or a client scenario can end with. */
   readonly outcomes?: readonly CheckStatus[];
   /** The page, docs/rules/<id>.md, as `mcprely rules <id>` prints it (rendered on demand: a lint rule runs its examples). */
   readonly page: () => string;

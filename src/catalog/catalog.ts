@@ -4,7 +4,7 @@ import { JUDGE_DECLARATIONS } from '../judges/judge-catalog.js';
 import { SESSION_RULES } from '../judges/session-rules.js';
 import type { JudgeBasis } from '../judges/judgement.js';
 import { DRIFT_RULES } from '../probe/drift.js';
-import { FRAMING_CHECKS, PROBE_CHECKS } from '../probe/run-probe.js';
+import { PROBE_CHECK_DECLARATIONS } from '../probe/probe-check-catalog.js';
 import { SCENARIOS } from '../probe-client/scenarios.js';
 import { renderRuleDoc } from '../rule-docs/rule-doc.js';
 import { runRuleExamples } from '../rule-docs/rule-examples.js';
@@ -22,13 +22,8 @@ function basisWords(basis: JudgeBasis | Citation): string {
   return `article, section “${basis.article}”`;
 }
 
-/** The probe's checks in the order its report lists them: the revision and the tools first, the wire last. */
-export const PROBE_CHECKS_IN_ORDER: readonly ProbeCheckFacts[] = [
-  FRAMING_CHECKS.revision,
-  FRAMING_CHECKS.tools,
-  ...PROBE_CHECKS,
-  FRAMING_CHECKS.wire,
-];
+/** The probe's checks in the order its report lists them (their declarations: src/probe/probe-check-catalog.ts). */
+export const PROBE_CHECKS_IN_ORDER: readonly ProbeCheckFacts[] = PROBE_CHECK_DECLARATIONS;
 
 function judgeEntry(judge: JudgeDeclaration): CatalogEntry {
   const rule = SESSION_RULES.find((one) => one.id === judge.id);
@@ -94,6 +89,7 @@ export function catalog(ruleSet: RuleSet = bundledRules()): readonly CatalogEntr
         party: 'server',
         basis: check.basis,
         severity: 'error',
+        outcomes: check.outcomes,
         page: () => renderProbeCheckPage(check),
       }),
     ),

@@ -1,9 +1,13 @@
+import type { CheckStatus } from '../live/outcome.js';
+
 /** A probe check as the catalog reads it (src/probe declares it): its id, title, the spec line it rests on and its fix. */
 export interface ProbeCheckFacts {
   readonly id: string;
   readonly title: string;
   readonly basis: string;
   readonly fix: string;
+  /** The outcomes the check can give. */
+  readonly outcomes: readonly CheckStatus[];
 }
 
 /** The id of a probe check where findings and the catalog name it: `probe-<id>` (its SARIF rule). */

@@ -3,6 +3,7 @@ import { catalog } from '../../src/catalog/catalog.js';
 import { CATALOG_KINDS } from '../../src/catalog/catalog-entry.js';
 import { catalogListing, catalogLookup } from '../../src/catalog/catalog-listing.js';
 import { JUDGE_DECLARATIONS } from '../../src/judges/judge-catalog.js';
+import { PROBE_CHECK_DECLARATIONS } from '../../src/probe/probe-check-catalog.js';
 import { SCENARIOS } from '../../src/probe-client/scenarios.js';
 import { bundledRules } from '../../src/rules/load-rules.js';
 
@@ -45,6 +46,15 @@ describe('the catalog of every check', () => {
       party: 'server',
       basis: 'lesson, section “Proxy buffering”',
     });
+  });
+
+  it('takes a probe check from its declaration: its outcomes and the id its SARIF rule and page carry', () => {
+    for (const declaration of PROBE_CHECK_DECLARATIONS)
+      expect(entries.find((entry) => entry.id === `probe-${declaration.id}`)).toMatchObject({
+        kind: 'probe-check',
+        outcomes: declaration.outcomes,
+        description: declaration.title,
+      });
   });
 
   it('links a scenario to the pages of the judges that decide it', () => {
