@@ -64,6 +64,8 @@ export const ALLOWED = {
   'bundle-writer': ['text', 'workspace'],
   'language-server': ['document', 'findings', 'lint', 'rules', 'workspace'],
   catalog: ['findings', 'judges', 'live', 'probe', 'probe-client', 'rule-docs', 'rules', 'text'],
+  // The Node API (the package's main export): what the CLI and the Action call; it prints nothing and never exits.
+  api: ['*'],
   cli: ['*'],
   action: ['*'],
 };
