@@ -93,16 +93,16 @@ async function check(env: NodeJS.ProcessEnv): Promise<number> {
   if (inputs.evidence) {
     // Loaded only here: the evidence runs fixtures on the reference ledger (better-sqlite3, the one native
     // dependency); a check without evidence runs from dist/ alone.
-    const { writeEvidence } = await import('../cli/evidence-command.js');
+    const { evidence: writeEvidence } = await import('../api/evidence.js');
     const evidenceFolder = join(folder, 'evidence');
     for (const report of run.result.files) {
       if (report.inputError) continue;
       const shown = toSlashes(relative(workspace, resolve(cwd, report.file)));
-      const written = await writeEvidence(
-        resolve(cwd, report.file),
-        join(evidenceFolder, pathSegment(shown.replace(/\//g, '__'))),
-        inputs.config,
-      );
+      const written = await writeEvidence({
+        manifest: resolve(cwd, report.file),
+        output: join(evidenceFolder, pathSegment(shown.replace(/\//g, '__'))),
+        ...(inputs.config === undefined ? {} : { config: inputs.config }),
+      });
       if (written.ok) evidence.push({ manifest: shown, ...written.written });
     }
     if (evidence.length > 0) {
