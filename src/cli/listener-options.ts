@@ -25,12 +25,18 @@ export function addListenerOptions(command: Command): Command {
     );
 }
 
+/** `--allow-host` and `--allow-origin` as commander parses them (absent when not given). */
+export interface ListenerFlags {
+  readonly allowHost?: readonly string[];
+  readonly allowOrigin?: readonly string[];
+}
+
 /** The allowances commander parsed, for the command's options. */
-export function listenerAllowancesFrom(options: Record<string, unknown>): ListenerAllowances {
-  const hosts = options['allowHost'];
-  const origins = options['allowOrigin'];
+export function listenerAllowancesFrom(options: ListenerFlags): ListenerAllowances {
+  const hosts = options.allowHost;
+  const origins = options.allowOrigin;
   return {
-    ...(Array.isArray(hosts) ? { allowHosts: hosts as string[] } : {}),
-    ...(Array.isArray(origins) ? { allowOrigins: origins as string[] } : {}),
+    ...(Array.isArray(hosts) ? { allowHosts: hosts } : {}),
+    ...(Array.isArray(origins) ? { allowOrigins: origins } : {}),
   };
 }

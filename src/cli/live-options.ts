@@ -16,16 +16,32 @@ export function addLiveOptions(command: Command, mutations: string): Command {
     .option('--max-time <ms>', "the probe's own budget for everything, in ms", parsePositive, DEFAULT_MAX_TIME_MS);
 }
 
+/** The `--header`s as commander parses them (absent when none was given). */
+export interface HeaderFlags {
+  readonly header?: readonly AddedHeader[];
+}
+
+/** The live options as commander parses them (`addLiveOptions`). */
+export interface LiveFlags extends HeaderFlags {
+  readonly operation?: string;
+  readonly arguments?: Record<string, unknown>;
+  readonly allowMutations: boolean;
+  readonly idleTimeout?: number;
+  readonly maxTimeout?: number;
+  readonly grace: number;
+  readonly maxTime: number;
+}
+
 /** The live options as commander parsed them. */
-export function liveOptionsFrom(options: Record<string, unknown>): ResolvedLiveCallOptions {
+export function liveOptionsFrom(options: LiveFlags): ResolvedLiveCallOptions {
   return {
-    ...(typeof options['operation'] === 'string' ? { operation: options['operation'] } : {}),
-    ...(options['arguments'] === undefined ? {} : { arguments: options['arguments'] as Record<string, unknown> }),
-    ...(options['idleTimeout'] === undefined ? {} : { idleTimeoutMs: options['idleTimeout'] as number }),
-    ...(options['maxTimeout'] === undefined ? {} : { maxTimeoutMs: options['maxTimeout'] as number }),
-    allowMutations: options['allowMutations'] === true,
-    graceMs: options['grace'] as number,
-    maxTimeMs: options['maxTime'] as number,
+    ...(options.operation === undefined ? {} : { operation: options.operation }),
+    ...(options.arguments === undefined ? {} : { arguments: options.arguments }),
+    ...(options.idleTimeout === undefined ? {} : { idleTimeoutMs: options.idleTimeout }),
+    ...(options.maxTimeout === undefined ? {} : { maxTimeoutMs: options.maxTimeout }),
+    allowMutations: options.allowMutations === true,
+    graceMs: options.grace,
+    maxTimeMs: options.maxTime,
     ...headersFrom(options),
   };
 }
@@ -45,9 +61,12 @@ export function headerOption(description: string): Option {
 }
 
 /** The `--header`s as parsed, when any was given. */
-export function headersFrom(options: Record<string, unknown>): { headers?: readonly AddedHeader[] } {
-  return options['header'] === undefined ? {} : { headers: options['header'] as readonly AddedHeader[] };
+export function headersFrom(options: HeaderFlags): { headers?: readonly AddedHeader[] } {
+  return options.header === undefined ? {} : { headers: options.header };
 }
+
+/** A `--header` given to a command that calls no endpoint (it would be ignored, and the user thinks it is sent). */
+export const HEADER_WITHOUT_URL = '--header is for an HTTP endpoint: give it with --url <endpoint>';
 
 export function parseJsonObject(value: string): Record<string, unknown> {
   let parsed: unknown;
