@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
+import { MAX_MANIFEST_BYTES } from '../document/limits.js';
 import type { Severity } from '../findings/finding.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import type { FixedFile } from '../fix-writer/fix-files.js';
 import { exitCodeOf, type LintResult } from '../lint/lint-result.js';
+import { type FileRead, tooLargeFinding } from '../workspace/read-manifest-file.js';
 import { type LintSettingsOptions, lintPaths } from './lint-paths.js';
 
 /** What to lint, and how: `mcprely lint`'s options as values. */
@@ -54,16 +56,7 @@ export type LintOutcome =
 export async function lint(options: LintOptions): Promise<LintOutcome> {
   const cwd = options.cwd === undefined ? process.cwd() : resolve(options.cwd);
   const { paths, text, cwd: _cwd, failSeverity, maxWarnings, ...settings } = options;
-  const input =
-    text === undefined
-      ? undefined
-      : {
-          file: text.file,
-          read: {
-            ok: true as const,
-            bytes: typeof text.content === 'string' ? new TextEncoder().encode(text.content) : text.content,
-          },
-        };
+  const input = text === undefined ? undefined : { file: text.file, read: textRead(text.file, text.content) };
   const run = await lintPaths(
     input === undefined ? paths : [],
     { ...settings, quiet: options.quiet === true, ...(input === undefined ? {} : { input }) },
@@ -75,4 +68,10 @@ export async function lint(options: LintOptions): Promise<LintOutcome> {
     ...(maxWarnings === undefined ? {} : { maxWarnings }),
   });
   return { ok: true, result: run.result, exitCode, notes: run.notes, fixed: run.fixed, rules: run.rules };
+}
+
+/** A manifest given as text, read as a file would be: refused as too large past the same bound. */
+function textRead(file: string, content: string | Uint8Array): FileRead {
+  const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+  return bytes.length > MAX_MANIFEST_BYTES ? { ok: false, finding: tooLargeFinding(file) } : { ok: true, bytes };
 }

@@ -30,6 +30,14 @@ describe('lint', () => {
     expect(ruleIds(outcome)).toEqual([['given.yaml', ['deadline-max-required']]]);
   });
 
+  it('a text past the manifest bound is refused as a file would be (an input error, exit 2)', async () => {
+    const outcome = await lint({ paths: [], text: { file: 'big.yaml', content: 'x'.repeat(2 * 1024 * 1024 + 1) }, config: false });
+    expect(outcome.ok && [outcome.exitCode, outcome.result.files[0]?.findings.map((finding) => finding.messageId)]).toEqual([
+      2,
+      ['too-large'],
+    ]);
+  });
+
   it('failSeverity and quiet shape the result as the flags do', async () => {
     const config = join(work, 'warn.yaml');
     writeFileSync(config, 'rules:\n  deadline-max-required: warn\n');
