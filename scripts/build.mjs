@@ -3,8 +3,9 @@
 // about a third of a millisecond to resolve, link and evaluate, and a lint loaded ~50 chunks when code was split).
 // The code a run does not use is still not run: esbuild turns a dynamic import() within a bundle into a function
 // that evaluates the imported modules when it is called.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -23,6 +24,8 @@ for (const folder of ['src', 'rules', 'schemas'])
     if (statSync(path).isFile()) buildId.update(file).update(readFileSync(path));
   }
 rmSync(join(root, 'dist'), { recursive: true, force: true });
+// The API's declarations take tsc a few seconds: it runs while esbuild bundles.
+const apiDeclarations = emitApiDeclarations();
 
 // `import … from 'node:fs'` in an ES module makes Node build an ES module facade of the builtin, reading every
 // export, getters included: for node:fs that loads fs/promises, streams and readline at every start (about 6 ms on
@@ -135,3 +138,58 @@ await build({
   define: { ...define, MCPRELY_CLI_SCRIPT_ID: JSON.stringify(cliScriptId) },
   plugins: [entryImports, lazyChildProcess, builtinsByRequire],
 });
+
+// The Node API (package export "."): src/api/index.ts as an ES module for `import { lint } from 'mcprely'`, with no
+// shebang (it is a library, not a program), and its declarations (below).
+await build({
+  ...shared,
+  entryPoints: { api: 'src/api/index.ts' },
+  outdir: 'dist',
+  splitting: false,
+  format: 'esm',
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  define,
+  plugins: [builtinsByRequire],
+});
+pruneApiDeclarations(await apiDeclarations);
+
+/** The API's declarations, by tsc (tsconfig.api.json) into dist/types/; resolves to that folder. */
+function emitApiDeclarations() {
+  return new Promise((resolve, reject) => {
+    const tsc = spawn(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.api.json')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let said = '';
+    for (const stream of [tsc.stdout, tsc.stderr]) stream.setEncoding('utf8').on('data', (chunk) => (said += chunk));
+    tsc.once('error', reject);
+    tsc.once('close', (code) =>
+      code === 0 ? resolve(join(root, 'dist', 'types')) : reject(new Error(`the API's declarations could not be emitted:\n${said}`)),
+    );
+  });
+}
+
+/**
+ * Keeps only the declarations the types of dist/types/api/index.d.ts reach (tsc emits one for every module the
+ * API's code imports; a declaration imports only what its types name): what a consumer's compiler reads.
+ */
+function pruneApiDeclarations(types) {
+  const reached = new Set();
+  const pending = [join(types, 'api', 'index.d.ts')];
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (reached.has(file)) continue;
+    if (!existsSync(file)) throw new Error(`the API's declarations name ${file}, which tsc did not emit`);
+    reached.add(file);
+    for (const match of readFileSync(file, 'utf8').matchAll(/(?:from\s*|import\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g))
+      pending.push(join(dirname(file), match[1].replace(/\.js$/, '.d.ts')));
+  }
+  for (const file of readdirSync(types, { recursive: true }).map(String)) {
+    const path = join(types, file);
+    if (statSync(path).isFile() && !reached.has(path)) rmSync(path);
+  }
+  for (const folder of readdirSync(types, { recursive: true }).map(String).sort().reverse()) {
+    const path = join(types, folder);
+    if (statSync(path).isDirectory() && readdirSync(path).length === 0) rmSync(path, { recursive: true });
+  }
+}

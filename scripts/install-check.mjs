@@ -8,11 +8,14 @@
 // 4. Then, in that project: `npx mcprely lint` exits 0 on the complete example and 1 on a flawed one (naming its
 //    rule), `review` calls the example production-ready, `verify` passes every fixture (it opens the SQLite
 //    ledger: the proof that better-sqlite3's native module was built) and `evidence -o` writes index.html.
+// 5. Then the README's Node API example (between `<!-- api-example:begin -->` and `<!-- api-example:end -->`), as a
+//    file of that project: it type-checks against the installed package's declarations (`import { lint } from
+//    'mcprely'`, with this repository's TypeScript) and, compiled, runs on the example.
 // Needs the npm registry and nothing else on the network (better-sqlite3 compiles from source when its prebuilt
 // binary cannot be fetched). Prints each step with its time; exits 0 only when every step passed, 1 naming the
 // first step that failed. Removes its temporary folder either way. Run by CI (.ci/run).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +43,19 @@ export function installCommands(readme) {
     .split('\n')
     .map((line) => line.replace(/\s+#.*$/, '').trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+export const API_BEGIN = '<!-- api-example:begin -->';
+export const API_END = '<!-- api-example:end -->';
+
+/** The README's Node API example: the one fenced `ts` block between the markers. Throws when it is missing. */
+export function apiExample(readme) {
+  const start = readme.indexOf(API_BEGIN);
+  const end = readme.indexOf(API_END);
+  if (start < 0 || end < start) throw new Error(`README.md has no Node API example between ${API_BEGIN} and ${API_END}`);
+  const fence = /^```ts\n([\s\S]*?)^```$/m.exec(readme.slice(start + API_BEGIN.length, end));
+  if (!fence) throw new Error('the Node API example of README.md holds no ```ts fenced block');
+  return fence[1];
 }
 
 /** A command as it runs in the check: the placeholder replaced by the packed version. */
@@ -140,6 +156,18 @@ function main() {
     const evidence = step('evidence of the example', 'npx mcprely evidence manifests/billing.yaml -o evidence', project);
     expect(/verdict: production-ready/.test(evidence.stdout), `evidence did not give the verdict production-ready:\n${evidence.stdout}`);
     expect(existsSync(join(project, 'evidence/index.html')), 'evidence wrote no evidence/index.html');
+
+    // 5. The README's Node API example, type-checked against the installed declarations, compiled and run.
+    writeFileSync(join(project, 'api-example.mts'), apiExample(readme));
+    const tsc = `'${process.execPath}' '${join(root, 'node_modules/typescript/bin/tsc')}'`;
+    const options = `--strict --module nodenext --target es2022 --typeRoots '${join(root, 'node_modules/@types')}' --types node`;
+    step('type-check the README Node API example', `${tsc} ${options} --noEmit api-example.mts`, project);
+    step('compile the README Node API example', `${tsc} ${options} --outDir api-example api-example.mts`, project);
+    const api = step('run the README Node API example', 'node api-example/api-example.mjs', project);
+    expect(
+      /^0 errors; mcprely lint would exit 0$/m.test(api.stdout),
+      `the Node API example did not lint the example clean:\n${api.stdout}`,
+    );
 
     console.log(`install check: every step passed (${number} steps, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
     return 0;

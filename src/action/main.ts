@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { lintPaths } from '../cli/lint-command.js';
+import { lint } from '../api/lint.js';
 import { toSlashes } from '../workspace/load-settings.js';
-import { exitCodeOf, type LintResult } from '../lint/lint-result.js';
+import type { LintResult } from '../lint/lint-result.js';
 import { escapeData, formatGithub } from '../report/github.js';
 import { formatSarif } from '../report/sarif.js';
 import type { RuleDocsBase } from '../report/report-context.js';
@@ -52,13 +52,15 @@ async function check(env: NodeJS.ProcessEnv): Promise<number> {
   ] as const)
     for (const entry of severalOnOneLine(entries, exists))
       throw new InputError(`input ${input}: "${entry}" is not a path, but each word of it is; write one path or glob per line`);
-  const run = await lintPaths(
-    inputs.manifests,
-    { ...(inputs.config === undefined ? {} : { config: inputs.config }), ignorePatterns: inputs.ignorePatterns, quiet: false },
+  const run = await lint({
+    paths: inputs.manifests,
+    ...(inputs.config === undefined ? {} : { config: inputs.config }),
+    ignorePatterns: inputs.ignorePatterns,
     cwd,
-  );
+    ...(inputs.failSeverity === 'none' ? {} : { failSeverity: inputs.failSeverity }),
+  });
   if (!run.ok) {
-    process.stdout.write(`::error title=mcprely action::${escapeData(run.report.trim())}\n`);
+    process.stdout.write(`::error title=mcprely action::${escapeData(run.problem.trim())}\n`);
     setOutputs(env, { 'exit-code': 2 });
     return 0;
   }
@@ -67,8 +69,7 @@ async function check(env: NodeJS.ProcessEnv): Promise<number> {
   const result = fromWorkspace(run.result, cwd, workspace);
   const ruleDocs = ruleDocsOf(env, workspace);
   const context = { rules: await run.rules(), ...(ruleDocs === undefined ? {} : { ruleDocs }) };
-  const exitCode =
-    inputs.failSeverity === 'none' ? (result.summary.inputErrors > 0 ? 2 : 0) : exitCodeOf(result, { failSeverity: inputs.failSeverity });
+  const exitCode = inputs.failSeverity === 'none' ? (result.summary.inputErrors > 0 ? 2 : 0) : run.exitCode;
 
   process.stdout.write(formatGithub(result));
   const outputs: Record<string, string | number> = {
@@ -92,16 +93,16 @@ async function check(env: NodeJS.ProcessEnv): Promise<number> {
   if (inputs.evidence) {
     // Loaded only here: the evidence runs fixtures on the reference ledger (better-sqlite3, the one native
     // dependency); a check without evidence runs from dist/ alone.
-    const { writeEvidence } = await import('../cli/evidence-command.js');
+    const { evidence: writeEvidence } = await import('../api/evidence.js');
     const evidenceFolder = join(folder, 'evidence');
     for (const report of run.result.files) {
       if (report.inputError) continue;
       const shown = toSlashes(relative(workspace, resolve(cwd, report.file)));
-      const written = await writeEvidence(
-        resolve(cwd, report.file),
-        join(evidenceFolder, pathSegment(shown.replace(/\//g, '__'))),
-        inputs.config,
-      );
+      const written = await writeEvidence({
+        manifest: resolve(cwd, report.file),
+        output: join(evidenceFolder, pathSegment(shown.replace(/\//g, '__'))),
+        ...(inputs.config === undefined ? {} : { config: inputs.config }),
+      });
       if (written.ok) evidence.push({ manifest: shown, ...written.written });
     }
     if (evidence.length > 0) {

@@ -1,62 +1,22 @@
 import type { Severity } from '../findings/finding.js';
 import { fileReport } from '../lint/file-report.js';
 import { exitCodeOf, lintResult } from '../lint/lint-result.js';
-import type { LoadedManifest } from '../manifest/load.js';
-import type { ProbeRevision } from '../probe/connection.js';
-import { DRIFT_RULES, driftFindings } from '../probe/drift.js';
+import { DRIFT_RULES, type driftFindings } from '../probe/drift.js';
 import type { ProbeReport } from '../probe/probe-types.js';
 import { FORMATTERS } from '../report/formats.js';
 import { displayText } from '../text/display-text.js';
 import { useColor } from './color.js';
-import { readManifestInput } from './manifest-input.js';
 import { writeOutputFile } from '../workspace/output-files.js';
 import type { OutputSpec } from './output-spec.js';
-import { probeTarget } from './probe-target.js';
-import { probeWithProgress } from './probe-command.js';
 import { plural } from '../text/plural.js';
 import { STATUS_LABELS } from '../probe/probe-types.js';
-import { claimName, exercised, type WireClaim, wireClaims } from '../live/wire-claims.js';
-import type { LiveCallOptions } from './live-options.js';
-import { liveCallOptions } from './probe-command.js';
+import { claimName, exercised, type WireClaim } from '../live/wire-claims.js';
+import { type DriftRun, type ProbeForDriftOptions, probeForDrift } from '../api/probe-for-drift.js';
+import { terminalProgress } from './terminal-progress.js';
 
-export interface DriftOptions extends LiveCallOptions {
-  readonly manifest: string;
-  readonly stdio?: string;
-  readonly url?: string;
-  readonly specVersion?: ProbeRevision;
+export interface DriftOptions extends Omit<ProbeForDriftOptions, 'onProgress'> {
   readonly failSeverity: Severity;
   readonly outputs: readonly OutputSpec[];
-}
-
-/** A probe run with a manifest, and the drift it found; or why it could not run (exit 2). */
-export type DriftRun =
-  | {
-      readonly ok: true;
-      readonly manifest: LoadedManifest;
-      readonly report: ProbeReport;
-      readonly findings: ReturnType<typeof driftFindings>;
-      /** Each claim the probe can see, and how it fared. */
-      readonly claims: readonly WireClaim[];
-    }
-  | { readonly ok: false; readonly problem: string };
-
-/** Probes the server the manifest describes (only the command or URL given) and compares the two. */
-export async function probeForDrift(options: Omit<DriftOptions, 'outputs' | 'failSeverity'>): Promise<DriftRun> {
-  const target = probeTarget(options.stdio, options.url, { stdio: '--stdio', url: '--url' }, options.headers);
-  if ('problem' in target) return { ok: false, problem: `error: ${displayText(target.problem)}\n` };
-  const input = readManifestInput(options.manifest);
-  if (!input.ok) return { ok: false, problem: input.report };
-  const report = await probeWithProgress({
-    target,
-    manifest: input.manifest,
-    ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
-    ...liveCallOptions(options),
-  });
-  if ('usage' in report) return { ok: false, problem: `error: ${displayText(report.usage)}\n` };
-  if (!report.startedOk)
-    return { ok: false, problem: `error: the probe could not start: ${displayText(report.problem ?? 'unknown reason')}\n` };
-  const findings = driftFindings(input.manifest, report);
-  return { ok: true, manifest: input.manifest, report, findings, claims: wireClaims(input.manifest, report, findings) };
 }
 
 /**
@@ -65,7 +25,13 @@ export async function probeForDrift(options: Omit<DriftOptions, 'outputs' | 'fai
  * the manifest cannot be used or the probe cannot start.
  */
 export async function runDrift(options: DriftOptions, toolVersion: string): Promise<number> {
-  const run = await probeForDrift(options);
+  const progress = terminalProgress();
+  let run: DriftRun;
+  try {
+    run = await probeForDrift({ ...options, onProgress: progress.onProgress });
+  } finally {
+    progress.done();
+  }
   if (!run.ok) {
     process.stderr.write(run.problem);
     return 2;

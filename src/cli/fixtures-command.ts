@@ -3,7 +3,7 @@ import { fixtureSegments } from '../evidence/bundle.js';
 import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import type { Fixture } from '../fixtures/fixture-types.js';
 import { toSlashes } from '../workspace/load-settings.js';
-import { readManifestInput } from './manifest-input.js';
+import { readManifestInput } from '../api/manifest-input.js';
 import { displayText } from '../text/display-text.js';
 import { ensureFolder, requirePath, writeOutputFile } from '../workspace/output-files.js';
 import { plural } from '../text/plural.js';

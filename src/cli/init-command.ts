@@ -9,7 +9,7 @@ import { HttpConnection } from '../probe/http-connection.js';
 import { ProbeSession } from '../probe/session.js';
 import { StdioConnection } from '../probe/stdio-connection.js';
 import { WireLog } from '../probe/wire-log.js';
-import { probeTarget } from './probe-target.js';
+import { probeTarget } from '../api/probe-target.js';
 import { type AddedHeader, redactSecrets, secretsOf } from '../probe/request-headers.js';
 import { displayText } from '../text/display-text.js';
 import { writeOutputFile } from '../workspace/output-files.js';

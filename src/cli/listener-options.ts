@@ -1,12 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { type GuardedListener, parseAllowedHost, parseAllowedOrigin, RefusalLog, requestGuard } from '../listener/request-guard.js';
-import { displayText } from '../text/display-text.js';
-
-/** What the user widened a listener's Host and Origin checks with (`--allow-host`, `--allow-origin`; repeatable). */
-export interface ListenerAllowances {
-  readonly allowHosts?: readonly string[];
-  readonly allowOrigins?: readonly string[];
-}
+import { parseAllowedHost, parseAllowedOrigin } from '../listener/request-guard.js';
+import type { ListenerAllowances } from '../api/listener-guard.js';
 
 function repeatable(parse: (text: string) => string | { readonly problem: string }) {
   return (value: string, previous: string[] = []): string[] => {
@@ -31,26 +25,18 @@ export function addListenerOptions(command: Command): Command {
     );
 }
 
-/** The allowances commander parsed, for the command's options. */
-export function listenerAllowancesFrom(options: Record<string, unknown>): ListenerAllowances {
-  const hosts = options['allowHost'];
-  const origins = options['allowOrigin'];
-  return {
-    ...(Array.isArray(hosts) ? { allowHosts: hosts as string[] } : {}),
-    ...(Array.isArray(origins) ? { allowOrigins: origins as string[] } : {}),
-  };
+/** `--allow-host` and `--allow-origin` as commander parses them (absent when not given). */
+export interface ListenerFlags {
+  readonly allowHost?: readonly string[];
+  readonly allowOrigin?: readonly string[];
 }
 
-/** A listener's guard and the teller of what it refuses (a line on stderr each, `program: refused …`, bounded). */
-export function listenerGuard(
-  program: string,
-  listenHost: string,
-  allowances: ListenerAllowances,
-  to: NodeJS.WritableStream = process.stderr,
-): GuardedListener {
-  const log = new RefusalLog((line) => to.write(`${program}: ${line}\n`));
+/** The allowances commander parsed, for the command's options. */
+export function listenerAllowancesFrom(options: ListenerFlags): ListenerAllowances {
+  const hosts = options.allowHost;
+  const origins = options.allowOrigin;
   return {
-    guard: requestGuard(listenHost, allowances.allowHosts, allowances.allowOrigins),
-    refused: (refusal) => log.refused(refusal, (one) => `refused a request (403): ${displayText(one.message)}`),
+    ...(Array.isArray(hosts) ? { allowHosts: hosts } : {}),
+    ...(Array.isArray(origins) ? { allowOrigins: origins } : {}),
   };
 }

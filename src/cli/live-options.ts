@@ -1,22 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_MAX_TIME_MS, DEFAULT_WATCH_GRACE_MS, type ResolvedLiveCallOptions } from '../api/live-call-options.js';
 import { type AddedHeader, withAddedHeader } from '../probe/request-headers.js';
 import { UsageError } from '../workspace/usage-error.js';
-
-/** The probe's own budget by default: enough for a tool of up to 60 s to be run, cancelled and timed out (3 minutes). */
-export const DEFAULT_MAX_TIME_MS = 180_000;
-
-/** How every live command (probe, drift, verify and evidence with --stdio/--url) calls the server: one option set. */
-export interface LiveCallOptions {
-  readonly operation?: string;
-  readonly arguments?: Record<string, unknown>;
-  readonly idleTimeoutMs?: number;
-  readonly maxTimeoutMs?: number;
-  readonly allowMutations: boolean;
-  readonly graceMs: number;
-  readonly maxTimeMs: number;
-  /** Headers added to every request to an HTTP endpoint (`--header`): their values are never shown or recorded. */
-  readonly headers?: readonly AddedHeader[];
-}
 
 /** Adds the live options to a command (the same names, meanings and defaults on each). */
 export function addLiveOptions(command: Command, mutations: string): Command {
@@ -27,20 +12,36 @@ export function addLiveOptions(command: Command, mutations: string): Command {
     .option('--allow-mutations', mutations, false)
     .option('--idle-timeout <ms>', 'the client idle timeout the probe enforces (default: the manifest, else 10 s)', parsePositive)
     .option('--max-timeout <ms>', 'the client maximum timeout the probe enforces (default: the manifest, else 30 s)', parsePositive)
-    .option('--grace <ms>', 'how long to watch for messages that must not come', parseCount, 1000)
+    .option('--grace <ms>', 'how long to watch for messages that must not come', parseCount, DEFAULT_WATCH_GRACE_MS)
     .option('--max-time <ms>', "the probe's own budget for everything, in ms", parsePositive, DEFAULT_MAX_TIME_MS);
 }
 
+/** The `--header`s as commander parses them (absent when none was given). */
+export interface HeaderFlags {
+  readonly header?: readonly AddedHeader[];
+}
+
+/** The live options as commander parses them (`addLiveOptions`). */
+export interface LiveFlags extends HeaderFlags {
+  readonly operation?: string;
+  readonly arguments?: Record<string, unknown>;
+  readonly allowMutations: boolean;
+  readonly idleTimeout?: number;
+  readonly maxTimeout?: number;
+  readonly grace: number;
+  readonly maxTime: number;
+}
+
 /** The live options as commander parsed them. */
-export function liveOptionsFrom(options: Record<string, unknown>): LiveCallOptions {
+export function liveOptionsFrom(options: LiveFlags): ResolvedLiveCallOptions {
   return {
-    ...(typeof options['operation'] === 'string' ? { operation: options['operation'] } : {}),
-    ...(options['arguments'] === undefined ? {} : { arguments: options['arguments'] as Record<string, unknown> }),
-    ...(options['idleTimeout'] === undefined ? {} : { idleTimeoutMs: options['idleTimeout'] as number }),
-    ...(options['maxTimeout'] === undefined ? {} : { maxTimeoutMs: options['maxTimeout'] as number }),
-    allowMutations: options['allowMutations'] === true,
-    graceMs: options['grace'] as number,
-    maxTimeMs: options['maxTime'] as number,
+    ...(options.operation === undefined ? {} : { operation: options.operation }),
+    ...(options.arguments === undefined ? {} : { arguments: options.arguments }),
+    ...(options.idleTimeout === undefined ? {} : { idleTimeoutMs: options.idleTimeout }),
+    ...(options.maxTimeout === undefined ? {} : { maxTimeoutMs: options.maxTimeout }),
+    allowMutations: options.allowMutations === true,
+    graceMs: options.grace,
+    maxTimeMs: options.maxTime,
     ...headersFrom(options),
   };
 }
@@ -60,9 +61,12 @@ export function headerOption(description: string): Option {
 }
 
 /** The `--header`s as parsed, when any was given. */
-export function headersFrom(options: Record<string, unknown>): { headers?: readonly AddedHeader[] } {
-  return options['header'] === undefined ? {} : { headers: options['header'] as readonly AddedHeader[] };
+export function headersFrom(options: HeaderFlags): { headers?: readonly AddedHeader[] } {
+  return options.header === undefined ? {} : { headers: options.header };
 }
+
+/** A `--header` given to a command that calls no endpoint (it would be ignored, and the user thinks it is sent). */
+export const HEADER_WITHOUT_URL = '--header is for an HTTP endpoint: give it with --url <endpoint>';
 
 export function parseJsonObject(value: string): Record<string, unknown> {
   let parsed: unknown;

@@ -1,46 +1,18 @@
-import type { Finding } from '../findings/finding.js';
-import { generateFixtures } from '../fixtures/generate-fixtures.js';
-import { type LiveFixtureResult, liveFixtureResults, renderLiveFixture } from '../probe/live-fixtures.js';
-import type { ProbeReport } from '../probe/probe-types.js';
+import { renderLiveFixture } from '../probe/live-fixtures.js';
 import { liveFixturesJunit } from '../probe/live-fixtures-junit.js';
 import { displayText } from '../text/display-text.js';
 import type { VerifyFormat } from '../verify/verify-report.js';
-import { probeForDrift } from './drift-command.js';
-import { countOutcomes, countsInWords } from '../evidence/live-evidence.js';
-import type { WireClaim } from '../live/wire-claims.js';
-import type { LiveCallOptions } from './live-options.js';
-import { liveCallOptions } from './probe-command.js';
+import { countsInWords } from '../evidence/live-evidence.js';
+import { type LiveCallOptions, liveCallOptions } from '../api/live-call-options.js';
 import { writeOutputFile } from '../workspace/output-files.js';
+import { verify } from '../api/verify.js';
+import { terminalProgress } from './terminal-progress.js';
 
 export interface LiveVerifyOptions extends LiveCallOptions {
   readonly stdio?: string;
   readonly url?: string;
   readonly format: VerifyFormat;
   readonly output?: string;
-}
-
-/** A manifest's fixtures run against the live server it describes (only the command or URL given). */
-export async function liveFixturesOf(
-  manifest: string,
-  options: LiveCallOptions & { readonly stdio?: string; readonly url?: string },
-): Promise<
-  | { ok: true; report: ProbeReport; results: LiveFixtureResult[]; drift: readonly Finding[]; claims: readonly WireClaim[] }
-  | { ok: false; problem: string }
-> {
-  const run = await probeForDrift({
-    manifest,
-    ...(options.stdio === undefined ? {} : { stdio: options.stdio }),
-    ...(options.url === undefined ? {} : { url: options.url }),
-    ...liveCallOptions(options),
-  });
-  if (!run.ok) return run;
-  return {
-    ok: true,
-    report: run.report,
-    results: liveFixtureResults(generateFixtures(run.manifest), run.report),
-    drift: run.findings,
-    claims: run.claims,
-  };
 }
 
 /**
@@ -50,17 +22,21 @@ export async function liveFixturesOf(
  * start, 3 when none was exercised (inconclusive: not a pass).
  */
 export async function runLiveVerify(paths: readonly string[], options: LiveVerifyOptions, toolVersion: string): Promise<number> {
-  if (paths.length !== 1) {
-    process.stderr.write('error: verify --stdio/--url takes one manifest (its fixtures are run against the server)\n');
-    return 2;
+  const { stdio, url, format: _format, output: _output, ...call } = options;
+  const server = { ...(stdio === undefined ? {} : { stdio }), ...(url === undefined ? {} : { url }), ...liveCallOptions(call) };
+  const progress = terminalProgress();
+  let live: Awaited<ReturnType<typeof verify>>;
+  try {
+    live = await verify({ paths, server, onProgress: progress.onProgress });
+  } finally {
+    progress.done();
   }
-  const live = await liveFixturesOf(paths[0]!, options);
   if (!live.ok) {
     process.stderr.write(live.problem);
     return 2;
   }
-  const { report, results } = live;
-  const counts = countOutcomes(results);
+  if (live.on !== 'live') throw new Error('verify with a server runs against it');
+  const { report, results, counts } = live;
   const summary = {
     fixtures: results.length,
     passed: counts.pass,
@@ -81,10 +57,7 @@ export async function runLiveVerify(paths: readonly string[], options: LiveVerif
   }
   if (options.output === undefined) process.stdout.write(text);
   else writeOutputFile(options.output, text, 'the verify report');
-  if (summary.failed > 0) return 1;
-  if (summary.passed === 0) {
+  if (live.exitCode === 3)
     process.stderr.write('inconclusive: no fixture was exercised live (see why for each): nothing was verified on the wire\n');
-    return 3;
-  }
-  return 0;
+  return live.exitCode;
 }

@@ -1,31 +1,13 @@
 import type { ProbeRevision } from '../probe/connection.js';
 import { renderProbeJunit } from '../probe/probe-junit.js';
-import { probeAsLintResult, probeExitCode, renderProbeText } from '../probe/render-probe.js';
-import { PROBE_CHECKS, type ProbeOptions, type ProbeUsageError, runProbe } from '../probe/run-probe.js';
-import type { ProbeReport } from '../probe/probe-types.js';
+import { probeAsLintResult, renderProbeText } from '../probe/render-probe.js';
 import { FORMATTERS } from '../report/formats.js';
 import { useColor } from './color.js';
-import { readOptionalManifest } from './manifest-input.js';
 import type { OutputSpec } from './output-spec.js';
-import { probeTarget } from './probe-target.js';
-import { Progress } from './progress.js';
-import { displayText } from '../text/display-text.js';
 import { writeOutputFile } from '../workspace/output-files.js';
-import type { LiveCallOptions } from './live-options.js';
-
-/** The live options alone, without the undefined ones (for the probe's exact optional properties). */
-export function liveCallOptions(options: LiveCallOptions): LiveCallOptions {
-  return {
-    ...(options.operation === undefined ? {} : { operation: options.operation }),
-    ...(options.arguments === undefined ? {} : { arguments: options.arguments }),
-    ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
-    ...(options.maxTimeoutMs === undefined ? {} : { maxTimeoutMs: options.maxTimeoutMs }),
-    allowMutations: options.allowMutations,
-    graceMs: options.graceMs,
-    maxTimeMs: options.maxTimeMs,
-    ...(options.headers === undefined ? {} : { headers: options.headers }),
-  };
-}
+import type { LiveCallOptions } from '../api/live-call-options.js';
+import { probe } from '../api/probe.js';
+import { terminalProgress } from './terminal-progress.js';
 
 export interface ProbeCommandOptions extends LiveCallOptions {
   readonly stdio?: string;
@@ -43,24 +25,19 @@ export interface ProbeCommandOptions extends LiveCallOptions {
  * not, 3 when nothing failed but no request in flight could be judged (inconclusive: not a pass).
  */
 export async function runProbeCommand(options: ProbeCommandOptions, toolVersion: string): Promise<number> {
-  const target = probeTarget(options.stdio, options.url, { stdio: '--stdio', url: '--url' }, options.headers);
-  if ('problem' in target) {
-    process.stderr.write(`error: ${displayText(target.problem)}\n`);
+  const { outputs, ...probeOptions } = options;
+  const progress = terminalProgress();
+  let outcome: Awaited<ReturnType<typeof probe>>;
+  try {
+    outcome = await probe({ ...probeOptions, onProgress: progress.onProgress });
+  } finally {
+    progress.done();
+  }
+  if (!outcome.ok) {
+    process.stderr.write(outcome.problem);
     return 2;
   }
-  const manifest = readOptionalManifest(options.manifest);
-  if (manifest === false) return 2;
-  const report = await probeWithProgress({
-    target,
-    ...(manifest === undefined ? {} : { manifest }),
-    ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
-    ...(options.record === undefined ? {} : { record: options.record }),
-    ...liveCallOptions(options),
-  });
-  if ('usage' in report) {
-    process.stderr.write(`error: ${displayText(report.usage)}\n`);
-    return 2;
-  }
+  const { report } = outcome;
   for (const output of options.outputs) {
     let text: string;
     if (output.format === 'stylish') text = renderProbeText(report);
@@ -78,15 +55,5 @@ export async function runProbeCommand(options: ProbeCommandOptions, toolVersion:
     if (output.file === undefined) process.stdout.write(text);
     else writeOutputFile(output.file, text);
   }
-  return probeExitCode(report);
-}
-
-/** Runs the probe with the check under way shown on standard error (on a terminal). */
-export async function probeWithProgress(options: Omit<ProbeOptions, 'onCheck'>): Promise<ProbeReport | ProbeUsageError> {
-  const progress = new Progress(process.stderr, PROBE_CHECKS.length);
-  try {
-    return await runProbe({ ...options, onCheck: (index, _total, id) => progress.update(index, id) });
-  } finally {
-    progress.done();
-  }
+  return outcome.exitCode;
 }

@@ -1,6 +1,6 @@
 import type { JudgeOptions } from '../judges/judge-options.js';
 import type { AddedHeader } from '../probe/request-headers.js';
-import type { ListenerAllowances } from './listener-options.js';
+import type { ListenerAllowances } from '../api/listener-guard.js';
 
 /** What `mcprely proxy` is told: the server (a command, or an endpoint and where to listen), the recording and the judges' options. */
 export interface ProxyOptions extends ListenerAllowances {

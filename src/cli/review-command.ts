@@ -1,5 +1,4 @@
-import { generateFixtures } from '../fixtures/generate-fixtures.js';
-import { buildReview } from '../review/build-review.js';
+import { type ReviewOutcome, review as reviewManifest } from '../api/review.js';
 import { renderReviewMarkdown } from '../review/render-review-markdown.js';
 import { DECLARED_BASIS, renderReviewHtml } from '../review/render-review-html.js';
 import type { Review } from '../review/review-types.js';
@@ -7,26 +6,33 @@ import { verdictSentence } from '../evidence/live-evidence.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { renderRun } from '../simulator/render-transcript.js';
 import { ruleDocLinks } from '../workspace/rule-docs-base.js';
-import { readLintedManifest } from './manifest-input.js';
-import { runFixturesWithProgress } from './run-fixtures-with-progress.js';
+import { terminalProgress } from './terminal-progress.js';
 import { writeOutputFile } from '../workspace/output-files.js';
 
-export interface ReviewOptions {
+export interface ReviewCommandOptions {
   readonly format: 'markdown' | 'json' | 'html';
   readonly output?: string;
   readonly config?: string | false;
 }
 
 /** `mcprely review`: exit 0 when the verdict is production-ready, 1 when not, 2 when the manifest or configuration is unusable. */
-export async function runReview(path: string, options: ReviewOptions): Promise<number> {
-  const input = await readLintedManifest(path, options.config);
-  if (!input.ok) {
-    process.stderr.write(input.report);
+export async function runReview(path: string, options: ReviewCommandOptions): Promise<number> {
+  const progress = terminalProgress();
+  let outcome: ReviewOutcome;
+  try {
+    outcome = await reviewManifest({
+      manifest: path,
+      ...(options.config === undefined ? {} : { config: options.config }),
+      onProgress: progress.onProgress,
+    });
+  } finally {
+    progress.done();
+  }
+  if (!outcome.ok) {
+    process.stderr.write(outcome.problem);
     return 2;
   }
-  // The verdict rests on the evidence: the lint findings and every fixture run on the reference implementation.
-  const runs = await runFixturesWithProgress(generateFixtures(input.manifest), true);
-  const review = buildReview(input.manifest, input.findings, runs, input.lintOnly);
+  const { review, runs } = outcome;
   const text =
     options.format === 'json'
       ? `${JSON.stringify(review, null, 2)}\n`
@@ -35,7 +41,7 @@ export async function runReview(path: string, options: ReviewOptions): Promise<n
         : renderReviewMarkdown(review);
   if (options.output === undefined) process.stdout.write(text);
   else writeOutputFile(options.output, text, 'the review');
-  return review.productionReady ? 0 : 1;
+  return outcome.exitCode;
 }
 
 /** The review as one offline page: the verdict as declared, each fixture with its transcript, rule pages linked from where the page is written. */

@@ -29,12 +29,21 @@ export function addJudgeOptions(command: Command): Command {
     );
 }
 
-export function judgeOptionsFrom(options: Record<string, unknown>): JudgeOptions {
+/** The judge options as commander parses them (`addJudgeOptions`). */
+export interface JudgeFlags {
+  readonly idleTimeout?: number;
+  readonly maxTimeout?: number;
+  readonly tolerance: number;
+  readonly grace: number;
+  readonly idempotencyKeyField?: string;
+}
+
+export function judgeOptionsFrom(options: JudgeFlags): JudgeOptions {
   return {
-    toleranceMs: options['tolerance'] as number,
-    graceMs: options['grace'] as number,
-    ...(typeof options['idleTimeout'] === 'number' ? { idleTimeoutMs: options['idleTimeout'] } : {}),
-    ...(typeof options['maxTimeout'] === 'number' ? { maxTimeoutMs: options['maxTimeout'] } : {}),
-    ...(typeof options['idempotencyKeyField'] === 'string' ? { idempotencyKeyField: options['idempotencyKeyField'] } : {}),
+    toleranceMs: options.tolerance,
+    graceMs: options.grace,
+    ...(typeof options.idleTimeout === 'number' ? { idleTimeoutMs: options.idleTimeout } : {}),
+    ...(typeof options.maxTimeout === 'number' ? { maxTimeoutMs: options.maxTimeout } : {}),
+    ...(typeof options.idempotencyKeyField === 'string' ? { idempotencyKeyField: options.idempotencyKeyField } : {}),
   };
 }

@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BEGIN, concrete, END, installCommands, VERSION_PLACEHOLDER } from '../../scripts/install-check.mjs';
+import {
+  API_BEGIN,
+  API_END,
+  apiExample,
+  BEGIN,
+  concrete,
+  END,
+  installCommands,
+  VERSION_PLACEHOLDER,
+} from '../../scripts/install-check.mjs';
 import { REPO_ROOT } from '../helpers/run-cli.js';
 
 // The install itself (pack, install, build better-sqlite3: minutes) is scripts/install-check.mjs, run by CI.
@@ -69,5 +78,12 @@ describe("the README's install block and scripts/install-check.mjs", () => {
     expect(() => installCommands('# no install block here')).toThrow(/no install block/);
     expect(() => installCommands(`${BEGIN}\nnpm install x\n${END}`)).toThrow(/no ```sh fenced block/);
     expect(installCommands(`${BEGIN}\n\`\`\`sh\n# a comment\nnpm ci   # and why\n\n\`\`\`\n${END}`)).toEqual(['npm ci']);
+  });
+
+  it("holds one Node API example the script type-checks and runs: a ts block that imports mcprely's API", () => {
+    expect(readme.split(API_BEGIN)).toHaveLength(2);
+    expect(readme.split(API_END)).toHaveLength(2);
+    expect(apiExample(readme)).toMatch(/^import \{ lint \} from 'mcprely';$/m);
+    expect(() => apiExample(readme.replace(API_BEGIN, ''))).toThrow(/no Node API example/);
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +29,8 @@ describe('the packed package (npm pack)', () => {
       'dist/action.js',
       'dist/reference.js',
       'dist/race-worker.js',
+      'dist/api.js',
+      'dist/types/api/index.d.ts',
       'README.md',
       'LICENSE',
       'package.json',
@@ -94,5 +96,45 @@ describe('the packed package (npm pack)', () => {
     const verify = cli('verify', 'fixtures/examples/flawed/no-max-timeout.yaml', '-f', 'json');
     expect(verify.status).toBe(1);
     expect(JSON.parse(verify.stdout).summary.failed).toBeGreaterThan(0);
+
+    // The Node API, as a project that depends on mcprely imports it: it runs, and a consumer file type-checks.
+    const consumer = join(dir, 'consumer');
+    mkdirSync(join(consumer, 'node_modules'), { recursive: true });
+    symlinkSync(root, join(consumer, 'node_modules', 'mcprely'), 'dir');
+    writeFileSync(
+      join(consumer, 'use.mjs'),
+      "import { lint } from 'mcprely';\n" +
+        `const outcome = await lint({ paths: ['${join(root, 'fixtures/examples/flawed/no-max-timeout.yaml')}'] });\n` +
+        'console.log(JSON.stringify(outcome.ok && [outcome.exitCode, outcome.result.files[0].findings.map((f) => f.ruleId)]));\n',
+    );
+    const used = spawnSync(process.execPath, ['use.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 120_000 });
+    expect(used.stdout.trim(), used.stderr).toBe('[1,["deadline-max-required"]]');
+    writeFileSync(
+      join(consumer, 'use.mts'),
+      "import { lint, type LintOutcome } from 'mcprely';\n" +
+        "const outcome: LintOutcome = await lint({ paths: ['a.yaml'], failSeverity: 'warn' });\n" +
+        'export const errors: number = outcome.ok ? outcome.result.summary.errors : 0;\n' +
+        '// @ts-expect-error: paths are strings\n' +
+        'await lint({ paths: [1] });\n',
+    );
+    const tsc = spawnSync(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'node_modules/typescript/bin/tsc'),
+        '--noEmit',
+        '--strict',
+        '--module',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--typeRoots',
+        join(REPO_ROOT, 'node_modules/@types'),
+        '--types',
+        'node',
+        'use.mts',
+      ],
+      { cwd: consumer, encoding: 'utf8', timeout: 120_000 },
+    );
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
   });
 });

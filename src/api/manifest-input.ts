@@ -17,16 +17,9 @@ export function readManifestInput(path: string): ManifestInput {
   return { ok: false, report: errorReport(problemFindings(path, loaded.text, loaded.problems)) };
 }
 
-/**
- * An optional `--manifest`: the loaded manifest, none when not given, or false after printing why it cannot be
- * used (the caller exits 2).
- */
-export function readOptionalManifest(path: string | undefined): LoadedManifest | undefined | false {
-  if (path === undefined) return undefined;
-  const input = readManifestInput(path);
-  if (input.ok) return input.manifest;
-  process.stderr.write(input.report);
-  return false;
+/** An optional manifest (`--manifest`): none when not given, else the manifest or the report of why it cannot be used. */
+export function readOptionalManifest(path: string | undefined): ManifestInput | undefined {
+  return path === undefined ? undefined : readManifestInput(path);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectGarbage, collectGarbageNow } from '../../src/cli/collect-garbage.js';
+import { collectGarbage, collectGarbageNow } from '../../src/api/collect-garbage.js';
 
 /** An object only a WeakRef points to (made in its own frame, so no local of the test holds it). */
 function unheld(): WeakRef<object> {

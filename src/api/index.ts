@@ -1,0 +1,21 @@
+// mcprely's Node API: what `import … from 'mcprely'` gives. Each function takes its command's options as values and
+// returns a typed result; none prints or exits (the CLI and the GitHub Action print what they return).
+export { type AuditedTrace, type AuditOptions, type AuditOutcome, audit, type SessionJudgeOptions } from './audit.js';
+export { type EvidenceOptions, type EvidenceOutcome, type EvidenceWritten, evidence } from './evidence.js';
+export type { LiveCallOptions } from './live-call-options.js';
+export type { LiveServer } from './live-fixtures-of.js';
+export { type LintOptions, type LintOutcome, lint } from './lint.js';
+export type { OnProgress } from './on-progress.js';
+export { type ProbeOptions, type ProbeOutcome, probe } from './probe.js';
+export {
+  type Interruption,
+  type JudgedClientSession,
+  type ProbeClientOptions,
+  type ProbeClientOutcome,
+  probeClient,
+} from './probe-client.js';
+export { type ReviewOptions, type ReviewOutcome, review } from './review.js';
+export { type LiveVerification, type ReferenceVerification, type VerifyOptions, type VerifyResult, verify } from './verify.js';
+export type { Finding, Severity } from '../findings/finding.js';
+export type { FileReport } from '../lint/file-report.js';
+export type { LintResult, LintSummary } from '../lint/lint-result.js';
