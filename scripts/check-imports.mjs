@@ -67,6 +67,7 @@ export const ALLOWED = {
   // The Node API (the package's main export): what the CLI and the Action call; it prints nothing and never exits.
   api: [
     'bundle-writer',
+    'catalog',
     'config',
     'document',
     'evidence',

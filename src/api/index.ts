@@ -1,5 +1,7 @@
 // mcprely's Node API: what `import … from 'mcprely'` gives. Each function takes its command's options as values and
 // returns a typed result; none prints or exits (the CLI and the GitHub Action print what they return).
+export { type CatalogOptions, type CatalogOutcome, catalog } from './catalog.js';
+export type { CatalogEntry, CatalogKind, CatalogParty } from '../catalog/catalog-entry.js';
 export { type AuditedTrace, type AuditOptions, type AuditOutcome, audit, type SessionJudgeOptions } from './audit.js';
 export { type EvidenceOptions, type EvidenceOutcome, type EvidenceWritten, evidence } from './evidence.js';
 export type { LiveCallOptions } from './live-call-options.js';

@@ -1,8 +1,7 @@
-import { catalog } from '../catalog/catalog.js';
+import { catalog } from '../api/catalog.js';
 import { catalogListing, catalogLookup } from '../catalog/catalog-listing.js';
 import { closestMatch } from '../document/did-you-mean.js';
-import { bundledRules, type RuleSet } from '../rules/load-rules.js';
-import { loadSettings, SettingsError } from '../workspace/load-settings.js';
+import { bundledRules } from '../rules/load-rules.js';
 
 /**
  * `mcprely rules`: the catalogue of every kind of check (the lint rules by area, then input and drift rules, session
@@ -10,15 +9,12 @@ import { loadSettings, SettingsError } from '../workspace/load-settings.js';
  * user's own, from the configuration (`-c`, or mcprely.config.* in the working directory) that names their folders.
  */
 export async function runRules(id: string | undefined, config: string | false | undefined = undefined): Promise<number> {
-  let ruleSet: RuleSet;
-  try {
-    ruleSet = await (await loadSettings(config, process.cwd())).ruleSet();
-  } catch (error) {
-    if (!(error instanceof SettingsError)) throw error;
-    process.stderr.write(error.report);
+  const outcome = await catalog({ config });
+  if (!outcome.ok) {
+    process.stderr.write(outcome.problem);
     return 2;
   }
-  const entries = catalog(ruleSet);
+  const entries = outcome.entries;
   if (id === undefined) {
     process.stdout.write(catalogListing(entries, new Set(bundledRules().byId.keys())));
     return 0;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { audit, evidence, lint, probe, probeClient, review, verify } from '../../src/api/index.js';
+import { audit, catalog, evidence, lint, probe, probeClient, review, verify } from '../../src/api/index.js';
 import { traceHeaderLine, traceMessageLine } from '../../src/judges/trace-format.js';
 
 const COMPLETE = 'fixtures/examples/billing.yaml';
@@ -136,6 +136,25 @@ describe('audit', () => {
 
   it('a manifest that cannot be used is a problem', () => {
     const outcome = audit({ traces: [], manifest: join(work, 'absent.yaml') });
+    expect(outcome.ok).toBe(false);
+  });
+});
+
+describe('catalog', () => {
+  it('every kind of check, with a page each; the user rules of a configuration among them', async () => {
+    const outcome = await catalog({ config: false });
+    if (!outcome.ok) throw new Error(outcome.problem);
+    const kinds = new Set(outcome.entries.map((entry) => entry.kind));
+    expect([...kinds]).toEqual(['lint-rule', 'input-rule', 'drift-rule', 'session-judge', 'probe-check', 'client-scenario']);
+    const judge = outcome.entries.find((entry) => entry.id === 'server-silent-after-cancel');
+    expect(judge).toMatchObject({ kind: 'session-judge', party: 'server' });
+    expect(judge?.page().split('\n')[0]).toBe('# server-silent-after-cancel');
+  });
+
+  it('a configuration that cannot be used is a problem, not a throw', async () => {
+    const config = join(work, 'broken.config.yaml');
+    writeFileSync(config, 'ruleFolders: [');
+    const outcome = await catalog({ config });
     expect(outcome.ok).toBe(false);
   });
 });
