@@ -1,7 +1,8 @@
 import type { Fixture, FixtureParameters } from '../fixtures/fixture-types.js';
 import { emitsProgress, losesStateOnDrop, retriesAutomatically, retryClassOf } from '../policy/predicates.js';
 import type { RetryClass } from '../reference/classify-retry.js';
-import { listenReissueProblems, RequestWorld } from '../simulator/request-world.js';
+import { listenReissueProblems } from '../simulator/request-reconnect.js';
+import { RequestWorld } from '../simulator/request-world.js';
 import { TaskWorld } from '../simulator/task-world.js';
 import { protocolOf } from '../policy/method-protocol.js';
 import { Transcript } from '../simulator/transcript.js';
@@ -348,7 +349,7 @@ function taskTtlThenPoll(input: RaceInput): RaceRow {
     tasks.finish(finishAt, 't1', []);
     const expires = ttl !== null && (pollAt === null || ttl <= pollAt);
     if (pollAt === null) transcript.note(finishAt, 'client', 'nothing says how often the client polls (task.pollIntervalMs)');
-    if (expires) tasks.expire(ttl, 't1');
+    if (expires) tasks.expire(ttl, 't1', []);
     if (pollAt !== null) tasks.poll(pollAt, 't1', []);
     const final = tasks.client.get('t1')?.final;
     return {

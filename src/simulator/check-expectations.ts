@@ -5,7 +5,8 @@ import type { ExpectationResult } from './fixture-run.js';
 import type { HerdOutcome } from './policy-backoff.js';
 import type { PolicyBuffer } from './policy-buffer.js';
 import type { ChargeOutcome, PolicyLedgers } from './policy-ledger.js';
-import { listenReissueProblems, type RequestWorld } from './request-world.js';
+import { listenReissueProblems } from './request-reconnect.js';
+import type { RequestWorld } from './request-world.js';
 import type { TaskWorld } from './task-world.js';
 
 /** Everything a fixture run observed, for checking its expectations. */

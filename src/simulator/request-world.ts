@@ -6,6 +6,8 @@ import { factsOf, type RevisionFacts } from '../spec/revision-facts.js';
 import { ClientDeadline } from './client-deadline.js';
 import { FixtureError } from './fixture-error.js';
 import { protocolOfFixture, requestParams } from './request-message.js';
+import type { RequestReconnect } from './request-reconnect.js';
+import type { RequestEnd } from './script-run.js';
 import type { Transcript } from './transcript.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { METHODS } from '../protocol/methods.js';
@@ -31,14 +33,7 @@ export interface RequestView {
   /** Messages a buffering proxy holds until the response ends the stream. */
   held: unknown[];
   endedAt?: number;
-  reconnect?: {
-    readonly newId: string;
-    readonly lastEventId: boolean;
-    readonly accepted: boolean;
-    readonly refetch: readonly string[];
-    /** A listen stream's re-issue: whether it restored the filter, carried a tool name, de-duplicated. */
-    readonly listen?: { readonly restoresFilter: boolean; readonly carriesToolName: boolean; readonly dedupeBy: string | null };
-  };
+  reconnect?: RequestReconnect;
   /** Messages the server sent for the request after its response. */
   messagesAfterResponse: number;
   /** The server's work went on after an accepted cancellation (its handler never checks, or it never stops). */
@@ -56,20 +51,6 @@ export interface RequestView {
 }
 
 const FOREVER = Number.MAX_SAFE_INTEGER;
-
-/**
- * What a dropped subscription's re-issue got wrong against the lesson's recovery (a new id, the filter
- * restored, no tool name, duplicates dropped); empty when nothing. The fixture check and the race row both ask.
- */
-export function listenReissueProblems(reconnect: NonNullable<RequestView['reconnect']>, request: string): string[] {
-  const listen = reconnect.listen;
-  return [
-    ...(reconnect.newId === request || !reconnect.accepted ? ['it reused the old id'] : []),
-    ...(listen?.restoresFilter === true ? [] : ['the filter was not restored']),
-    ...(listen?.carriesToolName === true ? ['it carried a tool name'] : []),
-    ...(listen === undefined || listen.dedupeBy === null ? ['nothing de-duplicates events seen before the drop'] : []),
-  ];
-}
 
 /**
  * The request side of a fixture: the reference RequestCoordinator as the server, and a client that behaves
@@ -102,6 +83,24 @@ export class RequestWorld {
     const view = this.views.get(name);
     if (view === undefined) throw new FixtureError(`request ${name} was not started by an earlier step`, path);
     return view;
+  }
+
+  /** How a request ended, as plain data (undefined for a request no step started). */
+  end(name: string): RequestEnd | undefined {
+    const view = this.views.get(name);
+    if (view === undefined) return undefined;
+    return {
+      state: this.coordinator.get(name)?.state,
+      responsesDelivered: view.responsesDelivered,
+      messagesAfterCancel: view.messagesAfterCancel,
+      lateCancelReplies: view.lateCancelReplies,
+      cancelledByClient: view.cancelledByClientAt !== undefined,
+      cancelSignal: view.cancelSignal,
+      abandoned: view.abandonedAt !== undefined,
+      lateHandedToCaller: view.lateHandedToCaller,
+      reconnect: view.reconnect,
+      endedByServerTold: view.endedByServer?.told,
+    };
   }
 
   start(at: number, name: string, progressToken: string | undefined, path: readonly (string | number)[], wireId: string = name): void {

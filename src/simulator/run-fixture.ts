@@ -12,9 +12,20 @@ import { PolicyBuffer } from './policy-buffer.js';
 import { PolicyLedgers, type ChargeOutcome, type LedgerEnvironment } from './policy-ledger.js';
 import { requestParams } from './request-message.js';
 import { RequestWorld } from './request-world.js';
+import type { ScriptRun } from './script-run.js';
 import { TaskWorld } from './task-world.js';
 import { Transcript } from './transcript.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
+
+/** The steps as played: each wait on a ledger is yielded to the driver, which hands back what it resolved to. */
+type Waits<T> = Generator<Promise<unknown>, T, unknown>;
+
+function* wait<T>(promise: Promise<T>): Waits<T> {
+  return (yield promise) as T;
+}
+
+/** The steps that wait on a ledger: a script (`runScript`) has none. */
+const WAITING_STEPS: ReadonlySet<Step['do']> = new Set(['charge', 'race', 'reopen', 'retry-after-lost-response']);
 
 /**
  * Runs one fixture on the reference implementation: the steps in order on the logical clock, each a wire
@@ -27,6 +38,71 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
   const refused = fixture.expect.find((expectation) => expectation.check === 'within-limits');
   if (refused !== undefined)
     return { fixture, transcript: [], results: [{ expectation: refused, passed: false, detail: refused.reason }], passed: false };
+  const playing = play(fixture, environment);
+  try {
+    const steps = playing.steps;
+    let next = steps.next();
+    while (!next.done) {
+      let resolved: unknown;
+      try {
+        resolved = await next.value;
+      } catch (error) {
+        next = steps.throw(error);
+        continue;
+      }
+      next = steps.next(resolved);
+    }
+    const observations = next.value;
+    const results = checkExpectations(observations);
+    return {
+      fixture,
+      transcript: playing.transcript.entries,
+      results,
+      passed: results.every((result) => result.passed),
+      ...(observations.ledgers.used ? { ledger: observations.ledgers.store } : {}),
+    };
+  } finally {
+    await playing.close();
+  }
+}
+
+/**
+ * Runs a script, a fixture none of whose steps waits on a ledger, at once: the same steps on the same worlds as
+ * `runFixture`, read as how each request and task ended instead of checked against expectations (a script has none).
+ */
+export function runScript(script: Fixture): ScriptRun {
+  const waiting = script.steps.findIndex((step) => WAITING_STEPS.has(step.do));
+  if (waiting !== -1)
+    throw new FixtureError(`step ${waiting + 1} (${script.steps[waiting]!.do}) waits on a ledger: only runFixture runs it`, [
+      'steps',
+      waiting,
+      'do',
+    ]);
+  const playing = play(script, {});
+  try {
+    const next = playing.steps.next();
+    if (!next.done) throw new Error('a script step waited on a ledger');
+    const { requests, tasks } = next.value;
+    return {
+      transcript: playing.transcript.entries,
+      requests: new Map([...requests.views.keys()].map((name) => [name, requests.end(name)!])),
+      tasks: new Map([...tasks.client.keys()].map((task) => [task, tasks.end(task)!])),
+    };
+  } finally {
+    // A script opened no ledger and made no folder: only the task store is open.
+    playing.tasks.close();
+  }
+}
+
+/** A fixture being played: its transcript and worlds, its steps, and what closes them. */
+interface Playing {
+  readonly transcript: Transcript;
+  readonly tasks: TaskWorld;
+  readonly steps: Waits<Observations>;
+  close(): Promise<void>;
+}
+
+function play(fixture: Fixture, environment: LedgerEnvironment): Playing {
   const transcript = new Transcript();
   let workDir: string | undefined;
   const folder = () => (workDir ??= mkdtempSync(join(tmpdir(), 'mcprely-fixture-')));
@@ -38,8 +114,22 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
   const chargeInputs = new Map<string, { arguments: Record<string, unknown>; key: string | undefined; request: string }>();
   let herd: HerdOutcome | undefined;
   const taskStatusAfter = new Map<string, Map<string, string | undefined>>();
-  let bufferDescribed = false;
-  try {
+  return {
+    transcript,
+    tasks,
+    steps: playSteps(),
+    async close() {
+      tasks.close();
+      try {
+        await ledgers.close();
+      } finally {
+        if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
+      }
+    },
+  };
+
+  function* playSteps(): Waits<Observations> {
+    let bufferDescribed = false;
     let clock = 0;
     for (const [index, step] of fixture.steps.entries()) {
       const path = ['steps', index];
@@ -54,7 +144,7 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
         bufferDescribed = true;
       }
       try {
-        await runStep(step, path);
+        yield* runStep(step, path);
       } catch (error) {
         // The reference refusing a value of the fixture (a key too long, a number out of range) is the fixture's fault, at this step.
         if (error instanceof InvalidArgumentError) throw new FixtureError(`step ${index + 1}: ${error.message}`, path);
@@ -62,22 +152,10 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
       }
       if (step.id !== undefined) taskStatusAfter.set(step.id, new Map([...tasks.client.keys()].map((task) => [task, tasks.status(task)])));
     }
-    const observations: Observations = { fixture, requests, ledgers, buffer, tasks, charges, taskStatusAfter, herd, endedAt: clock };
-    const results = checkExpectations(observations);
-    return {
-      fixture,
-      transcript: transcript.entries,
-      results,
-      passed: results.every((result) => result.passed),
-      ...(ledgers.used ? { ledger: ledgers.store } : {}),
-    };
-  } finally {
-    await ledgers.close();
-    tasks.close();
-    if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
+    return { fixture, requests, ledgers, buffer, tasks, charges, taskStatusAfter, herd, endedAt: clock };
   }
 
-  async function runStep(step: Step, path: readonly (string | number)[]): Promise<void> {
+  function* runStep(step: Step, path: readonly (string | number)[]): Waits<void> {
     const at = step.at;
     switch (step.do) {
       case 'start':
@@ -104,7 +182,7 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
         return requests.reconnect(at, step.request, [...path, 'request']);
       case 'charge': {
         if (step.id !== undefined) chargeInputs.set(step.id, { arguments: { ...step.arguments }, key: step.key, request: step.request });
-        const outcome = await charge(at, step.connection, step.request, step.arguments, step.key);
+        const outcome = yield* charge(at, step.connection, step.request, step.arguments, step.key);
         record(step.id, outcome);
         transcript.wire(
           at,
@@ -116,7 +194,7 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
         return;
       }
       case 'retry-after-lost-response':
-        return retryAfterLostResponse(at, step, [...path, 'of']);
+        return yield* retryAfterLostResponse(at, step, [...path, 'of']);
       case 'herd': {
         const backoff = step.backoff === 'retry' ? fixture.parameters.retry.backoff : fixture.parameters.reconnect.backoff;
         herd = runHerd(
@@ -130,7 +208,7 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
         return;
       }
       case 'race': {
-        const outcomes = await ledgers.race(at, step.connections, { ...step.arguments }, step.key);
+        const outcomes = yield* wait(ledgers.race(at, step.connections, { ...step.arguments }, step.key));
         for (const connection of step.connections)
           record(step.id === undefined ? undefined : `${step.id}/${connection}`, outcomes.get(connection)!);
         return;
@@ -146,7 +224,7 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
         return;
       }
       case 'reopen':
-        return ledgers.reopen(at, step.connection);
+        return yield* wait(ledgers.reopen(at, step.connection));
       case 'push-progress':
         return buffer.push(at, { type: 'progress', progressToken: step.token, progress: step.value });
       case 'push-final':
@@ -164,16 +242,22 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
         return tasks.finish(at, step.task, [...path, 'task']);
       case 'poll':
         return tasks.poll(at, step.task, [...path, 'task']);
+      case 'task-expire':
+        return tasks.expire(at, step.task, [...path, 'task']);
+      case 'server-end':
+        return requests.serverEnd(at, step.request, [...path, 'request']);
+      case 'note':
+        return transcript.note(at, step.lane, step.text);
     }
   }
 
-  async function charge(
+  function* charge(
     at: number,
     connection: string,
     request: string,
     args: Readonly<Record<string, unknown>>,
     key: string | undefined,
-  ): Promise<ChargeOutcome> {
+  ): Waits<ChargeOutcome> {
     transcript.wire(at, 'client → server', {
       jsonrpc: '2.0',
       id: request,
@@ -183,18 +267,18 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
         arguments: { ...args, ...(key === undefined ? {} : { [fixture.parameters.keyArgument ?? 'idempotencyKey']: key }) },
       },
     });
-    return ledgers.charge(at, connection, { ...args }, key);
+    return yield* wait(ledgers.charge(at, connection, { ...args }, key));
   }
 
   /**
    * The response of an earlier charge is lost; the client follows its retry policy: no automatic retry,
    * reconcile by key first (a committed record ends it), or re-send (with the key, when it has one).
    */
-  async function retryAfterLostResponse(
+  function* retryAfterLostResponse(
     at: number,
     step: Extract<Step, { do: 'retry-after-lost-response' }>,
     path: readonly (string | number)[],
-  ): Promise<void> {
+  ): Waits<void> {
     const first = chargeInputs.get(step.of);
     if (first === undefined) throw new FixtureError(`no charge step named ${step.of} whose response could be lost`, path);
     const retry = fixture.parameters.retry;
@@ -204,7 +288,7 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
       return;
     }
     if (retry.reconcileFirst && first.key !== undefined) {
-      const found = await ledgers.reconcile(at, step.connection, first.key);
+      const found = yield* wait(ledgers.reconcile(at, step.connection, first.key));
       if (found !== undefined) {
         transcript.note(at, 'client', `reconciled by key ${first.key}: the first attempt committed, so nothing is re-sent`);
         record(step.id, { result: found, replayed: true });
@@ -225,7 +309,7 @@ export async function runFixture(fixture: Fixture, environment: LedgerEnvironmen
       `retries automatically (${retry.automatic}) as request ${request}` +
         (first.key === undefined ? ', with no idempotency key' : ` with the same key ${first.key}`),
     );
-    const outcome = await charge(at, step.connection, request, first.arguments, first.key);
+    const outcome = yield* charge(at, step.connection, request, first.arguments, first.key);
     record(step.id, outcome);
     transcript.wire(
       at,

@@ -3,6 +3,7 @@ import { DurableTaskService } from '../reference/durable-task-service.js';
 import { FixtureError } from './fixture-error.js';
 import { factsOf } from '../spec/revision-facts.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../spec/revisions.js';
+import type { TaskEnd } from './script-run.js';
 import type { Transcript } from './transcript.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { TERMINAL_TASK_STATUSES, type TaskStatus } from '../protocol/task-status.js';
@@ -50,6 +51,13 @@ export class TaskWorld {
   status(task: string): TaskStatus | undefined {
     if (this.#lost.has(task)) return undefined;
     return this.service.get(task)?.status;
+  }
+
+  /** How a task ended, as plain data (undefined for a task no step created). */
+  end(task: string): TaskEnd | undefined {
+    const view = this.client.get(task);
+    if (view === undefined) return undefined;
+    return { status: this.status(task), final: view.final, unknownAnswers: this.unknownAnswers.get(task) ?? 0 };
   }
 
   /** Whether the declared store keeps task state through a dropped connection (null: the policy does not say). */
@@ -206,7 +214,8 @@ export class TaskWorld {
   }
 
   /** The task's time to live passed: the server deletes it and its result. */
-  expire(at: number, task: string): void {
+  expire(at: number, task: string, path: readonly (string | number)[]): void {
+    this.#view(task, path);
     this.#lost.add(task);
     this.transcript.note(
       at,
