@@ -2,7 +2,7 @@ import { generateFixtures } from '../fixtures/generate-fixtures.js';
 import { buildReview } from '../review/build-review.js';
 import type { Review } from '../review/review-types.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
-import { runFixture } from '../simulator/run-fixture.js';
+import { runFixture, runScript } from '../simulator/run-fixture.js';
 import { readLintedManifest } from './manifest-input.js';
 import type { OnProgress } from './on-progress.js';
 
@@ -43,6 +43,6 @@ export async function review(options: ReviewOptions): Promise<ReviewOutcome> {
     // A review shows outcomes: each transcript is let go as its run ends, so memory stays small.
     runs.push({ ...(await runFixture(fixture)), transcript: [] });
   }
-  const review = buildReview(input.manifest, input.findings, runs, input.lintOnly);
+  const review = buildReview(input.manifest, input.findings, runs, runScript, input.lintOnly);
   return { ok: true, review, runs, exitCode: review.productionReady ? 0 : 1 };
 }

@@ -6,6 +6,7 @@ import type { ReviewView } from '../review/review-types.js';
 import { renderReviewMarkdownChunks } from '../review/render-review-markdown.js';
 import type { FixtureRun } from '../simulator/fixture-run.js';
 import { renderRun } from '../simulator/render-transcript.js';
+import { runScript } from '../simulator/run-fixture.js';
 import { outcomeOf } from '../simulator/run-outcome.js';
 import { type Bundle, type BundleSink, fixturePath, jsonFile, jsonFileChunks, setChunks, transcriptPath } from './bundle.js';
 import { type BundleFiles, type EvidenceIndex, evidenceIndex, renderIndexChunks } from './evidence-index.js';
@@ -61,7 +62,7 @@ export function writeEvidenceFiles(
   ruleLink: (ruleId: string) => string | undefined = () => undefined,
   lintOnly: ReadonlyMap<string, string> = new Map(),
 ): EvidenceIndex {
-  const review = reviewView(manifest, evidence, lintOnly);
+  const review = reviewView(manifest, evidence, runScript, lintOnly);
   setChunks(bundle, 'review.md', renderReviewMarkdownChunks(review));
   setChunks(bundle, 'review.json', jsonFileChunks(reviewJson(review), 3));
   bundle.set('retry-table.md', retryTable(manifest));

@@ -7,6 +7,7 @@ import { outcomeOf, type RunOutcome } from '../simulator/run-outcome.js';
 import { factsOf } from '../spec/revision-facts.js';
 import { Checklist } from './checklist.js';
 import { raceTables } from './race-table.js';
+import type { RaceRunner } from './race-script.js';
 import type { ReviewContext } from './review-context.js';
 import type {
   FixtureOutcome,
@@ -31,19 +32,21 @@ import { allOutcomes, evidenceInMemory, outcomesByName, type ReviewEvidence } fr
 
 /**
  * The review of a valid manifest from its evidence: its lint findings, and the runs of its fixtures on the
- * reference implementation (the caller runs them; this stays pure). Every section is written from the
- * policy and marked by the findings about it; the verdict is derived from all of it.
+ * reference implementation (the caller runs them, and gives the runner of the race rows' scripts; this stays
+ * pure). Every section is written from the policy and marked by the findings about it; the verdict is derived
+ * from all of it.
  */
 export function buildReview(
   manifest: LoadedManifest,
   findings: readonly Finding[],
   runs: readonly (FixtureRun | RunOutcome)[],
+  runRace: RaceRunner,
   /** Why no fixture can show what each lint-only rule reports (rule id → reason): shown instead of a pass. */
   lintOnlyRules: ReadonlyMap<string, string> = new Map(),
 ): Review {
   const outcomes = runs.map((run) => ('results' in run ? outcomeOf(run) : run));
   const evidence = evidenceInMemory(manifest, findings, outcomes);
-  const { summaries: _, operations, ...head } = reviewView(manifest, evidence, lintOnlyRules, true);
+  const { summaries: _, operations, ...head } = reviewView(manifest, evidence, runRace, lintOnlyRules, true);
   const { version, file, server, specVersion, replicas, ...rest } = head;
   return { version, file, server, specVersion, replicas, operations: [...operations], ...rest };
 }
@@ -56,6 +59,7 @@ export function buildReview(
 export function reviewView(
   manifest: LoadedManifest,
   evidence: ReviewEvidence,
+  runRace: RaceRunner,
   lintOnlyRules: ReadonlyMap<string, string> = new Map(),
   /** Make each operation's review once and hold them all (what `buildReview` returns), instead of on every read. */
   hold = false,
@@ -66,6 +70,7 @@ export function reviewView(
   const facts = factsOf(specVersion);
   const { records, otherFindings } = evidence;
   const outcomesOf = outcomesByName(manifest, records);
+  const raceTablesOf = raceTables(runRace);
   const reviewOf = (resolved: LoadedManifest['operations'][number], position: number): OperationReview => {
     const spec = resolved.spec;
     const own = records.at(position).findings;
@@ -88,7 +93,7 @@ export function reviewView(
       reconnect: reconnect(context),
       tasks: tasks(context),
     };
-    const tables = raceTables(context, parameters);
+    const tables = raceTablesOf(context, parameters);
     const fixtures = outcomesOf(spec.name).map(fixtureOutcome);
     const lines = [
       ...wire.map((row) => ({ section: 'cancellation wire', line: row })),

@@ -8,7 +8,7 @@ import { jsonFile, jsonFileChunks } from '../../src/evidence/bundle.js';
 import { buildEvidence, writeEvidenceFiles, writeRunFiles } from '../../src/evidence/build-evidence.js';
 import { generateFixtures } from '../../src/fixtures/generate-fixtures.js';
 import { type LoadedManifest, loadManifest } from '../../src/manifest/load.js';
-import { runFixture } from '../../src/simulator/run-fixture.js';
+import { runFixture, runScript } from '../../src/simulator/run-fixture.js';
 import { outcomeOf, type RunOutcome } from '../../src/simulator/run-outcome.js';
 import { renderEvidencePage } from '../../src/evidence/evidence-page.js';
 import type { Finding, Severity } from '../../src/findings/finding.js';
@@ -87,7 +87,7 @@ describe('evidence written a file at a time: the same bytes as the bundle held w
         const findings = lintLoadedManifest(loaded, { ruleSet, severities });
         const runs = [];
         for (const fixture of generateFixtures(loaded)) runs.push(await runFixture(fixture));
-        const review = buildReview(loaded, findings, runs);
+        const review = buildReview(loaded, findings, runs, runScript);
         // The records read back from a file, as evidence reads them: the same bytes as the review held whole.
         const evidence = spooled(loaded, findings, runs.map(outcomeOf));
         const bundle = new Map<string, string>();
@@ -104,7 +104,7 @@ describe('evidence written a file at a time: the same bytes as the bundle held w
         );
         const lazyPage = renderEvidencePage(
           index,
-          reviewView(loaded, evidence),
+          reviewView(loaded, evidence, runScript),
           () => 'transcript',
           undefined,
           () => undefined,

@@ -14,7 +14,7 @@ import { renderReviewMarkdown } from '../../src/review/render-review-markdown.js
 import { bundledRules } from '../../src/rules/load-rules.js';
 import { reportableRules } from '../../src/rules/rule-descriptors.js';
 import { renderRun } from '../../src/simulator/render-transcript.js';
-import { runFixture } from '../../src/simulator/run-fixture.js';
+import { runFixture, runScript } from '../../src/simulator/run-fixture.js';
 import { BASE, hostileInputs, RAW_CONTROL } from './hostile-inputs.js';
 
 const ruleSet = bundledRules();
@@ -43,7 +43,7 @@ async function everyStage(bytes: Uint8Array): Promise<void> {
     runs.push(await runFixture(fixture));
   }
   const findings = lintLoadedManifest(loaded, { ruleSet, severities });
-  expect(rawControls(renderReviewMarkdown(buildReview(loaded, findings, runs)))).toBeUndefined();
+  expect(rawControls(renderReviewMarkdown(buildReview(loaded, findings, runs, runScript)))).toBeUndefined();
 }
 
 /** How long each size input (N operations) took in this run, smallest first. */
@@ -82,7 +82,7 @@ describe('hostile inputs, in process: every stage ends, within bounds, and print
       for (const fixture of fixtures) runs.push(await runFixture(fixture));
       for (const run of runs) expect(rawControls(renderRun(run)), run.fixture.id).toBeUndefined();
       const findings = lintLoadedManifest(loaded, { ruleSet, severities });
-      expect(rawControls(renderReviewMarkdown(buildReview(loaded, findings, runs)))).toBeUndefined();
+      expect(rawControls(renderReviewMarkdown(buildReview(loaded, findings, runs, runScript)))).toBeUndefined();
       const bundle = buildEvidence(loaded, findings, runs, '../../hostile.yaml');
       for (const [path, content] of bundle) {
         expect(

@@ -4,6 +4,7 @@ import { sequenceSvg } from '../../src/html/sequence-svg.js';
 import { loadManifest } from '../../src/manifest/load.js';
 import { buildReview } from '../../src/review/build-review.js';
 import { LABEL_WIDTH, sequenceDiagram } from '../../src/review/mermaid.js';
+import { runScript } from '../../src/simulator/run-fixture.js';
 import type { TranscriptEntry } from '../../src/simulator/transcript.js';
 
 // Every transcript a review draws, as the race tables hand it to sequenceDiagram.
@@ -160,7 +161,7 @@ describe.each(EXAMPLES)('the review diagrams of %s', (file) => {
     const loaded = loadManifest(file, readFileSync(file));
     if (!loaded.ok) throw new Error(`${file} should load`);
     drawn.length = 0;
-    buildReview(loaded, [], []);
+    buildReview(loaded, [], [], runScript);
     // A copy: drawing them again below records them again.
     const transcripts = [...drawn];
     expect(transcripts.length).toBeGreaterThan(0);
