@@ -3,6 +3,8 @@
 // 2. The folder graph has no cycle, and neither has the file graph (a cycle inside one folder is one too).
 // 3. No file outside src/spec/ names a revision of the MCP specification in code (comments may):
 //    everything that differs by revision is a fact in src/spec/revision-facts.ts.
+// 4. No file of a pure room (PURE_ROOMS) reaches, directly or through what it imports, src/reference, the file
+//    system, sockets, processes or a database (FORBIDDEN_REACH), except the pure files of PURE_EXCEPTIONS.
 // Prints the folder graph; exits 1 on any violation. Run by `npm test` (test/architecture.test.ts) and CI.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -98,6 +100,66 @@ export const ALLOWED = {
 };
 
 const REVISION = /\b20\d\d-\d\d-\d\d\b/;
+
+/**
+ * The rooms that claim purity (docs/architecture.md: the core, document through review, and the live half's pure
+ * layers): text and data in, data out. None of their files may reach what FORBIDDEN_REACH names, by any chain of
+ * imports that loads at run time (`import type` loads nothing and is not followed).
+ */
+export const PURE_ROOMS = [
+  'json',
+  'text',
+  'html',
+  'document',
+  'spec',
+  'generated',
+  'findings',
+  'manifest',
+  'policy',
+  'rules',
+  'config',
+  'lint',
+  'rule-docs',
+  'report',
+  'fixtures',
+  'review',
+  'live',
+  'judges',
+  'listener',
+];
+
+/** What a pure file may not reach: the reference implementation (its ledgers, task store, processes) and these modules. */
+export const FORBIDDEN_REACH = {
+  folders: ['reference'],
+  modules: [
+    'node:fs',
+    'node:fs/promises',
+    'fs',
+    'fs/promises',
+    'node:net',
+    'net',
+    'node:child_process',
+    'child_process',
+    'better-sqlite3',
+    'pg',
+  ],
+};
+
+/**
+ * Files of src/reference a pure room may reach, and why. Each is pure itself: the check follows its imports as
+ * any other's, so one that came to import the file system would be reported through it.
+ */
+export const PURE_EXCEPTIONS = {
+  // The retry classification (SAFE, CONDITIONAL, UNSAFE) of an operation: the policy's predicates ask it, and
+  // the reference exports it to servers, so there is one answer (a pure function of the operation).
+  'reference/classify-retry.ts': 'the retry classification the policy shares with the reference',
+  // The SSE headers a proxy needs and the reconnect plan: the review's reconnect section and the HTTP judges
+  // state what the reference does (pure functions; node:crypto only, through createRequire, for a digest).
+  'reference/recovery.ts': 'the SSE header set and reconnect plan the review and the judges share with the reference',
+  // What those two throw with and check their arguments by (error classes and pure checks).
+  'reference/errors.ts': 'the errors the two above throw',
+  'reference/validate-arguments.ts': 'the argument checks of the two above',
+};
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -200,7 +262,68 @@ export function checkImports(src = join(root, 'src')) {
     fileState.set(file, 'done');
   };
   for (const file of fileEdges.keys()) if (!fileState.has(file)) visitFile(file, [file]);
+  problems.push(...checkPurity(src));
   return { problems, edges };
+}
+
+/** The specifiers a file loads at run time: every import and re-export but `import type` and `export type`, and `import()`. */
+function runtimeImports(text) {
+  const code = withoutComments(text);
+  const specifiers = [];
+  for (const match of code.matchAll(/(?:^|[;}\n])\s*(?:import|export)\s+(type\s+)?[^'";]*?\bfrom\s*['"]([^'"]+)['"]/g))
+    if (match[1] === undefined) specifiers.push(match[2]);
+  for (const match of code.matchAll(/(?:^|[;}\n])\s*import\s*['"]([^'"]+)['"]/g)) specifiers.push(match[1]);
+  for (const match of code.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) specifiers.push(match[1]);
+  return specifiers;
+}
+
+/**
+ * Rule 4: each file of a pure room, and the first chain of run-time imports by which it reaches each forbidden
+ * thing (a folder of src/ or a module). Returns the problems, one per file and thing reached.
+ */
+export function checkPurity(src = join(root, 'src')) {
+  const files = walk(src);
+  const shownFile = (file) => relative(dirname(src), file);
+  const folderOf = (file) => relative(src, file).split(/[\\/]/)[0];
+  const imports = new Map();
+  for (const file of files) {
+    const targets = runtimeImports(readFileSync(file, 'utf8')).map((specifier) =>
+      specifier.startsWith('.') ? { file: resolve(dirname(file), specifier).replace(/\.js$/, '.ts') } : { module: specifier },
+    );
+    imports.set(file, targets);
+  }
+  const excepted = new Set(Object.keys(PURE_EXCEPTIONS).map((path) => join(src, path)));
+  // What each file reaches: forbidden thing → the chain of files to it. Memoised; a cycle (reported by rule 2) is cut.
+  const reached = new Map();
+  const reach = (file) => {
+    const known = reached.get(file);
+    if (known !== undefined) return known;
+    const found = new Map();
+    reached.set(file, found);
+    for (const target of imports.get(file) ?? []) {
+      if (target.module !== undefined) {
+        if (FORBIDDEN_REACH.modules.includes(target.module) && !found.has(target.module)) found.set(target.module, [file]);
+        continue;
+      }
+      if (!target.file.startsWith(src)) continue;
+      const folder = folderOf(target.file);
+      if (FORBIDDEN_REACH.folders.includes(folder) && !excepted.has(target.file) && !found.has(`src/${folder}`))
+        found.set(`src/${folder}`, [file, target.file]);
+      for (const [thing, chain] of reach(target.file)) if (!found.has(thing)) found.set(thing, [file, ...chain]);
+    }
+    return found;
+  };
+  const problems = [];
+  for (const file of files) {
+    const room = folderOf(file);
+    if (!PURE_ROOMS.includes(room)) continue;
+    for (const [thing, chain] of reach(file))
+      problems.push(
+        `${shownFile(file)}: the pure room src/${room} reaches ${thing} ` +
+          `(${[...chain.map(shownFile), ...(thing.startsWith('src/') ? [] : [thing])].join(' → ')})`,
+      );
+  }
+  return problems;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -209,7 +332,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`src/${from} → ${[...targets].sort().join(', ')}`);
   if (problems.length === 0)
     console.log(
-      `import check: ${edges.size} folders, every import within its layer, no cycle of folders or files, revisions only in src/spec`,
+      `import check: ${edges.size} folders, every import within its layer, no cycle of folders or files, revisions only in src/spec, ` +
+        `pure rooms pure`,
     );
   else for (const problem of problems) console.log(`FAIL ${problem}`);
   process.exitCode = problems.length === 0 ? 0 : 1;

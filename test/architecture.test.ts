@@ -2,10 +2,21 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkImports } from '../scripts/check-imports.mjs';
+import { checkImports, checkPurity } from '../scripts/check-imports.mjs';
 
 type Check = (src?: string) => { problems: string[]; edges: Map<string, Set<string>> };
 const check = checkImports as Check;
+const purity = checkPurity as (src?: string) => string[];
+
+/** A src/ tree of the given files in a temporary folder. */
+function tree(files: Record<string, string>): string {
+  const src = join(mkdtempSync(join(tmpdir(), 'mcprely-layers-')), 'src');
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(src, file)), { recursive: true });
+    writeFileSync(join(src, file), text);
+  }
+  return src;
+}
 
 describe('the layering of src/', () => {
   it('holds: every import within its layer, no folder cycle, revisions named only in src/spec', () => {
@@ -37,5 +48,37 @@ describe('the layering of src/', () => {
       ]),
     );
     expect(problems.filter((problem) => problem.includes('c.ts:1'))).toEqual([]);
+  });
+
+  it('holds every pure room pure: no file of one reaches src/reference, the file system, sockets, processes or a database', () => {
+    expect(purity()).toEqual([]);
+  });
+
+  it('reports a pure file that reaches node:fs or src/reference, directly or through its imports, and nothing else', () => {
+    const src = tree({
+      // Directly, and through another room's file.
+      'review/reads-files.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+      'review/runs-races.ts': "import { run } from '../simulator/runner.js';\nexport const races = run;\n",
+      'simulator/runner.ts': "import { Ledger } from '../reference/ledger.js';\nexport const run = () => new Ledger();\n",
+      'reference/ledger.ts': "import Database from 'better-sqlite3';\nexport class Ledger { db = new Database(':memory:'); }\n",
+      // A type loads nothing; a room that is not pure may read files; an excepted reference file is followed.
+      'judges/typed.ts': "import type { Ledger } from '../reference/ledger.js';\nexport type Kept = Ledger;\n",
+      'cli/main.ts': "import { writeFileSync } from 'node:fs';\nexport const write = writeFileSync;\n",
+      'policy/retry.ts': "import { classify } from '../reference/classify-retry.js';\nexport const retry = classify;\n",
+      'reference/classify-retry.ts': "import { spawn } from 'node:child_process';\nexport const classify = () => spawn;\n",
+    });
+    const problems = purity(src);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'src/review/reads-files.ts: the pure room src/review reaches node:fs (src/review/reads-files.ts → node:fs)',
+        'src/review/runs-races.ts: the pure room src/review reaches src/reference ' +
+          '(src/review/runs-races.ts → src/simulator/runner.ts → src/reference/ledger.ts)',
+        'src/review/runs-races.ts: the pure room src/review reaches better-sqlite3 ' +
+          '(src/review/runs-races.ts → src/simulator/runner.ts → src/reference/ledger.ts → better-sqlite3)',
+        'src/policy/retry.ts: the pure room src/policy reaches node:child_process ' +
+          '(src/policy/retry.ts → src/reference/classify-retry.ts → node:child_process)',
+      ]),
+    );
+    expect(problems).toHaveLength(4);
   });
 });
