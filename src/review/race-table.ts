@@ -46,7 +46,7 @@ function raceTable(run: RaceRunner, context: ReviewContext, parameters: FixtureP
     progress: emitsProgress(context.operation),
   };
   const protocol = protocolOf(context.operation);
-  // Each row's script is a fixture of the operation; the kind only names which world the script plays.
+  // Each row's script is a fixture of the operation; its kind is a label (the parameters say whether it runs as a task).
   const [kind, scripts]: [FixtureKind, RaceScript[]] =
     protocol === 'task'
       ? ['task-cancel-ack-then-worker-checkpoint', taskRaces(input)]
