@@ -107,6 +107,7 @@ const REVISION = /\b20\d\d-\d\d-\d\d\b/;
  * imports that loads at run time (`import type` loads nothing and is not followed).
  */
 export const PURE_ROOMS = [
+  'protocol',
   'json',
   'text',
   'html',
