@@ -127,6 +127,7 @@ export const PURE_ROOMS = [
   'live',
   'judges',
   'listener',
+  'catalog',
 ];
 
 /** What a pure file may not reach: the reference implementation (its ledgers, task store, processes) and these modules. */
