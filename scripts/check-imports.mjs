@@ -1,4 +1,4 @@
-// The import boundary check: reads every import in src/ and holds the layering of docs/architecture.md.
+// The import boundary check: reads every import in src/ and holds the rooms of docs/architecture.md.
 // 1. A folder imports only the folders its row below allows (type-only imports count too).
 // 2. The folder graph has no cycle, and neither has the file graph (a cycle inside one folder is one too).
 // 3. No file outside src/spec/ names a revision of the MCP specification in code (comments may):

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkImports, checkPurity } from '../scripts/check-imports.mjs';
+import { ALLOWED, checkImports, checkPurity } from '../scripts/check-imports.mjs';
 
 type Check = (src?: string) => { problems: string[]; edges: Map<string, Set<string>> };
 const check = checkImports as Check;
@@ -80,5 +80,20 @@ describe('the layering of src/', () => {
       ]),
     );
     expect(problems).toHaveLength(4);
+  });
+});
+
+describe('docs/architecture.md', () => {
+  const page = readFileSync(new URL('../docs/architecture.md', import.meta.url), 'utf8');
+
+  it('names every room of src/ in its table of rooms, and no room that is not there', () => {
+    const rows = page.split('\n').filter((line) => line.startsWith('| `'));
+    const named = new Set(rows.flatMap((row) => [...(row.split(' | ')[0] ?? '').matchAll(/`([a-z-]+)`/g)].map((match) => match[1])));
+    expect([...named].sort()).toEqual(Object.keys(ALLOWED).sort());
+  });
+
+  it('stays a page to read: at most 12 KB, and the README at most 15 KB', () => {
+    expect(Buffer.byteLength(page)).toBeLessThanOrEqual(12 * 1024);
+    expect(Buffer.byteLength(readFileSync(new URL('../README.md', import.meta.url)))).toBeLessThanOrEqual(15 * 1024);
   });
 });
