@@ -2,12 +2,17 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The slow real-process suites: the probe's verdicts on every hostile server defect (each transport and revision)
- * and on servers built with the official SDKs and server-everything. They are timing judgements (what crossed a
+ * and on servers built with the official SDKs and server-everything, and hostile manifests through every command. They are timing judgements (what crossed a
  * cancellation on the wire, which defect showed first), so they run on one worker, as on a quiet machine. npm test
  * keeps the wiring of each transport (test/probe/probe-wiring.test.ts); the checks' logic is tabled in
  * test/probe/checks/. Run by npm run test:live; .ci/run calls it after npm test.
  */
-export const LIVE = ['test/probe/hostile-servers.test.ts', 'test/probe/known-servers.test.ts'];
+export const LIVE = [
+  'test/probe/hostile-servers.test.ts',
+  'test/probe/known-servers.test.ts',
+  // The chosen hostile manifests through every command of the built CLI (about 85 runs); npm test keeps four.
+  'test/hostile/cli-hostile-inputs.test.ts',
+];
 
 export default defineConfig({
   test: { include: LIVE, testTimeout: 30_000, hookTimeout: 60_000, maxWorkers: 1 },
