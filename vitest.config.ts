@@ -1,10 +1,41 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 import { LIVE } from './vitest.live.config.js';
 
 /**
+ * The longest files (each 20–40 s on the 2-core CI machine), started first: on a fresh clone vitest has no timings
+ * and starts larger files first, and several of these are short files of heavy tables, which then ran last while the
+ * other worker sat idle. A file missing from the list only loses its place.
+ */
+const LONGEST_FIRST = [
+  'test/hostile/in-process.test.ts',
+  'test/cli/fix.test.ts',
+  'test/cli/lint-flags.test.ts',
+  'test/hostile/deep-and-wide.test.ts',
+  'test/verify/verify.test.ts',
+  'test/action/action.test.ts',
+  'test/document/fast-yaml.test.ts',
+  'test/verify/evidence.test.ts',
+  'test/cli/lsp.test.ts',
+  'test/probe/probe-usage.test.ts',
+  'test/hostile/cli-hostile.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FIRST.findIndex((name) => file.moduleId.endsWith(name));
+      return index === -1 ? LONGEST_FIRST.length : index;
+    };
+    // Array.prototype.sort is stable: the rest keep vitest's order (failed, then longest, by its cached timings).
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
+/**
  * npm test: everything but the slow real-process suites, on two workers: most end-to-end files wait on child
  * processes and timers, so two workers on the 2-core CI machine overlap their waiting.
- * test/probe/hostile-servers.test.ts and known-servers.test.ts: npm run test:live (vitest.live.config.ts).
+ * The probe's verdicts, hostile manifests through every command, proxy floods: npm run test:live (vitest.live.config.ts).
  * test/postgres/ needs a PostgreSQL server: npm run test:postgres starts one and runs them (vitest.postgres.config.ts).
  * test/browser/ needs Chromium: npm run test:browser (vitest.browser.config.ts).
  * test/sdk/ probes the SDK-built servers (slow): npm run test:sdk (vitest.sdk.config.ts).
@@ -18,5 +49,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: [...LIVE, 'test/postgres/**', 'test/browser/**', 'test/sdk/**'],
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
   },
 });
