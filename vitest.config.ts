@@ -3,22 +3,29 @@ import { defineConfig } from 'vitest/config';
 import { LIVE } from './vitest.live.config.js';
 
 /**
- * The longest files (each 20–40 s on the 2-core CI machine), started first: on a fresh clone vitest has no timings
- * and starts larger files first, and several of these are short files of heavy tables, which then ran last while the
- * other worker sat idle. A file missing from the list only loses its place.
+ * The longest files (each 11–52 s in a whole run on the 2-core machine at load ~4), started first: on a fresh clone
+ * vitest has no timings and starts larger files first, so short files of heavy tables (in-process.test.ts) and the
+ * policy-variant files ran last while the other worker could sit idle. A file missing from the list only loses its
+ * place.
  */
 const LONGEST_FIRST = [
   'test/hostile/in-process.test.ts',
-  'test/cli/fix.test.ts',
-  'test/cli/lint-flags.test.ts',
-  'test/hostile/deep-and-wide.test.ts',
-  'test/verify/verify.test.ts',
-  'test/action/action.test.ts',
-  'test/document/fast-yaml.test.ts',
-  'test/verify/evidence.test.ts',
-  'test/cli/lsp.test.ts',
-  'test/probe/probe-usage.test.ts',
+  'test/probe/drift.test.ts',
+  'test/proxy/proxy.test.ts',
+  'test/verify/policy-variants-inventory.test.ts',
+  'test/verify/policy-variants-billing-2025.test.ts',
+  'test/proxy/http-proxy.test.ts',
   'test/hostile/cli-hostile.test.ts',
+  'test/probe/live-evidence.test.ts',
+  'test/cli/secrets.test.ts',
+  'test/reference/mutation-ledger.test.ts',
+  'test/review/review.test.ts',
+  'test/hostile/deep-and-wide.test.ts',
+  'test/cli/lint-cache.test.ts',
+  'test/proxy/passthrough.property.test.ts',
+  'test/verify/policy-variants-billing.test.ts',
+  'test/probe-client/raw-clients.test.ts',
+  'test/action/action.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
