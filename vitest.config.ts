@@ -1,33 +1,61 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { LIVE } from './vitest.live.config.js';
 
 /**
- * The probe's verdicts on hostile and known servers are timing judgements (what crossed a cancellation on the
- * wire, which defect showed first): they run on their own, after everything else, as they would on a quiet
- * machine. Everything else runs on two workers: most end-to-end files wait on child processes and timers, so
- * two workers on the 2-core CI machine overlap their waiting.
+ * The longest files (each 11–52 s in a whole run on the 2-core machine at load ~4), started first: on a fresh clone
+ * vitest has no timings and starts larger files first, so short files of heavy tables (in-process.test.ts) and the
+ * policy-variant files ran last while the other worker could sit idle. A file missing from the list only loses its
+ * place.
  */
-const PROBE_VERDICTS = ['test/probe/hostile-servers.test.ts', 'test/probe/known-servers.test.ts'];
-// test/postgres/ needs a PostgreSQL server: npm run test:postgres starts one and runs them (vitest.postgres.config.ts).
-// test/browser/ needs Chromium: npm run test:browser (vitest.browser.config.ts).
-// test/sdk/ probes the SDK-built servers (slow): npm run test:sdk (vitest.sdk.config.ts).
+const LONGEST_FIRST = [
+  'test/hostile/in-process.test.ts',
+  'test/probe/drift.test.ts',
+  'test/proxy/proxy.test.ts',
+  'test/verify/policy-variants-inventory.test.ts',
+  'test/verify/policy-variants-billing-2025.test.ts',
+  'test/proxy/http-proxy.test.ts',
+  'test/hostile/cli-hostile.test.ts',
+  'test/probe/live-evidence.test.ts',
+  'test/cli/secrets.test.ts',
+  'test/reference/mutation-ledger.test.ts',
+  'test/review/review.test.ts',
+  'test/hostile/deep-and-wide.test.ts',
+  'test/cli/lint-cache.test.ts',
+  'test/proxy/passthrough.property.test.ts',
+  'test/verify/policy-variants-billing.test.ts',
+  'test/probe-client/raw-clients.test.ts',
+  'test/action/action.test.ts',
+];
 
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FIRST.findIndex((name) => file.moduleId.endsWith(name));
+      return index === -1 ? LONGEST_FIRST.length : index;
+    };
+    // Array.prototype.sort is stable: the rest keep vitest's order (failed, then longest, by its cached timings).
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
+/**
+ * npm test: everything but the slow real-process suites, on two workers: most end-to-end files wait on child
+ * processes and timers, so two workers on the 2-core CI machine overlap their waiting.
+ * The probe's verdicts, hostile manifests through every command, proxy floods: npm run test:live (vitest.live.config.ts).
+ * test/postgres/ needs a PostgreSQL server: npm run test:postgres starts one and runs them (vitest.postgres.config.ts).
+ * test/browser/ needs Chromium: npm run test:browser (vitest.browser.config.ts).
+ * test/sdk/ probes the SDK-built servers (slow): npm run test:sdk (vitest.sdk.config.ts).
+ * .ci/run calls each of them.
+ */
 export default defineConfig({
   test: {
     // End-to-end tests start the built CLI and real servers: give them room on a loaded 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'suite',
-          include: ['test/**/*.test.ts'],
-          exclude: [...PROBE_VERDICTS, 'test/postgres/**', 'test/browser/**', 'test/sdk/**'],
-          maxWorkers: 2,
-          sequence: { groupOrder: 0 },
-        },
-      },
-      { extends: true, test: { name: 'probe verdicts', include: PROBE_VERDICTS, maxWorkers: 1, sequence: { groupOrder: 1 } } },
-    ],
+    include: ['test/**/*.test.ts'],
+    exclude: [...LIVE, 'test/postgres/**', 'test/browser/**', 'test/sdk/**'],
+    maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The slow suites: the probe's verdicts on every hostile server defect (each transport and revision) and on servers
+ * built with the official SDKs and server-everything, hostile manifests through every command, and load (the hostile
+ * size series, floods through the proxy). The verdicts are timing judgements (what crossed a cancellation on the
+ * wire, which defect showed first), so the files run on one worker, as on a quiet machine. npm test keeps the wiring
+ * of each transport (test/probe/probe-wiring.test.ts, the proxy's passthrough properties); the checks' logic is
+ * tabled in test/probe/checks/. Run by npm run test:live; .ci/run calls it after npm test.
+ */
+export const LIVE = [
+  'test/probe/hostile-servers.test.ts',
+  'test/probe/known-servers.test.ts',
+  // The chosen hostile manifests through every command of the built CLI (about 85 runs); npm test keeps four.
+  'test/hostile/cli-hostile-inputs.test.ts',
+  // Load: the hostile size series (100 to 3 000 operations) through every stage in process, held to scaling.
+  'test/hostile/in-process-sizes.test.ts',
+  // Load: floods of 50 to 200 MB through the proxy over stdio and HTTP, its peak memory measured.
+  'test/proxy/floods.test.ts',
+];
+
+export default defineConfig({
+  test: { include: LIVE, testTimeout: 30_000, hookTimeout: 60_000, maxWorkers: 1 },
+});
