@@ -7,7 +7,7 @@ import { loadManifest, type LoadedManifest } from '../../src/manifest/load.js';
 import { driftFindings } from '../../src/probe/drift.js';
 import type { ProbeReport } from '../../src/probe/probe-types.js';
 import { runCliAsync, showsStackTrace } from '../helpers/run-cli.js';
-import { EVERYTHING, HOSTILE, probe, SERVERS, startHttp, stopServers } from './probe-harness.js';
+import { HOSTILE, probe, SERVERS, startHttp, stopServers } from './probe-harness.js';
 
 const COMPLETE = `${SERVERS}/sdk-v1-complete.yaml`;
 const SDK_V1 = `node ${SERVERS}/sdk-v1-server.mjs stdio`;
@@ -166,43 +166,6 @@ describe.concurrent('drift on the command line, against servers of known behavio
       server.stop();
     }
   }, 90_000);
-
-  it('server-everything and the manifest init writes: the tools agree; its long tool after a cancellation is no claim of that manifest', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcprely-drift-everything-'));
-    const manifest = join(dir, 'everything.yaml');
-    const init = await runCliAsync(['init', '--from-stdio', `node ${EVERYTHING} stdio`, '-o', manifest]);
-    expect(init.status, init.stderr).toBe(0);
-    const written = readFileSync(manifest, 'utf8');
-    expect(written).toContain('task: { used: true } # as advertised: execution.taskSupport is required');
-    const run = await runCliAsync([
-      'drift',
-      manifest,
-      '--stdio',
-      `node ${EVERYTHING} stdio`,
-      '-f',
-      'json',
-      '--arguments',
-      '{"duration":1.2,"steps":4}',
-    ]);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
-    expect((JSON.parse(run.stdout) as { files: { findings: Finding[] }[] }).files[0]!.findings).toEqual([]);
-    // Told what it does (stops at once, no response after a cancellation), the same manifest is refused by the wire.
-    const claimed = written.replace(
-      /( {2}- name: trigger-long-running-operation\n(?: {4}.*\n)*?)( {4}x-mcprely-unverified)/,
-      '$1    cancellation: { stopsWork: immediately, suppressResponseAfterCancel: true }\n    probe: { arguments: { duration: 3, steps: 3 } }\n$2',
-    );
-    expect(claimed).not.toBe(written);
-    writeFileSync(manifest, claimed);
-    const refused = await runCliAsync(['drift', manifest, '--stdio', `node ${EVERYTHING} stdio`]);
-    expect(refused.status, refused.stdout + refused.stderr).toBe(1);
-    // Only the claim the wire contradicted: progress after the cancellation says the work went on; the SDK suppressed
-    // the response, so suppressResponseAfterCancel held and is not named.
-    expect(refused.stdout).toMatch(
-      /^ +\d+:\d+ {2}error {2}trigger-long-running-operation: the manifest says stopsWork: immediately, but on the wire .* {2}drift-cancellation$/m,
-    );
-    expect(refused.stdout).not.toMatch(/suppressResponseAfterCancel: true.* {2}drift-cancellation$/m);
-    expect(refused.stdout).toMatch(/SEEN {2}trigger-long-running-operation: cancellation\.suppressResponseAfterCancel: true/);
-  }, 150_000);
 
   it('init proposes the key argument the input schema carries, and drift agrees with what init wrote', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcprely-drift-init-'));
