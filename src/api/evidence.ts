@@ -13,7 +13,8 @@ import { collectGarbage, collectGarbageNow } from './collect-garbage.js';
 import { runFixture } from '../simulator/run-fixture.js';
 import { outcomeOf, type RunOutcome } from '../simulator/run-outcome.js';
 import { countOutcomes, type LiveEvidence } from '../evidence/live-evidence.js';
-import type { WireClaim } from '../live/wire-claims.js';
+import { exercised, type WireClaim } from '../live/wire-claims.js';
+import { putsCallInFlight } from '../probe/probe-check-catalog.js';
 import type { Finding } from '../findings/finding.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import { withoutSourceMap } from '../manifest/without-source-map.js';
@@ -213,6 +214,7 @@ function liveEvidence(
     date: new Date().toISOString().slice(0, 10),
     checks: report.checks.map(({ id, status, summary }) => ({ id, status, summary })),
     claims,
+    exercised: exercised(claims, putsCallInFlight),
     drift,
     fixtures: countOutcomes(results),
     files,

@@ -11,6 +11,7 @@ import type { OutputSpec } from './output-spec.js';
 import { plural } from '../text/plural.js';
 import { STATUS_LABELS } from '../probe/probe-types.js';
 import { claimName, exercised, type WireClaim } from '../live/wire-claims.js';
+import { putsCallInFlight } from '../probe/probe-check-catalog.js';
 import { type DriftRun, type ProbeForDriftOptions, probeForDrift } from '../api/probe-for-drift.js';
 import { terminalProgress } from './terminal-progress.js';
 
@@ -52,7 +53,7 @@ export async function runDrift(options: DriftOptions, toolVersion: string): Prom
   }
   const code = exitCodeOf(result, { failSeverity: options.failSeverity });
   // Nothing contradicted is not a pass when nothing was compared: no claim was seen on a request in flight.
-  if (code === 0 && !exercised(run.claims)) {
+  if (code === 0 && !exercised(run.claims, putsCallInFlight)) {
     const tool = run.report.plan?.tool;
     const called = tool === null || tool === undefined ? 'no long-running tool was called' : `the probe called ${displayText(tool)}`;
     process.stderr.write(

@@ -1,6 +1,6 @@
 import type { Finding } from '../findings/finding.js';
 import type { CheckStatus } from '../live/outcome.js';
-import { asDeclared, claimName, exercised, type WireClaim } from '../live/wire-claims.js';
+import { asDeclared, claimName, type WireClaim } from '../live/wire-claims.js';
 import { plural } from '../text/plural.js';
 
 /** How many of something came out each way: the four outcomes of a live check or fixture. */
@@ -27,6 +27,8 @@ export interface LiveEvidence {
   readonly checks: readonly { readonly id: string; readonly status: CheckStatus; readonly summary: string }[];
   /** Each claim of the manifest the probe can see, and how it fared. */
   readonly claims: readonly WireClaim[];
+  /** A claim was seen on a request in flight (`exercised` in src/live/wire-claims.ts): the run compared real work. */
+  readonly exercised: boolean;
   readonly drift: readonly Finding[];
   readonly fixtures: OutcomeCounts;
   /** The files to add to the bundle, under live/. */
@@ -67,7 +69,7 @@ export function basisOf(live: LiveEvidence | undefined): VerdictBasis {
     liveFixtures: live.fixtures,
     seen: live.claims.filter((claim) => claim.status === 'seen').map(claimName),
     asDeclared: asDeclared(live.claims),
-    verified: checks.fail === 0 && exercised(live.claims) && live.drift.length === 0 && live.fixtures.fail === 0,
+    verified: checks.fail === 0 && live.exercised && live.drift.length === 0 && live.fixtures.fail === 0,
   };
 }
 

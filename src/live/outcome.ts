@@ -21,17 +21,3 @@ export const STATUS_LABELS: Readonly<Record<CheckStatus, string>> = {
   inconclusive: 'INCONCLUSIVE',
   'not-observable': 'NOT OBSERVABLE',
 };
-
-/**
- * The probe checks that put a tool call in flight (progress, cancellation, timeouts, tasks, replay): a claim seen only
- * by another check (revision, headers) does not make a run exercised. Each probe check's declaration says it
- * (`putsCallInFlight`, src/probe/check-declarations); live reads the claims beneath the probe and cannot import them,
- * so this is their mirror for the claims alone, held equal to them by test/probe/probe-check-catalog.test.ts.
- */
-export const REQUEST_CHECK_IDS: ReadonlySet<string> = new Set([
-  'progress',
-  'cancel-before-completion',
-  'client-timeouts',
-  'tasks',
-  'idempotent-replay',
-]);

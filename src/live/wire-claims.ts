@@ -2,7 +2,7 @@ import type { Finding } from '../findings/finding.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { ResolvedOperation } from '../manifest/resolved-operation.js';
 import { isKeyedMutation } from '../policy/predicates.js';
-import { type CheckStatus, REQUEST_CHECK_IDS } from './outcome.js';
+import type { CheckStatus } from './outcome.js';
 import { cancelledRequestObservation, observationOf, type ReportedObservation } from './probe-observations.js';
 import { taskClaims } from './task-claims.js';
 
@@ -200,9 +200,13 @@ function stopsWorkOf(cancels: readonly CheckResult[]): { status: ClaimStatus; wh
   };
 }
 
-/** A claim seen by a check that put a request in flight: the run compared something with real work. */
-export function exercised(claims: readonly WireClaim[]): boolean {
-  return claims.some((claim) => claim.status !== 'inconclusive' && claim.status !== 'not-observable' && REQUEST_CHECK_IDS.has(claim.check));
+/**
+ * A claim seen by a check that put a request in flight (`putsCallInFlight`, each probe check's declaration says it:
+ * src/probe/check-declarations): the run compared something with real work. A claim seen only by another check
+ * (revision, headers) does not make a run exercised.
+ */
+export function exercised(claims: readonly WireClaim[], putsCallInFlight: (check: string) => boolean): boolean {
+  return claims.some((claim) => claim.status !== 'inconclusive' && claim.status !== 'not-observable' && putsCallInFlight(claim.check));
 }
 
 /** The claims not seen, each named with its outcome (the claims list says why): what stands as declared. */

@@ -9,8 +9,7 @@ import type { CheckResult, ProbeReport } from '../../src/probe/probe-types.js';
 import { renderProbeJunit } from '../../src/probe/probe-junit.js';
 import { probeExitCode, probeSummary, renderProbeText } from '../../src/probe/render-probe.js';
 import { SDK_BEHAVIOURS } from '../../src/probe/sdk-behaviours.js';
-import { PROBE_CHECKS } from '../../src/probe/run-probe.js';
-import { REQUEST_CHECK_IDS } from '../../src/live/outcome.js';
+import { putsCallInFlight } from '../../src/probe/probe-check-catalog.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /** A report of the checks given (each with the fields the judges read), as a live run would leave it. */
@@ -128,8 +127,23 @@ describe('claims on the wire: silence is not a stop', () => {
       ]),
       [],
     );
-    expect(exercised(claims)).toBe(false);
+    expect(exercised(claims, putsCallInFlight)).toBe(false);
     expect(claims.map(claimName)).toContain('slow_job: cancellation.stopsWork');
+  });
+
+  it('a claim seen by a check that puts a call in flight exercised the run; one seen by the revision check alone did not', () => {
+    const claims = wireClaims(
+      manifest,
+      reportOf([
+        { id: 'revision', status: 'pass' },
+        { id: 'cancel-before-completion', status: 'pass' },
+      ]),
+      [],
+    );
+    const seen = claims.filter((one) => one.status === 'seen');
+    expect(seen.map((one) => one.check)).toContain('cancel-before-completion');
+    expect(exercised(claims, putsCallInFlight)).toBe(true);
+    expect(exercised(claims, (check) => check === 'revision')).toBe(seen.some((one) => one.check === 'revision'));
   });
 });
 
@@ -187,12 +201,5 @@ describe('the status tool is called only when it is listed and read-only', () =>
     );
     expect(mutating.ok && mutating.plan.workStatus).toBeUndefined();
     expect(mutating.ok && mutating.notes.join('\n')).toMatch(/it may change state \(the manifest declares sideEffect: mutation\)/);
-  });
-});
-
-describe('the checks that put a request in flight are probe checks', () => {
-  it('each id in REQUEST_CHECK_IDS names a check the probe runs', () => {
-    const ids = new Set<string>(PROBE_CHECKS.map((entry) => entry.id));
-    for (const id of REQUEST_CHECK_IDS) expect(ids.has(id), id).toBe(true);
   });
 });
