@@ -8,6 +8,7 @@ import { taskClaims } from '../live/task-claims.js';
 import { cancelledRequestObservation } from '../live/probe-observations.js';
 import { emitsProgress, usesTask } from '../policy/predicates.js';
 import { factsOf } from '../spec/revision-facts.js';
+import type { ProbeCheckId } from './probe-check-catalog.js';
 import type { CheckResult, ProbeReport } from './probe-types.js';
 import { HINT_DEFAULTS, TOOL_HINTS, type ToolSummary } from './tool-summary.js';
 import type { WireEntry } from './wire-log.js';
@@ -167,7 +168,7 @@ function listedDrift(manifest: LoadedManifest, tools: readonly ToolSummary[], ad
 
 /** Each claim a probe check contradicted on the wire. */
 function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): void {
-  const failed = (id: string) => report.checks.find((check) => check.id === id && check.status === 'fail');
+  const failed = (id: ProbeCheckId) => report.checks.find((check) => check.id === id && check.status === 'fail');
   const byName = (name: string | null | undefined) =>
     name === null || name === undefined ? undefined : manifest.operations.find((operation) => operation.spec.name === name);
   const probed = byName(report.plan?.tool);
@@ -229,7 +230,9 @@ function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): voi
     // Only what the manifest says is a claim, and only the claim the wire contradicted is named: progress or a
     // result after a cancellation (or work a status tool still counts) says the work went on; a response or an
     // error that answers the cancellation says the response was not suppressed.
-    const cancelChecks = ['cancel-before-completion', 'client-timeouts'].map(failed).filter((check) => check !== undefined);
+    const cancelChecks = (['cancel-before-completion', 'client-timeouts'] as const)
+      .map((id) => failed(id))
+      .filter((check) => check !== undefined);
     const workWentOn = cancelChecks.filter((check) => {
       const observed = cancelledRequestObservation(check);
       return observed?.progressAfterCancel === true || observed?.resultAfterCancel === true || (observed?.workRunning ?? 0) > 0;
