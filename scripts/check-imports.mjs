@@ -142,6 +142,19 @@ export const FORBIDDEN_REACH = {
     'net',
     'node:child_process',
     'child_process',
+    'node:http',
+    'http',
+    'node:https',
+    'https',
+    'node:http2',
+    'http2',
+    'node:dgram',
+    'dgram',
+    'node:tls',
+    'tls',
+    'node:worker_threads',
+    'worker_threads',
+    'node:sqlite',
     'better-sqlite3',
     'pg',
   ],
@@ -276,6 +289,10 @@ function runtimeImports(text) {
     if (match[1] === undefined) specifiers.push(match[2]);
   for (const match of code.matchAll(/(?:^|[;}\n])\s*import\s*['"]([^'"]+)['"]/g)) specifiers.push(match[1]);
   for (const match of code.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) specifiers.push(match[1]);
+  // Loads that are no import statement: require('…'), createRequire(…)('…'), process.getBuiltinModule('…').
+  for (const match of code.matchAll(/\b(?:require|getBuiltinModule)\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) specifiers.push(match[1]);
+  for (const match of code.matchAll(/\bcreateRequire\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*\(\s*['"]([^'"]+)['"]\s*\)/g))
+    specifiers.push(match[1]);
   return specifiers;
 }
 

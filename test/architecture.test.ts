@@ -81,6 +81,31 @@ describe('the layering of src/', () => {
     );
     expect(problems).toHaveLength(4);
   });
+
+  it('sees loads that are no import statement: createRequire(…)(…), process.getBuiltinModule(…), require(…); and sockets, SQLite', () => {
+    const src = tree({
+      'review/made-require.ts':
+        "import { createRequire } from 'node:module';\nexport const fs = createRequire(import.meta.url)('node:fs');\n",
+      'judges/builtin.ts': "export const net = process.getBuiltinModule('node:net');\n",
+      'live/required.ts': "export const pg = require('pg');\n",
+      'findings/served.ts': "import { createServer } from 'node:http';\nexport const serve = createServer;\n",
+      'spec/stored.ts': "import { DatabaseSync } from 'node:sqlite';\nexport const open = DatabaseSync;\n",
+      // node:crypto through createRequire (text/sha.ts does it) is allowed.
+      'text/digest.ts':
+        "import { createRequire } from 'node:module';\nexport const crypto = createRequire(import.meta.url)('node:crypto');\n",
+    });
+    expect(
+      purity(src)
+        .map((problem) => problem.replace(/ \(.*$/, ''))
+        .sort(),
+    ).toEqual([
+      'src/findings/served.ts: the pure room src/findings reaches node:http',
+      'src/judges/builtin.ts: the pure room src/judges reaches node:net',
+      'src/live/required.ts: the pure room src/live reaches pg',
+      'src/review/made-require.ts: the pure room src/review reaches node:fs',
+      'src/spec/stored.ts: the pure room src/spec reaches node:sqlite',
+    ]);
+  });
 });
 
 describe('docs/architecture.md', () => {

@@ -39,8 +39,9 @@ export function runClient(
     const lastLine = new LastLine();
     try {
       child = spawn(argv[0] as string, [...argv.slice(1), url], {
-        // The client's output goes to stderr: stdout is the report's. Its stderr passes through us, its last line kept.
-        stdio: ['ignore', 2, 'pipe'],
+        // The client's output goes where the caller's messages go (the CLI: stderr; stdout is the report's). Its stderr
+        // passes through us too, its last line kept.
+        stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, MCPRELY_PROBE_URL: url },
         // Its own process group, so that stopping it stops what it started too (a shell script's client).
         detached: process.platform !== 'win32',
@@ -49,6 +50,7 @@ export function runClient(
       resolve({ problem: (error as Error).message });
       return;
     }
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => stderr.write(chunk));
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr.write(chunk);
       lastLine.write(chunk);

@@ -7,6 +7,10 @@ import { exitCodeOf, type LintResult } from '../lint/lint-result.js';
 import { type FileRead, tooLargeFinding } from '../workspace/read-manifest-file.js';
 import { type LintSettingsOptions, lintPaths } from './lint-paths.js';
 
+declare const MCPRELY_VERSION: string | undefined;
+/** mcprely's version (defined by the build; 'source' when run from the sources): the lint cache keys on it as the CLI's does. */
+const TOOL_VERSION = typeof MCPRELY_VERSION === 'string' ? MCPRELY_VERSION : 'source';
+
 /** What to lint, and how: `mcprely lint`'s options as values. */
 export interface LintOptions extends Omit<LintSettingsOptions, 'quiet'> {
   /** Manifest files (.yaml, .yml or .json), folders to search, or globs; relative to `cwd`. */
@@ -59,7 +63,7 @@ export async function lint(options: LintOptions): Promise<LintOutcome> {
   const input = text === undefined ? undefined : { file: text.file, read: textRead(text.file, text.content) };
   const run = await lintPaths(
     input === undefined ? paths : [],
-    { ...settings, quiet: options.quiet === true, ...(input === undefined ? {} : { input }) },
+    { ...settings, quiet: options.quiet === true, toolVersion: TOOL_VERSION, ...(input === undefined ? {} : { input }) },
     cwd,
   );
   if (!run.ok) return { ok: false, problem: run.report };

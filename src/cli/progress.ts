@@ -29,7 +29,8 @@ export class Progress {
     if (at - this.#drawnAt < REDRAW_MS && index + 1 < this.total) return;
     this.#drawnAt = at;
     const elapsed = `${((at - this.#started) / 1000).toFixed(1)} s`;
-    const width = (this.stream.columns ?? 80) - 1;
+    // A terminal that reports no width (0 columns: some pseudo-terminals) is taken as 80 columns wide.
+    const width = (this.stream.columns || 80) - 1;
     const head = `[${index + 1}/${this.total}] `;
     const tail = ` · ${elapsed}`;
     // The label gives way to the counter and the time when the terminal is narrow.
@@ -40,7 +41,7 @@ export class Progress {
   }
 
   done(): void {
-    if (this.#active && this.#drawnAt !== Number.NEGATIVE_INFINITY) this.stream.write(`\r${' '.repeat((this.stream.columns ?? 80) - 1)}\r`);
+    if (this.#active && this.#drawnAt !== Number.NEGATIVE_INFINITY) this.stream.write(`\r${' '.repeat((this.stream.columns || 80) - 1)}\r`);
   }
 }
 

@@ -86,11 +86,6 @@ function fill(parts: readonly string[], data: Readonly<Record<string, string | n
   return text;
 }
 
-/** A template with each `{{name}}` replaced by its datum (in one pass: a datum's own braces stay as they are). */
-export function renderMessage(template: string, data: Readonly<Record<string, string | number>>): string {
-  return fill(compileTemplate(template), data);
-}
-
 /** A judge declared once: its id, party, basis, fix, page words and messages beside its implementation. */
 export function defineJudge<const Id extends string, const Messages extends JudgeMessages>(
   definition: JudgeDefinition<Id, Messages>,

@@ -103,9 +103,6 @@ export function observationOf<Id extends keyof ObservationsByCheck>(
   return check?.id === id ? (check.observed as Partial<ObservationsByCheck[Id]> | undefined) : undefined;
 }
 
-/** The ids of the checks that cancel a request of their own (before completion, and on a client timeout). */
-export type CancellingCheckId = 'cancel-before-completion' | 'client-timeouts';
-
 /** What either check that cancels saw of its cancelled request, as far as it got (nothing, when no timeout fired). */
 export type CancelledRequestObservation = Partial<SilenceObservation & { readonly workRunning: number }>;
 

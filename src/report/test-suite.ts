@@ -39,8 +39,6 @@ export type TestCaseOutcome =
     }
   | { readonly status: 'skipped'; readonly message: string };
 
-export type TestCaseStatus = TestCaseOutcome['status'];
-
 export type TestCase = TestCaseOutcome & {
   /** The case's class in reporters' terms: the file or target it belongs to. */
   readonly classname: string;

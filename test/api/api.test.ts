@@ -89,6 +89,7 @@ describe('review and verify', () => {
   it('verify against a server takes one manifest', async () => {
     const outcome = await verify({ paths: [COMPLETE, NO_MAX_TIMEOUT], server: { stdio: 'node server.js' } });
     expect(outcome.ok).toBe(false);
+    expect(outcome.ok === false && outcome.problem).toMatch(/one manifest/);
   });
 });
 

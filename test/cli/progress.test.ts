@@ -26,6 +26,14 @@ describe('the progress line', () => {
     expect(t.written.at(-1)).toBe(`\r${' '.repeat(59)}\r`);
   });
 
+  it('a terminal that reports 0 columns is taken as 80 wide (no throw at the draw or the clearing)', () => {
+    const t = terminal(true, 0);
+    const progress = new Progress(t.stream, 2, {}, t.clock);
+    progress.update(0, 'refund');
+    progress.done();
+    expect(t.written).toEqual([`\r${'[1/2] refund · 0.0 s'.padEnd(79)}`, `\r${' '.repeat(79)}\r`]);
+  });
+
   it('redraws at most every 100 ms, and always for the last', () => {
     const t = terminal(true);
     const progress = new Progress(t.stream, 1000, {}, t.clock);
