@@ -1,4 +1,16 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+
+let sqlite: typeof Database | undefined;
+
+/**
+ * better-sqlite3, loaded when the first database is opened: its native addon and a dozen modules are no cost of
+ * importing mcprely (the Node API, the reference) for what opens no ledger.
+ */
+function betterSqlite(): typeof Database {
+  sqlite ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  return sqlite;
+}
 
 /**
  * Every better-sqlite3 object the reference implementation makes — a database, a prepared statement — is kept
@@ -14,7 +26,7 @@ import Database from 'better-sqlite3';
 const kept: object[] = [];
 
 export function openDatabase(path: string, options: Database.Options = {}): Database.Database {
-  return keep(new Database(path, options));
+  return keep(new (betterSqlite())(path, options));
 }
 
 /** A statement prepared on `db`, kept like the database. */

@@ -1,9 +1,11 @@
 // The Node API in-process: each function returns what its command prints, as data (ids, counts, exit codes).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { audit, catalog, evidence, lint, probe, probeClient, review, verify } from '../../src/api/index.js';
+import { REPO_ROOT } from '../helpers/run-cli.js';
 import { traceHeaderLine, traceMessageLine } from '../../src/judges/trace-format.js';
 
 const COMPLETE = 'fixtures/examples/billing.yaml';
@@ -157,5 +159,18 @@ describe('catalog', () => {
     writeFileSync(config, 'ruleFolders: [');
     const outcome = await catalog({ config });
     expect(outcome.ok).toBe(false);
+  });
+});
+
+describe('the built API module', () => {
+  it('loads no native addon until a ledger is opened (importing it opens no better-sqlite3)', () => {
+    const script =
+      "import { createRequire } from 'node:module';" +
+      'await import(process.argv[1]);' +
+      'const cache = createRequire(import.meta.url).cache;' +
+      "console.log(Object.keys(cache).filter((path) => path.includes('better-sqlite3')).length);";
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, join(REPO_ROOT, 'dist/api.js')], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('0');
   });
 });
