@@ -59,6 +59,11 @@ export interface Cancelled {
   readonly unplayed?: CheckMessage;
 }
 
+/** The second task was not created, no fault of the server's: the cancellation shows nothing. Pure. */
+export function secondNotCreated(unplayed: CheckMessage | undefined): Cancelled {
+  return { problems: [], details: [], observed: {}, unplayed: message('secondNotCreated', { why: String(unplayed?.text) }) };
+}
+
 /** Judges the cancellation of the second task as the revision says. Pure. */
 export function judgeTaskCancel(run: CancelRun): Cancelled {
   const { taskId, second, answer } = run;

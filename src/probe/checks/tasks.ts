@@ -9,13 +9,19 @@ import { pause, unanswered } from './observe.js';
 import { judgeTaskCreation, type TaskCreation, type TaskState } from './task-creation.js';
 import { advertises, EXTENSION, type TaskWire, wireOf } from './task-wire.js';
 import { type Answer, judgePolls, judgeTaskRead, judgeTaskResult, type Polled, type TaskRead } from './task-polling-judgement.js';
-import { cancelReplyOf, type Cancelled, judgeTaskCancel, type TasksObserved } from './task-cancel-judgement.js';
+import { cancelReplyOf, type Cancelled, judgeTaskCancel, secondNotCreated, type TasksObserved } from './task-cancel-judgement.js';
+import { concludeTasks, judgeTaskSetup, judgeUnfinished } from './tasks-verdict.js';
 import { type Disconnect, judgeDisconnect, judgeTaskProgress } from './task-lifetime-judgement.js';
 import { TERMINAL_TASK_STATUSES } from '../../protocol/task-status.js';
 import { METHODS } from '../../protocol/methods.js';
 import type { TasksObservation } from '../../live/probe-observations.js';
 
 const message = messagesOf(tasks);
+
+/** `{ [key]: value }`, or nothing when the value is undefined (the types' exact optional properties). */
+function optional<Key extends string, Value>(key: Key, value: Value | undefined): { [K in Key]?: Value } {
+  return value === undefined ? {} : ({ [key]: value } as { [K in Key]?: Value });
+}
 
 /** The time-to-live the probe asks for where the client asks (params.task.ttl). */
 const TTL_MS = 60_000;
@@ -35,21 +41,13 @@ export const tasksOnTheWire: ProbeCheck<'tasks'> = {
   async run(context): Promise<CheckOutcome<TasksObservation>> {
     const wire = wireOf(context.revision);
     const declared = advertises(context.session.serverCapabilities ?? {}, wire);
-    const tool = context.plan.taskTool;
-    if (tool === undefined) {
-      const why = context.plan.noTaskTool ?? 'none was chosen';
-      return judged(
-        'inconclusive',
-        declared.ok ? message('noTaskTool', { why }) : message('noTaskToolUndeclared', { why, undeclared: declared.why }),
-      );
-    }
-    if (!declared.ok)
-      return judged(
-        'inconclusive',
-        tool.taskSupport === 'required'
-          ? message('notDeclaredRequired', { undeclared: declared.why, tool: tool.name })
-          : message('notDeclared', { undeclared: declared.why }),
-      );
+    const setup = judgeTaskSetup({
+      ...optional('tool', context.plan.taskTool),
+      ...optional('noTaskTool', context.plan.noTaskTool),
+      declared,
+    });
+    if ('verdict' in setup) return setup.verdict;
+    const tool = setup.tool;
     const problems: CheckMessage[] = [];
     const support = wire.serverDirected ? 'the server decides per request' : `execution.taskSupport: ${tool.taskSupport}`;
     const details: string[] = [`runs ${tool.name} as a task (${support}); ${declared.why}`];
@@ -72,13 +70,8 @@ export const tasksOnTheWire: ProbeCheck<'tasks'> = {
     const runMs = run.terminalAt === undefined ? undefined : Math.round(run.terminalAt - first.call.sentAt);
     if (run.problem === undefined && (terminal === undefined || !TERMINAL_TASK_STATUSES.has(terminal))) {
       await cancelQuietly(context, wire, first.task.taskId);
-      return judged(
-        'inconclusive',
-        message('stillRunning', { taskId: first.task.taskId, tool: tool.name, status: terminal ?? 'unread', limitMs: limit }),
-        details,
-        undefined,
-        observed,
-      );
+      const unfinished = { taskId: first.task.taskId, tool: tool.name, ...optional('status', terminal), limitMs: limit };
+      return judgeUnfinished(unfinished, details, observed);
     }
     if (run.problem === undefined) {
       const fetched = await fetchResult(context, wire, first.call, first.task.taskId, run.last!);
@@ -107,31 +100,17 @@ export const tasksOnTheWire: ProbeCheck<'tasks'> = {
     observed.disconnect = survival.status;
     if (survival.problem !== undefined) problems.push(survival.problem);
 
-    if (problems.length > 0)
-      return judged('fail', problems[0]!, [...problems.slice(1).map((problem) => problem.text), ...details], undefined, observed);
-    const taskId = first.task.taskId;
-    if (cancel.unplayed !== undefined)
-      return judged(
-        'inconclusive',
-        message('cancelUnplayed', { taskId, terminal: String(terminal), unplayed: cancel.unplayed.text }),
-        details,
-        undefined,
-        observed,
-      );
-    return judged(
-      'pass',
-      message('passed', {
-        taskId,
-        terminal: String(terminal),
-        runMs: String(runMs),
-        polls: run.polls,
-        cancel: cancel.summary?.text ?? '',
-        disconnect: survival.summary,
-      }),
+    return concludeTasks({
+      taskId: first.task.taskId,
+      ...optional('terminal', terminal),
+      ...optional('runMs', runMs),
+      polls: run.polls,
+      problems,
+      cancel,
+      disconnect: survival.summary,
       details,
-      undefined,
       observed,
-    );
+    });
   },
 };
 
@@ -248,8 +227,7 @@ async function cancelTask(context: ProbeContext, wire: TaskWire, tool: ToolChoic
   const second = await createTask(context, wire, tool);
   const created = second.details;
   if (second.problem !== undefined) return { problems: [second.problem], details: created, observed: {} };
-  if (second.task === undefined)
-    return { problems: [], details: created, observed: {}, unplayed: message('secondNotCreated', { why: String(second.unplayed?.text) }) };
+  if (second.task === undefined) return { ...secondNotCreated(second.unplayed), details: created };
   const taskId = second.task.taskId;
   const timeout = context.plan.requestTimeoutMs;
   const cancel = await context.session.request(METHODS.tasksCancel, { taskId }, timeout, context.owner, wire.capabilities);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tasks } from '../../../src/probe/check-declarations/tasks.js';
 import type { CheckMessage } from '../../../src/probe/check-message.js';
-import { type CancelRun, judgeTaskCancel } from '../../../src/probe/checks/task-cancel-judgement.js';
+import { type CancelRun, judgeTaskCancel, secondNotCreated } from '../../../src/probe/checks/task-cancel-judgement.js';
 import {
   type DisconnectRun,
   judgeDisconnect,
@@ -17,6 +17,8 @@ import {
   type ResultRun,
   type TaskRead,
 } from '../../../src/probe/checks/task-polling-judgement.js';
+import { concludeTasks, judgeTaskSetup, judgeUnfinished, type TaskSetup, type TaskSteps } from '../../../src/probe/checks/tasks-verdict.js';
+import type { CheckOutcome } from '../../../src/probe/probe-types.js';
 import { errorAt, resultAt } from './judgement-tester.js';
 
 /** One recorded step of the tasks check and what its judgement must conclude: a problem by message id, or none. */
@@ -383,7 +385,113 @@ table(
   ],
 );
 
-/** Messages of the creation step (task-creation.test.ts) and of the plan's own verdicts, which these tables do not reach. */
+const asMessage = (outcome: CheckOutcome | undefined): CheckMessage | undefined =>
+  outcome?.messageId === undefined ? undefined : { messageId: outcome.messageId, data: outcome.data ?? {}, text: outcome.summary };
+const declares = (ok: boolean) => ({
+  ok,
+  why: ok
+    ? 'the server declares capabilities.tasks.requests.tools.call'
+    : 'the server does not declare capabilities.tasks.requests.tools.call',
+});
+const exportTool = { name: 'export', taskSupport: 'optional' };
+
+table(
+  'what the check has before it sends anything',
+  (input: TaskSetup<typeof exportTool>) => {
+    const setup = judgeTaskSetup(input);
+    return { messages: ['verdict' in setup ? asMessage(setup.verdict) : undefined] };
+  },
+  [
+    { name: 'a tool, tasks declared', input: { tool: exportTool, declared: declares(true) } },
+    {
+      name: 'no tool',
+      input: { noTaskTool: 'no tool has execution.taskSupport', declared: declares(true) },
+      messageId: 'noTaskTool',
+      data: { why: 'no tool has execution.taskSupport' },
+    },
+    {
+      name: 'no tool, tasks not declared',
+      input: { declared: declares(false) },
+      messageId: 'noTaskToolUndeclared',
+      data: { why: 'none was chosen', undeclared: declares(false).why },
+    },
+    { name: 'a tool, tasks not declared', input: { tool: exportTool, declared: declares(false) }, messageId: 'notDeclared' },
+    {
+      name: 'a tool that requires tasks, tasks not declared',
+      input: { tool: { name: 'export', taskSupport: 'required' }, declared: declares(false) },
+      messageId: 'notDeclaredRequired',
+      data: { undeclared: declares(false).why, tool: 'export' },
+    },
+  ],
+);
+
+table(
+  'the first task not terminal at the limit',
+  (input: { taskId: string; tool: string; status?: string; limitMs: number }) => ({
+    messages: [asMessage(judgeUnfinished(input, [], { created: true }))],
+  }),
+  [
+    {
+      name: 'still working',
+      input: { taskId: 't1', tool: 'export', status: 'working', limitMs: 25_000 },
+      messageId: 'stillRunning',
+      data: { taskId: 't1', tool: 'export', status: 'working', limitMs: 25_000 },
+    },
+  ],
+);
+
+const steps = (more: Partial<TaskSteps>): TaskSteps => ({
+  taskId: 't1',
+  terminal: 'completed',
+  runMs: 400,
+  polls: 3,
+  problems: [],
+  cancel: {},
+  disconnect: 'found',
+  details: [],
+  observed: { created: true },
+  ...more,
+});
+const held = judgeTaskCancel(cancel(cancelledAnswer, { watched: watched(read(200, 'cancelled')), again: refusedAgain }));
+table(
+  "the check's verdict from its steps",
+  (input: TaskSteps) => {
+    const verdict = concludeTasks(input);
+    return { messages: [asMessage(verdict)], observed: verdict };
+  },
+  [
+    {
+      name: 'every step passed',
+      input: steps({ cancel: held }),
+      messageId: 'passed',
+      data: { taskId: 't1', terminal: 'completed', runMs: '400', polls: 3, cancel: held.summary?.text ?? '', disconnect: 'found' },
+      observed: { status: 'pass' },
+    },
+    {
+      name: 'the first problem fails it',
+      input: steps({ cancel: held, problems: [judgeTaskResult(result('completed', { tasksResult: false })).problem as CheckMessage] }),
+      messageId: 'noInlineResult',
+      observed: { status: 'fail' },
+    },
+    {
+      name: 'the second task was not created',
+      input: steps({ cancel: secondNotCreated(undefined) }),
+      messageId: 'cancelUnplayed',
+      data: { taskId: 't1', terminal: 'completed', unplayed: 'the second task was not created: undefined' },
+      observed: { status: 'inconclusive' },
+    },
+  ],
+);
+table('the second task not created', (input: CheckMessage | undefined) => ({ messages: [secondNotCreated(input).unplayed] }), [
+  {
+    name: "the tool's arguments refused",
+    input: { messageId: 'toolRefused', data: {}, text: 'export answered with an error' },
+    messageId: 'secondNotCreated',
+    data: { why: 'export answered with an error' },
+  },
+]);
+
+/** Messages of the creation step (task-creation.test.ts), and the plan's one for a creation judged neither way (never given). */
 const ELSEWHERE = [
   'creationUnanswered',
   'budgetSpent',
@@ -394,17 +502,7 @@ const ELSEWHERE = [
   'ordinaryResult',
   'malformedTask',
 ];
-const PLAN = [
-  'noTaskTool',
-  'noTaskToolUndeclared',
-  'notDeclared',
-  'notDeclaredRequired',
-  'noTask',
-  'stillRunning',
-  'cancelUnplayed',
-  'passed',
-  'secondNotCreated',
-];
+const PLAN = ['noTask'];
 
 describe("the tasks check's step tables", () => {
   it('exercise every message the tasks check declares for its steps', () => {
