@@ -372,6 +372,12 @@ table(
       observed: { status: 'seen', survives: false },
     },
     {
+      name: 'answered without the task: an answer says it is gone',
+      input: lookup(judgeTaskRead('t1', answered(resultAt(50, {}, 7)))),
+      messageId: 'lostOnDisconnect',
+      observed: { status: 'seen', survives: false },
+    },
+    {
       name: 'not found where any client finds a task',
       input: lookup(gone),
       messageId: 'lostOnDisconnect',
