@@ -7,8 +7,11 @@ import { ignoredCancellations } from './checks/ignored-cancellations.js';
 import { describeMessage } from './checks/observe.js';
 import { silenceFacts } from './checks/silence-judgement.js';
 import { progressToCompletion } from './checks/progress.js';
-import { serverDecidesTasks, tasksOnTheWire } from './checks/tasks.js';
-import { wireHygiene } from './checks/wire-hygiene.js';
+import { serverDecidesTasks } from './checks/task-wire.js';
+import { tasksOnTheWire } from './checks/tasks.js';
+import { judgeWireHygiene } from './checks/wire-hygiene.js';
+import { judgeRevision } from './checks/revision-judgement.js';
+import { judgeToolsList } from './checks/tools-judgement.js';
 import type { Connection } from './connection.js';
 import { HttpConnection } from './http-connection.js';
 import { type ListedTool, type PlanOptions, type ProbePlan, probePlan } from './probe-plan.js';
@@ -36,7 +39,6 @@ import { revision as revisionCheck } from './check-declarations/revision.js';
 import { tools as toolsCheck } from './check-declarations/tools.js';
 import { wire as wireCheck } from './check-declarations/wire.js';
 import { foldJudgements, PROBE_JUDGED_PARTY, reportedJudgement } from './session-judgements.js';
-import { plural } from '../text/plural.js';
 
 /** The checks the probe runs, in order; `revision` first and `wire` last are decided from what the run saw. */
 export const PROBE_CHECKS: readonly ProbeCheck[] = [
@@ -140,7 +142,7 @@ async function probeServer(options: ProbeOptions, secrets: readonly string[]): P
     let plan: ProbePlan | undefined;
     let toolsOutcome: CheckOutcome;
     let summaries: ToolSummary[] | undefined;
-    if ('failed' in listed) toolsOutcome = outcome('fail', listed.failed);
+    if (!('tools' in listed)) toolsOutcome = judgeToolsList(listed);
     else {
       summaries = summariseTools(listed.tools);
       const tools = listed.tools.filter((tool): tool is ListedTool => typeof (tool as { name?: unknown })?.name === 'string');
@@ -148,7 +150,7 @@ async function probeServer(options: ProbeOptions, secrets: readonly string[]): P
       if (!planned.ok) return { usage: planned.usage };
       for (const note of planned.notes) log.note(note);
       plan = planned.plan;
-      toolsOutcome = outcome('pass', `${plural(tools.length, 'tool')} listed`, [tools.map((tool) => tool.name).join(', ')]);
+      toolsOutcome = judgeToolsList({ tools });
     }
     results.push(resultOf(toolsCheck, toolsOutcome, log.entries.slice(from), 0));
     const run = new CheckRun(session, log, clock, options, opened.negotiation.negotiated);
@@ -329,7 +331,15 @@ class CheckRun {
       mistyped: call.inbox.mistypedIds,
       failedOwner: failedOwners.has(call.owner),
     }));
-    const wire = wireHygiene(connection, calls, this.fatalReported ? undefined : connection.fatal);
+    const ended = this.fatalReported ? undefined : connection.fatal;
+    const wire = judgeWireHygiene({
+      transport: connection.transport,
+      garbage: connection.garbage,
+      strays: connection.strays,
+      straysDropped: connection.straysDropped,
+      calls,
+      ...(ended === undefined ? {} : { endedAfterChecks: ended }),
+    });
     judged.push(resultOf(wireCheck, wire, [], 0));
     return judged;
   }
@@ -357,23 +367,7 @@ function resultOf(
 }
 
 function revisionResult(negotiation: Negotiation, log: WireLog): CheckResult {
-  const details = [`negotiated ${negotiation.negotiated} (${negotiation.how})`];
-  if (negotiation.serverProtocolVersion !== undefined)
-    details.push(
-      `the server answered initialize with protocolVersion ${negotiation.serverProtocolVersion}; the probe applies the facts of ${negotiation.negotiated}`,
-    );
-  let result: CheckOutcome;
-  if (negotiation.requested !== undefined && negotiation.requested !== negotiation.negotiated) {
-    result = outcome(
-      'fail',
-      `asked for ${negotiation.requested}, but ${negotiation.refused ?? 'the server did not take it'}; probed ${negotiation.negotiated} instead`,
-      details,
-    );
-  } else {
-    if (negotiation.refused !== undefined) details.push(`${negotiation.refused}; probed ${negotiation.negotiated}`);
-    result = outcome('pass', `the server speaks ${negotiation.negotiated}`, details);
-  }
-  return resultOf(revisionCheck, result, log.entries.slice(0, 40), 0);
+  return resultOf(revisionCheck, judgeRevision(negotiation), log.entries.slice(0, 40), 0);
 }
 
 /**

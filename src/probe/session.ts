@@ -121,12 +121,12 @@ export class ProbeSession {
     };
   }
 
-  /** A round trip after the handshake, measured too; the server's tools, or why it did not list them. */
-  async listTools(timeoutMs: number): Promise<{ tools: unknown[] } | { failed: string }> {
+  /** A round trip after the handshake, measured too; the server's tools, or why it did not list them (no answer, or its error). */
+  async listTools(timeoutMs: number): Promise<{ tools: unknown[] } | { unanswered: string } | { error: unknown }> {
     const call = await this.#timed(METHODS.toolsList, {}, timeoutMs);
     const answer = call.inbox.response?.message;
-    if (answer === undefined) return { failed: `tools/list was not answered: ${call.inbox.why ?? `no response within ${timeoutMs} ms`}` };
-    if (answer['error'] !== undefined) return { failed: `tools/list failed: ${JSON.stringify(answer['error'])}` };
+    if (answer === undefined) return { unanswered: call.inbox.why ?? `no response within ${timeoutMs} ms` };
+    if (answer['error'] !== undefined) return { error: answer['error'] };
     const tools = (answer['result'] as { tools?: unknown } | undefined)?.tools;
     return { tools: Array.isArray(tools) ? tools : [] };
   }

@@ -9,7 +9,10 @@ export const revision = declareProbeCheck({
   basis: 'the revision asked for (--spec-version or the manifest) is the one the server negotiates',
   fix: "speak the revision asked for, or ask for the one the server speaks (the manifest's specVersion, or --spec-version of probe and drift)",
   outcomes: ['pass', 'fail'],
-  messages: {},
+  messages: {
+    refused: 'asked for {{requested}}, but {{refusal}}; probed {{negotiated}} instead',
+    speaks: 'the server speaks {{negotiated}}',
+  },
   asserts: [],
   putsCallInFlight: false,
 });

@@ -7,7 +7,11 @@ export const tools = declareProbeCheck({
   basis: 'tools/list answers with the tools the server offers (what the probe may call is chosen from them)',
   fix: 'answer tools/list with a result whose tools array lists the tools',
   outcomes: ['pass', 'fail'],
-  messages: {},
+  messages: {
+    listed: '{{count|tool}} listed',
+    unanswered: 'tools/list was not answered: {{why}}',
+    refused: 'tools/list failed: {{error}}',
+  },
   asserts: [],
   putsCallInFlight: false,
 });

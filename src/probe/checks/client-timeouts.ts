@@ -7,7 +7,7 @@ import { workRunning } from './observe.js';
 import { probedSession, watchWork } from './silence.js';
 import { judgeSilence } from './silence-judgement.js';
 import { messagesOf } from '../check-message.js';
-import { taskRequired } from './tasks.js';
+import { taskRequired } from './task-wire.js';
 import { isResponse } from '../../protocol/message-guards.js';
 import { METHODS } from '../../protocol/methods.js';
 

@@ -2,7 +2,7 @@ import { progress } from '../check-declarations/progress.js';
 import { messagesOf } from '../check-message.js';
 import { judged, type ProbeCheck, RESERVE_MS, since } from '../probe-types.js';
 import { judgeProgress } from './progress-judgement.js';
-import { taskRequired } from './tasks.js';
+import { taskRequired } from './task-wire.js';
 import { METHODS } from '../../protocol/methods.js';
 
 const message = messagesOf(progress);
