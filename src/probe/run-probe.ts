@@ -52,9 +52,6 @@ export const PROBE_CHECKS: readonly ProbeCheck[] = [
   idempotentReplay,
 ];
 
-/** The checks that frame a run (decided by the runner from what it saw), by name; their declarations are in the catalog. */
-export const FRAMING_CHECKS = { revision: revisionCheck, tools: toolsCheck, wire: wireCheck } as const;
-
 /** Why a run judged no request in flight (no check that puts a call in flight passed or failed): the first such check's own reason (exit 3, inconclusive). */
 function whyInconclusive(results: readonly CheckResult[]): string {
   const unplayed = results.find((result) => putsCallInFlight(result.id) && result.status !== 'pass' && result.status !== 'fail');
