@@ -128,3 +128,18 @@ export function unexercised(what: string, options: JudgeOptions, given: number |
     ? `no request outlived the ${what} of ${given} ms`
     : `no request outlived its ${what} (its operation's in the manifest${given === undefined ? '' : `, else ${given} ms`})`;
 }
+
+/**
+ * What a timeout judge says when it has no timeout to judge against (none given, no manifest): inconclusive, naming
+ * the option that would give one; undefined when it has one.
+ */
+export function noTimeoutGiven(
+  head: JudgeHead,
+  options: JudgeOptions,
+  given: number | undefined,
+  what: string,
+  flag: string,
+): Judgement<never> | undefined {
+  if (given !== undefined || options.claimsFor !== undefined) return undefined;
+  return { ...head, status: 'inconclusive', summary: `no ${what} to judge against: give ${flag} or a manifest`, cases: [] };
+}

@@ -1,6 +1,6 @@
 import { defineJudge } from '../define-judge.js';
 import { timeoutsOf } from '../judge-options.js';
-import { idleDeadline, signalHidden, TIMEOUT_MESSAGES, timeoutCases, unexercised } from '../timeout-cases.js';
+import { idleDeadline, noTimeoutGiven, signalHidden, TIMEOUT_MESSAGES, timeoutCases, unexercised } from '../timeout-cases.js';
 
 /**
  * A request unanswered when the client's idle timeout ran out (reset by progress, as the client may) is
@@ -14,10 +14,8 @@ export const clientCancelsOnIdleTimeout = defineJudge({
   fix: "On timeout, send notifications/cancelled (stdio, and HTTP where the revision says so) or close the request's stream, then stop waiting.",
   messages: TIMEOUT_MESSAGES,
   observe(session, options, { head, judged }) {
-    if (options.idleTimeoutMs === undefined && options.claimsFor === undefined)
-      return { ...head, status: 'inconclusive', summary: 'no idle timeout to judge against: give --idle-timeout or a manifest', cases: [] };
-    const hidden = signalHidden(session, head);
-    if (hidden !== undefined) return hidden;
+    const unjudged = noTimeoutGiven(head, options, options.idleTimeoutMs, 'idle timeout', '--idle-timeout') ?? signalHidden(session, head);
+    if (unjudged !== undefined) return unjudged;
     const cases = timeoutCases(
       session,
       options.toleranceMs,

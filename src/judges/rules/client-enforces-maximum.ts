@@ -1,6 +1,6 @@
 import { defineJudge } from '../define-judge.js';
 import { timeoutsOf } from '../judge-options.js';
-import { signalHidden, TIMEOUT_MESSAGES, timeoutCases, unexercised } from '../timeout-cases.js';
+import { noTimeoutGiven, signalHidden, TIMEOUT_MESSAGES, timeoutCases, unexercised } from '../timeout-cases.js';
 
 /** A request unanswered at the client's maximum timeout is cancelled then, whatever progress came: progress never extends the maximum. */
 export const clientEnforcesMaximum = defineJudge({
@@ -11,15 +11,8 @@ export const clientEnforcesMaximum = defineJudge({
   fix: 'Keep a maximum that progress never resets (the TypeScript SDK: maxTotalTimeout), and cancel when it passes.',
   messages: TIMEOUT_MESSAGES,
   observe(session, options, { head, judged }) {
-    if (options.maxTimeoutMs === undefined && options.claimsFor === undefined)
-      return {
-        ...head,
-        status: 'inconclusive',
-        summary: 'no maximum timeout to judge against: give --max-timeout or a manifest',
-        cases: [],
-      };
-    const hidden = signalHidden(session, head);
-    if (hidden !== undefined) return hidden;
+    const unjudged = noTimeoutGiven(head, options, options.maxTimeoutMs, 'maximum timeout', '--max-timeout') ?? signalHidden(session, head);
+    if (unjudged !== undefined) return unjudged;
     const cases = timeoutCases(
       session,
       options.toleranceMs,

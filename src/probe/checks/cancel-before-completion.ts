@@ -4,7 +4,7 @@ import { factsOf } from '../../spec/revision-facts.js';
 import { plural } from '../../text/plural.js';
 import { outcome, type ProbeCheck, since, watchAfterCancel } from '../probe-types.js';
 import { describeMessage, healthy, workRunning } from './observe.js';
-import { probedSession, watchWork } from './silence.js';
+import { silenceRecord, watchWork } from './silence.js';
 import { judgeSilence } from './silence-judgement.js';
 import { messagesOf } from '../check-message.js';
 import { taskRequired } from './task-wire.js';
@@ -100,11 +100,7 @@ export const cancelBeforeCompletion: ProbeCheck<'cancel-before-completion'> = {
       {
         call,
         signal,
-        session: probedSession(context),
-        ...(notification?.answer === undefined ? {} : { answer: notification.answer.text }),
-        ...(context.plan.workStatus === undefined
-          ? {}
-          : { workStatus: { tool: context.plan.workStatus.tool, ...(work.running === undefined ? {} : { running: work.running }) } }),
+        ...silenceRecord(context, notification, work.running),
         ...(sick === undefined ? {} : { unhealthy: sick }),
         details,
         observed,

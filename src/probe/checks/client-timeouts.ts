@@ -4,7 +4,7 @@ import { outcome, type ProbeCheck, type ProbeContext, RESERVE_MS, since, watchAf
 import { plural } from '../../text/plural.js';
 import { isProgress } from '../received.js';
 import { workRunning } from './observe.js';
-import { probedSession, watchWork } from './silence.js';
+import { silenceRecord, watchWork } from './silence.js';
 import { judgeSilence } from './silence-judgement.js';
 import { messagesOf } from '../check-message.js';
 import { taskRequired } from './task-wire.js';
@@ -99,11 +99,7 @@ export const clientTimeouts: ProbeCheck<'client-timeouts'> = {
           {
             call,
             signal,
-            session: probedSession(context),
-            ...(notification?.answer === undefined ? {} : { answer: notification.answer.text }),
-            ...(context.plan.workStatus === undefined
-              ? {}
-              : { workStatus: { tool: context.plan.workStatus.tool, ...(work.running === undefined ? {} : { running: work.running }) } }),
+            ...silenceRecord(context, notification, work.running),
             details,
             observed: {
               fired,

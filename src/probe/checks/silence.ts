@@ -1,11 +1,29 @@
 import type { ProbeContext } from '../probe-types.js';
 import type { ProbedSession } from '../sdk-behaviours.js';
+import type { SentNotification } from '../connection.js';
 import { pause, workRunning } from './observe.js';
 
 /** The session as a silence's judgement reads it: transport, whether the server gave a session, revision. */
 export function probedSession(context: ProbeContext): ProbedSession {
   const connection = context.session.connection;
   return { transport: connection.transport, hasSession: connection.sessionId !== undefined, revision: context.revision };
+}
+
+/**
+ * What a check that cancels recorded beside its cancelled call, as `judgeSilence` reads it: the session, the answer to
+ * its cancellation notification, and the status tool with what it counted (the same for every check that cancels).
+ */
+export function silenceRecord(
+  context: ProbeContext,
+  notification: SentNotification | undefined,
+  running: number | undefined,
+): { session: ProbedSession; answer?: string; workStatus?: { tool: string; running?: number } } {
+  const tool = context.plan.workStatus?.tool;
+  return {
+    session: probedSession(context),
+    ...(notification?.answer === undefined ? {} : { answer: notification.answer.text }),
+    ...(tool === undefined ? {} : { workStatus: { tool, ...(running === undefined ? {} : { running }) } }),
+  };
 }
 
 /**

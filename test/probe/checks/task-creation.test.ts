@@ -1,3 +1,4 @@
+import { CREATION_MESSAGES } from './task-creation-messages.js';
 import { describe, expect, it } from 'vitest';
 import { tasks } from '../../../src/probe/check-declarations/tasks.js';
 import { judgeTaskCreation, type TaskCreationRun } from '../../../src/probe/checks/task-creation.js';
@@ -11,18 +12,6 @@ const asked = (more: Partial<TaskCreationRun>, serverDirected = false): TaskCrea
   call: { id: 4, sentAt: 0 },
   ...more,
 });
-
-/** The tasks check's messages about creating a task (the other steps' are tabled in tasks.test.ts). */
-const CREATION_MESSAGES = [
-  'creationUnanswered',
-  'budgetSpent',
-  'capabilityRefused',
-  'toolRefused',
-  'toolFailedNotTask',
-  'ordinaryResultChosen',
-  'ordinaryResult',
-  'malformedTask',
-];
 
 /** Recorded answers to a task-augmented tools/call, and what the tasks check makes of each: the server's fault, or no one's. */
 const TABLE: readonly {

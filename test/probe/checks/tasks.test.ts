@@ -20,6 +20,7 @@ import {
 import { concludeTasks, judgeTaskSetup, judgeUnfinished, type TaskSetup, type TaskSteps } from '../../../src/probe/checks/tasks-verdict.js';
 import type { CheckOutcome } from '../../../src/probe/probe-types.js';
 import { errorAt, resultAt } from './judgement-tester.js';
+import { CREATION_MESSAGES } from './task-creation-messages.js';
 
 /** One recorded step of the tasks check and what its judgement must conclude: a problem by message id, or none. */
 interface StepCase<Input> {
@@ -497,22 +498,12 @@ table('the second task not created', (input: CheckMessage | undefined) => ({ mes
   },
 ]);
 
-/** Messages of the creation step (task-creation.test.ts), and the plan's one for a creation judged neither way (never given). */
-const ELSEWHERE = [
-  'creationUnanswered',
-  'budgetSpent',
-  'capabilityRefused',
-  'toolRefused',
-  'toolFailedNotTask',
-  'ordinaryResultChosen',
-  'ordinaryResult',
-  'malformedTask',
-];
+/** The plan's one message for a creation judged neither way (never given); the creation step's are tabled elsewhere. */
 const PLAN = ['noTask'];
 
 describe("the tasks check's step tables", () => {
   it('exercise every message the tasks check declares for its steps', () => {
-    const missing = Object.keys(tasks.messages).filter((id) => !exercised.has(id) && !ELSEWHERE.includes(id) && !PLAN.includes(id));
+    const missing = Object.keys(tasks.messages).filter((id) => !exercised.has(id) && !CREATION_MESSAGES.includes(id) && !PLAN.includes(id));
     expect(missing).toEqual([]);
   });
 });
