@@ -1,3 +1,4 @@
+import type { RuleVerifications } from '../findings/rule-verification.js';
 import { join, relative, resolve } from 'node:path';
 import { operationFixtures } from '../fixtures/generate-fixtures.js';
 import { writeEvidenceFiles, writeRunFiles } from '../evidence/build-evidence.js';
@@ -177,7 +178,7 @@ interface SpooledFindings {
   readonly ok: true;
   /** The manifest without its source map: the fixtures and the review read values only, and the findings carry their own positions. */
   readonly manifest: LoadedManifest;
-  readonly lintOnly: ReadonlyMap<string, string>;
+  readonly lintOnly: RuleVerifications;
   /** Findings about the server or the whole manifest (not one operation). */
   readonly otherFindings: readonly Finding[];
 }

@@ -1,3 +1,4 @@
+import { verificationsOf, type RuleVerifications } from '../findings/rule-verification.js';
 import type { Finding } from '../findings/finding.js';
 import { lintLoadedManifest } from '../lint/lint-file.js';
 import { problemFindings } from '../lint/problem-findings.js';
@@ -34,8 +35,8 @@ export async function readLintedManifest(
       readonly ok: true;
       readonly manifest: LoadedManifest;
       readonly findings: Finding[];
-      /** Why no fixture can show what each lint-only rule reports (rule id → reason). */
-      readonly lintOnly: ReadonlyMap<string, string>;
+      /** Why no fixture can show what some rules report (rule id → its verification). */
+      readonly lintOnly: RuleVerifications;
     }
   | { readonly ok: false; readonly report: string }
 > {
@@ -45,9 +46,7 @@ export async function readLintedManifest(
     const settings = await loadSettings(config, process.cwd());
     const [ruleSet, severitiesFor] = [await settings.ruleSet(), settings.severitiesFor];
     const severities = severitiesFor(path);
-    const lintOnly = new Map<string, string>();
-    for (const rule of ruleSet.rules)
-      if (rule.definition.verification !== undefined) lintOnly.set(rule.definition.id, rule.definition.verification.lintOnly);
+    const lintOnly = verificationsOf(ruleSet.rules);
     return { ok: true, manifest: input.manifest, findings: lintLoadedManifest(input.manifest, { ruleSet, severities }), lintOnly };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;

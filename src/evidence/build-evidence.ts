@@ -1,3 +1,4 @@
+import type { RuleVerifications } from '../findings/rule-verification.js';
 import type { Finding } from '../findings/finding.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import { reviewView } from '../review/build-review.js';
@@ -33,7 +34,7 @@ export function buildEvidence(
   /** The address of a rule's page, relative to the bundle folder or absolute, for the page's links. */
   ruleLink: (ruleId: string) => string | undefined = () => undefined,
   /** Why no fixture can show what each lint-only rule reports (rule id → reason). */
-  lintOnly: ReadonlyMap<string, string> = new Map(),
+  lintOnly: RuleVerifications = new Map(),
 ): Bundle {
   const bundle: Bundle = new Map();
   for (const run of runs) writeRunFiles(bundle, run, manifestFromFixtures);
@@ -60,7 +61,7 @@ export function writeEvidenceFiles(
   evidence: ReviewEvidence,
   live?: LiveEvidence,
   ruleLink: (ruleId: string) => string | undefined = () => undefined,
-  lintOnly: ReadonlyMap<string, string> = new Map(),
+  lintOnly: RuleVerifications = new Map(),
 ): EvidenceIndex {
   const review = reviewView(manifest, evidence, runScript, lintOnly);
   setChunks(bundle, 'review.md', renderReviewMarkdownChunks(review));

@@ -1,3 +1,4 @@
+import { lintOnlyReasonOf, type RuleVerifications } from '../findings/rule-verification.js';
 import type { Finding } from '../findings/finding.js';
 import { fixtureParameters } from '../fixtures/fixture-parameters.js';
 import type { LoadedManifest } from '../manifest/load.js';
@@ -42,7 +43,7 @@ export function buildReview(
   runs: readonly (FixtureRun | RunOutcome)[],
   runRace: RaceRunner,
   /** Why no fixture can show what each lint-only rule reports (rule id → reason): shown instead of a pass. */
-  lintOnlyRules: ReadonlyMap<string, string> = new Map(),
+  lintOnlyRules: RuleVerifications = new Map(),
 ): Review {
   const outcomes = runs.map((run) => ('results' in run ? outcomeOf(run) : run));
   const evidence = evidenceInMemory(manifest, findings, outcomes);
@@ -60,7 +61,7 @@ export function reviewView(
   manifest: LoadedManifest,
   evidence: ReviewEvidence,
   runRace: RaceRunner,
-  lintOnlyRules: ReadonlyMap<string, string> = new Map(),
+  lintOnlyRules: RuleVerifications = new Map(),
   /** Make each operation's review once and hold them all (what `buildReview` returns), instead of on every read. */
   hold = false,
 ): ReviewView {
@@ -183,10 +184,10 @@ function fixtureOutcome(outcome: RunOutcome): FixtureOutcome {
 }
 
 /** The errors of lint-only rules among an operation's findings: no fixture run can pass or fail them, and the review says why. */
-function lintOnlyOf(findings: readonly Finding[], reasons: ReadonlyMap<string, string>): { rule: string; reason: string }[] {
+function lintOnlyOf(findings: readonly Finding[], verifications: RuleVerifications): { rule: string; reason: string }[] {
   const seen = new Map<string, string>();
   for (const finding of findings) {
-    const reason = reasons.get(finding.ruleId);
+    const reason = lintOnlyReasonOf(finding, verifications);
     if (reason !== undefined && finding.suppression === undefined && finding.severity !== 'info') seen.set(finding.ruleId, reason);
   }
   return [...seen].map(([rule, reason]) => ({ rule, reason }));

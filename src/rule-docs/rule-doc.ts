@@ -1,3 +1,4 @@
+import type { RuleVerification } from '../findings/rule-verification.js';
 import { describeChange } from '../findings/finding.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import { citationLines } from '../rules/rule-help.js';
@@ -56,13 +57,22 @@ export function renderRuleDoc(rule: CompiledRule, examples: ExampleResults): str
 }
 
 /** A lint-only rule says why no fixture of `verify` shows what it reports (review and evidence show the same reason). */
-function verificationLines(verification: { readonly lintOnly: string } | undefined): string[] {
+function verificationLines(verification: RuleVerification | undefined): string[] {
   if (verification === undefined) return [];
-  const reason = /[.!?]$/.test(verification.lintOnly) ? verification.lintOnly : `${verification.lintOnly}.`;
+  const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+  if (verification.lintOnly !== undefined)
+    return [
+      '## Verification',
+      '',
+      `Lint-only because ${sentence(verification.lintOnly)} \`mcprely verify\` has no fixture for this rule; ` +
+        'review and evidence show this reason instead of a pass.',
+      '',
+    ];
   return [
     '## Verification',
     '',
-    `Lint-only because ${reason} \`mcprely verify\` has no fixture for this rule; review and evidence show this reason instead of a pass.`,
+    'A value the manifest sets is shown by a `mcprely verify` fixture. A finding about a field left unset is lint-only ' +
+      `because ${sentence(verification.whenUnset ?? '')} Review and evidence show this reason instead of a pass.`,
     '',
   ];
 }

@@ -1,3 +1,4 @@
+import type { RuleVerification } from '../findings/rule-verification.js';
 import type { FixChange, Severity } from '../findings/finding.js';
 import type { FactId } from '../spec/revision-facts.js';
 
@@ -28,7 +29,7 @@ export interface RuleDefinition {
   readonly suggestion?: FixChange;
   readonly examples: { readonly failing: string; readonly passing: string };
   /** Why no fixture can show what the rule reports (review and evidence say so instead of a pass). */
-  readonly verification?: { readonly lintOnly: string };
+  readonly verification?: RuleVerification;
 }
 
 /** What a configuration's severities need of a rule: its id and its own severity, and whether the recommended preset has it on. */

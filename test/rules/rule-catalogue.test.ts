@@ -53,14 +53,23 @@ describe('the rule catalogue', () => {
   });
 
   it('declares lint-only exactly the rules no fixture can show, each with a reason that reads after "lint-only because"', () => {
-    const lintOnly = definitions.filter((rule) => rule.verification !== undefined);
-    expect(lintOnly.map((rule) => rule.id).sort()).toEqual(['idem-external-effect', 'progress-token-unique', 'retry-hints-not-contracts']);
-    for (const rule of lintOnly) {
-      const reason = rule.verification!.lintOnly;
-      expect(reason, rule.id).toMatch(/^[a-z]/);
-      expect(reason, rule.id).toMatch(/\.$/);
-      expect(reason.length, rule.id).toBeLessThan(400);
-    }
+    const declaring = (kind: 'lintOnly' | 'whenUnset') => definitions.filter((rule) => rule.verification?.[kind] !== undefined);
+    expect(
+      declaring('lintOnly')
+        .map((rule) => rule.id)
+        .sort(),
+    ).toEqual(['idem-external-effect', 'progress-token-unique', 'retry-hints-not-contracts']);
+    expect(
+      declaring('whenUnset')
+        .map((rule) => rule.id)
+        .sort(),
+    ).toEqual([]);
+    for (const rule of definitions)
+      for (const reason of [rule.verification?.lintOnly, rule.verification?.whenUnset].filter((text) => text !== undefined)) {
+        expect(reason, rule.id).toMatch(/^[a-z]/);
+        expect(reason, rule.id).toMatch(/\.$/);
+        expect(reason.length, rule.id).toBeLessThan(400);
+      }
   });
 
   it('rejects a rule that does not match the rule schema, naming it', async () => {

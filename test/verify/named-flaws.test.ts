@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { policyVariants } from '../helpers/policy-variants.js';
+import { schemaVariants } from '../helpers/schema-variants.js';
 import { outcomeOf } from '../helpers/variant-outcomes.js';
 
 /** The billing example with one field set (`path` through operations by name, or defaults). */
 function billingWith(path: readonly (string | number)[], value: unknown): Record<string, unknown> {
-  const manifest = structuredClone(policyVariants.original('fixtures/examples/billing.yaml'));
+  const manifest = structuredClone(schemaVariants.original('fixtures/examples/billing.yaml'));
   let node = manifest as Record<string | number, unknown>;
   for (const segment of path.slice(0, -1)) {
     node[segment] ??= {};

@@ -1,3 +1,4 @@
+import { UNSET_VALUE } from '../../findings/rule-verification.js';
 import type { RuleTarget } from '../target.js';
 
 /** Why an assertion failed, for the message: what was expected and, for comparisons, the other value. */
@@ -19,7 +20,7 @@ export interface GenericFunction {
 }
 
 export function describeValue(value: unknown): string {
-  if (value === undefined) return 'not set';
+  if (value === undefined) return UNSET_VALUE;
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
 }
