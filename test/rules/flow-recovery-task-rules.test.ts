@@ -95,7 +95,10 @@ ruleTester('flow-sse-headers', {
     { name: 'stdio needs none', manifest: manifest({ operations: op('    sideEffect: none') }) },
     {
       name: 'a server answering with single JSON responses sends no SSE response',
-      manifest: manifest({ server: '{ name: s, transports: [streamable-http], http: { responseMode: json } }', operations: op('    sideEffect: none') }),
+      manifest: manifest({
+        server: '{ name: s, transports: [streamable-http], http: { responseMode: json } }',
+        operations: op('    sideEffect: none'),
+      }),
     },
   ],
   invalid: [
@@ -106,7 +109,10 @@ ruleTester('flow-sse-headers', {
     },
     {
       name: 'SSE responses (the default mode), no headers',
-      manifest: manifest({ server: '{ name: s, transports: [streamable-http], http: { responseMode: sse } }', operations: op('    sideEffect: none') }),
+      manifest: manifest({
+        server: '{ name: s, transports: [streamable-http], http: { responseMode: sse } }',
+        operations: op('    sideEffect: none'),
+      }),
       findings: [{ path: '/server/http/sseHeaders', line: 3 }],
     },
     {
