@@ -42,7 +42,12 @@ export function transcriptDisagreements(run: FixtureRun): string[] {
         problems.push(`a tool name on a subscription that carries none (${where})`);
       if (protocol === 'read' && typeof message.params?.['uri'] !== 'string') problems.push(`a resources/read without a uri (${where})`);
     }
-    if (protocol === 'task' && message.method === METHODS.cancelled && p.task.cancelVia !== METHODS.cancelled)
+    if (
+      protocol === 'task' &&
+      entry.lane === 'client → server' &&
+      message.method === METHODS.cancelled &&
+      p.task.cancelVia !== METHODS.cancelled
+    )
       problems.push(`notifications/cancelled for a Task (${where})`);
     if (
       entry.lane === 'server → client' &&
