@@ -317,7 +317,11 @@ export class RequestWorld {
     // step, with no checkpoint left, and finishes: its response is the one the server must suppress. A result the
     // work already had when the cancellation arrived is there however the work stops.
     if (cancelled && computedBeforeCancel)
-      this.transcript.note(at, 'server', `the result of ${name} was computed before the cancellation arrived: the server is about to write it`);
+      this.transcript.note(
+        at,
+        'server',
+        `the result of ${name} was computed before the cancellation arrived: the server is about to write it`,
+      );
     else if (cancelled && !view.workRanOn && this.#p.request?.stopsWork !== 'checkpoint') return;
     else if (cancelled && !view.workRanOn)
       this.transcript.note(at, 'server', `the work for ${name} was in its last step (no checkpoint left): it finishes`);
@@ -465,7 +469,10 @@ export class RequestWorld {
           : this.#http
             ? `on ${this.fixture.specVersion} server-sent notifications/cancelled exists only on stdio; on Streamable HTTP the server closes the stream`
             : undefined;
-    if (forbidden !== undefined) (view.serverCancelsForbidden ??= []).push(forbidden);
+    if (forbidden !== undefined) {
+      view.serverCancelsForbidden ??= [];
+      view.serverCancelsForbidden.push(forbidden);
+    }
     if (this.#http && !view.streamOpen) {
       this.transcript.note(at, 'server', `writes ${JSON.stringify(message)} to the closed stream of ${view.name}: not delivered`);
       return;

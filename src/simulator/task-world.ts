@@ -203,7 +203,11 @@ export class TaskWorld {
     // keeps that result from the client.
     if (computedBeforeCancel && after === 'cancelled') {
       if (this.fixture.parameters.suppressResponseAfterCancel) {
-        this.transcript.note(at, 'tasks', `the result of ${task}, computed before its cancellation took effect, is dropped: the task stays cancelled`);
+        this.transcript.note(
+          at,
+          'tasks',
+          `the result of ${task}, computed before its cancellation took effect, is dropped: the task stays cancelled`,
+        );
         return;
       }
       this.#resultKept.add(task);
