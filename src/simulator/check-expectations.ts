@@ -244,8 +244,8 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       return [
         forbidden.length === 0,
         forbidden.length === 0
-          ? 'every notifications/cancelled the server sent (if any) is one its revision allows'
-          : `the server sent notifications/cancelled for ${expectation.request}: ${forbidden.join('; ')}`,
+          ? `the server sent no cancellation of ${expectation.request} its revision forbids`
+          : `the server cancelled ${expectation.request} itself: ${forbidden.join('; ')}`,
       ];
     }
     case 'task-work-stopped': {

@@ -320,7 +320,7 @@ export class RequestWorld {
       this.transcript.note(
         at,
         'server',
-        `the result of ${name} was computed before the cancellation arrived: the server is about to write it`,
+        `the work for ${name} already had its result when the cancellation arrived: the server is about to write it`,
       );
     else if (cancelled && !view.workRanOn && this.#p.request?.stopsWork !== 'checkpoint') return;
     else if (cancelled && !view.workRanOn)
