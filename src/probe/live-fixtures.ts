@@ -75,6 +75,16 @@ export const LIVE_KINDS: Readonly<
   'key-reuse-across-tenants': {
     notExercised: "it sends one key as two tenants, which needs a second tenant's credentials the probe does not have",
   },
+  'server-ends-request': {
+    notExercised: 'it needs the server to give up on its work (or end a subscription) at a moment the probe chooses',
+  },
+  'cancel-races-computed-result': {
+    notObservable: "it needs the cancellation to arrive just after the server's work computed its result, which the wire does not show",
+  },
+  'task-cancel-races-result': {
+    notObservable: "it needs the server's task worker to reach a checkpoint as its result is computed, which the wire does not show",
+  },
+  'http-complete-before-late-cancel': { check: 'ignored-cancellations', role: 'tool' },
 };
 
 /** A fixture run against the live server: the four outcomes of a probe check. */

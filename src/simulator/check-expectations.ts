@@ -60,10 +60,12 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       const view = requests.views.get(expectation.request);
       const state = requests.coordinator.get(expectation.request)?.state;
       const replies = view?.lateCancelReplies ?? 0;
+      // Late: the work had finished, or the server had ended the request itself (a subscription it closed).
+      const ended = state === 'completed' || view?.endedByServer !== undefined;
       return [
-        replies === 0 && state === 'completed',
+        replies === 0 && ended,
         replies === 0
-          ? `the late cancellation changed nothing (request ${state}) and got no reply`
+          ? `the late cancellation changed nothing (request ${state}${view?.endedByServer === undefined ? '' : ', ended by the server'}) and got no reply`
           : `the late cancellation was answered with ${plural(replies, 'error response')}`,
       ];
     }
@@ -233,6 +235,35 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
         last <= before
           ? `the waits stop growing at ${last} ms`
           : `the waits keep doubling: ${before} ms, then ${last} ms at attempt ${herd.ceilings.length} (no cap)`,
+      ];
+    }
+    case 'server-cancel-allowed': {
+      const view = requests.views.get(expectation.request);
+      if (view === undefined) return [false, `request ${expectation.request} never started`];
+      const forbidden = view.serverCancelsForbidden ?? [];
+      return [
+        forbidden.length === 0,
+        forbidden.length === 0
+          ? `the server sent no cancellation of ${expectation.request} its revision forbids`
+          : `the server cancelled ${expectation.request} itself: ${forbidden.join('; ')}`,
+      ];
+    }
+    case 'task-work-stopped': {
+      const ranOn = tasks.workRanOn.has(expectation.task);
+      return [
+        !ranOn,
+        ranOn
+          ? `the worker of ${expectation.task} ran on past its checkpoint after the cancellation: its handler never checks`
+          : `the worker of ${expectation.task} did not run on past a checkpoint after the cancellation`,
+      ];
+    }
+    case 'task-result-suppressed': {
+      const leaked = tasks.resultsAfterCancel.get(expectation.task) ?? 0;
+      return [
+        leaked === 0,
+        leaked === 0
+          ? `no result of ${expectation.task}'s work reached the client after its cancellation took effect`
+          : `the client received a result for the cancelled ${expectation.task} (${plural(leaked, 'tasks/get answer')} carried it)`,
       ];
     }
     case 'client-sees-terminal': {

@@ -48,6 +48,8 @@ export interface RequestView {
   refusedBecause?: string;
   /** The server ended the subscription, and whether the client was told. */
   endedByServer?: { readonly at: number; readonly told: boolean };
+  /** Why each notifications/cancelled the server sent for the request is one its revision forbids (empty: none, or all allowed). */
+  serverCancelsForbidden?: string[];
 }
 
 const FOREVER = Number.MAX_SAFE_INTEGER;
@@ -246,26 +248,44 @@ export class RequestWorld {
     this.cancel(at, name, due, path);
   }
 
-  cancel(at: number, name: string, reason: string, path: readonly (string | number)[]): void {
+  cancel(at: number, name: string, reason: string, path: readonly (string | number)[], crossing = false): void {
     const view = this.view(name, path);
-    if (view.endedByServer?.told === true) {
+    if (crossing)
+      this.transcript.note(at, 'client', `cancels ${name} before it has read what the server last sent for it (the messages cross)`);
+    else if (view.endedByServer?.told === true) {
       this.transcript.note(at, 'client', `the server already ended ${name}: nothing to close, nothing is sent`);
       return;
     }
-    if (view.responsesDelivered > 0) {
+    if (!crossing && view.responsesDelivered > 0) {
       this.transcript.note(at, 'client', `already has the response of ${name}: nothing to cancel, nothing is sent`);
       return;
     }
     if (view.refusedBecause !== undefined || this.coordinator.get(name) === undefined) return;
-    const completed = this.coordinator.get(name)!.state === 'completed';
+    // A cancellation for a request that already ended (its work finished, or the server ended it) is a late one.
+    const completed = this.coordinator.get(name)!.state === 'completed' || view.endedByServer !== undefined;
     view.cancelledByClientAt ??= at;
     const signal = this.#http ? (this.#p.httpSignal ?? this.#facts['http-cancel-signal'].value) : 'notification';
     view.cancelSignal = signal;
     if (signal === 'close-stream') {
       this.transcript.wire(at, 'client → server', `[closes the SSE response stream of ${name}] (no JSON-RPC message)`);
       this.#closeStream(view);
-      if (this.#facts['disconnect-is-cancellation'].value && this.#p.disconnectIsCancellation === false) {
-        this.transcript.note(at, 'server', `the policy does not treat a disconnect as cancellation: work for ${name} continues`);
+      // Treating a closed stream as the cancellation is a mechanism the server has only where its policy says so.
+      if (this.#facts['disconnect-is-cancellation'].value && this.#p.disconnectIsCancellation !== true) {
+        this.transcript.note(
+          at,
+          'server',
+          this.#p.disconnectIsCancellation === false
+            ? `the policy does not treat a disconnect as cancellation: work for ${name} continues`
+            : `nothing says the server treats a disconnect as cancellation (disconnectIsCancellation): work for ${name} continues`,
+        );
+        return;
+      }
+      if (this.#facts['disconnect-is-cancellation'].value && this.#p.http.responseMode === 'json') {
+        this.transcript.note(
+          at,
+          'server',
+          `the server answers with a single JSON response: its handler is not told the stream of ${name} closed, and runs to the end`,
+        );
         return;
       }
       this.#outcome(at, view, this.coordinator.closeHttpStream(name, reason), completed);
@@ -281,15 +301,29 @@ export class RequestWorld {
     );
   }
 
-  complete(at: number, name: string, result: unknown, path: readonly (string | number)[], inTransit = false): void {
+  complete(
+    at: number,
+    name: string,
+    result: unknown,
+    path: readonly (string | number)[],
+    inTransit = false,
+    computedBeforeCancel = false,
+  ): void {
     const view = this.view(name, path);
     this.#proxyIdle(at, view);
     if (view.refusedBecause !== undefined) return;
     const cancelled = this.coordinator.get(name)!.state === 'cancelled';
     // Work interrupted at once never reaches its end; work that stops at its next checkpoint may be in its last
-    // step, with no checkpoint left, and finishes: its response is the one the server must suppress.
-    if (cancelled && !view.workRanOn && this.#p.request?.stopsWork !== 'checkpoint') return;
-    if (cancelled && !view.workRanOn)
+    // step, with no checkpoint left, and finishes: its response is the one the server must suppress. A result the
+    // work already had when the cancellation arrived is there however the work stops.
+    if (cancelled && computedBeforeCancel)
+      this.transcript.note(
+        at,
+        'server',
+        `the work for ${name} already had its result when the cancellation arrived: the server is about to write it`,
+      );
+    else if (cancelled && !view.workRanOn && this.#p.request?.stopsWork !== 'checkpoint') return;
+    else if (cancelled && !view.workRanOn)
       this.transcript.note(at, 'server', `the work for ${name} was in its last step (no checkpoint left): it finishes`);
     const outcome = this.coordinator.complete(name, result);
     if (outcome.suppressed) {
@@ -367,7 +401,15 @@ export class RequestWorld {
    */
   serverEnd(at: number, name: string, path: readonly (string | number)[]): void {
     const view = this.view(name, path);
+    if (protocolOfFixture(this.fixture) !== 'listen' || !this.#facts['subscriptions-listen'].value) {
+      this.#giveUp(at, view);
+      return;
+    }
     if (this.#http) {
+      // On Streamable HTTP the server ends a subscription by closing its stream; a policy that says it sends
+      // notifications/cancelled writes one on the stream first.
+      if (this.#p.request?.serverSendsCancelled === true)
+        this.#serverCancel(at, view, { jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: view.wireId } });
       this.coordinator.closeHttpStream(name, 'subscription ended by the server');
       this.#closeStream(view);
       view.endedByServer = { at, told: true };
@@ -384,7 +426,58 @@ export class RequestWorld {
       return;
     }
     view.endedByServer = { at, told: true };
-    this.transcript.wire(at, 'server → client', this.coordinator.serverCancelSubscription(name));
+    this.#serverCancel(at, view, this.coordinator.serverCancelSubscription(name));
+  }
+
+  /**
+   * The server gives up on a request the client issued: it answers with an error, or, where its policy says it
+   * sends notifications/cancelled, with that instead (which the revision forbids for a request the client issued).
+   */
+  #giveUp(at: number, view: RequestView): void {
+    if (this.coordinator.get(view.name)?.state !== 'in_progress') {
+      this.transcript.note(at, 'server', `request ${view.name} already ended: nothing to give up`);
+      return;
+    }
+    view.endedAt ??= at;
+    if (this.#p.request?.serverSendsCancelled === true) {
+      this.transcript.note(at, 'server', `gives up on ${view.name}; the policy tells the client with notifications/cancelled`);
+      this.#serverCancel(at, view, {
+        jsonrpc: '2.0',
+        method: METHODS.cancelled,
+        params: { requestId: view.wireId, reason: 'the server gave up on the work' },
+      });
+      return;
+    }
+    this.transcript.note(at, 'server', `gives up on ${view.name}: answers with an error`);
+    view.completedAt = at;
+    this.#send(at, view, {
+      jsonrpc: '2.0',
+      id: view.wireId,
+      error: { code: ERROR_CODES.internalError, message: 'the server gave up on the work' },
+    });
+  }
+
+  /** A notifications/cancelled the server sends for a request, kept with why its revision forbids it (if it does). */
+  #serverCancel(at: number, view: RequestView, message: unknown): void {
+    const allowed = this.#facts['server-sent-cancellation'].value;
+    const listen = protocolOfFixture(this.fixture) === 'listen';
+    const forbidden =
+      allowed === 'own-requests'
+        ? `on ${this.fixture.specVersion} a server cancels only requests it issued, and ${view.name} is the client's`
+        : !listen
+          ? `on ${this.fixture.specVersion} a server sends notifications/cancelled only to end a subscriptions/listen stream, not a ${this.fixture.method}`
+          : this.#http
+            ? `on ${this.fixture.specVersion} server-sent notifications/cancelled exists only on stdio; on Streamable HTTP the server closes the stream`
+            : undefined;
+    if (forbidden !== undefined) {
+      view.serverCancelsForbidden ??= [];
+      view.serverCancelsForbidden.push(forbidden);
+    }
+    if (this.#http && !view.streamOpen) {
+      this.transcript.note(at, 'server', `writes ${JSON.stringify(message)} to the closed stream of ${view.name}: not delivered`);
+      return;
+    }
+    this.transcript.wire(at, 'server → client', message);
   }
 
   dropStream(at: number, name: string, path: readonly (string | number)[]): void {
@@ -475,7 +568,8 @@ export class RequestWorld {
       return;
     }
     this.transcript.note(at, 'server', `cancellation ignored: ${outcome.ignoredBecause}`);
-    if (completedBefore && this.#p.invalidOrLate === 'error-response') {
+    // A closed stream carries no reply; a late notification is what a policy may answer with an error.
+    if (completedBefore && view.cancelSignal === 'notification' && this.#p.invalidOrLate === 'error-response') {
       view.lateCancelReplies++;
       this.transcript.wire(at, 'server → client', {
         jsonrpc: '2.0',
@@ -560,6 +654,14 @@ export class RequestWorld {
       return false;
     }
     view.lastWriteAt = at;
+    if (this.#http && !isResponse && this.#p.http.responseMode === 'json') {
+      this.transcript.note(
+        at,
+        'server',
+        `${JSON.stringify(message)} is not sent: the server answers with a single JSON response, which carries nothing before the result`,
+      );
+      return false;
+    }
     if (this.#http && this.#buffersBecause.length > 0) {
       view.held.push(message);
       if (!isResponse) {

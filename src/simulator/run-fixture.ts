@@ -167,9 +167,16 @@ function play(fixture: Fixture, environment: LedgerEnvironment): Playing {
       case 'tick':
         return requests.tick(at, step.request, [...path, 'request']);
       case 'cancel':
-        return requests.cancel(at, step.request, step.reason, [...path, 'request']);
+        return requests.cancel(at, step.request, step.reason, [...path, 'request'], step.crossing === true);
       case 'complete':
-        return requests.complete(at, step.request, step.result, [...path, 'request'], step.inTransit === true);
+        return requests.complete(
+          at,
+          step.request,
+          step.result,
+          [...path, 'request'],
+          step.inTransit === true,
+          step.computedBeforeCancel === true,
+        );
       case 'deliver':
         return requests.deliver(at, step.request, [...path, 'request']);
       case 'retry':
@@ -239,7 +246,7 @@ function play(fixture: Fixture, environment: LedgerEnvironment): Playing {
       case 'checkpoint':
         return tasks.checkpoint(at, step.task, [...path, 'task']);
       case 'task-finish':
-        return tasks.finish(at, step.task, [...path, 'task']);
+        return tasks.finish(at, step.task, [...path, 'task'], step.computedBeforeCancel === true);
       case 'poll':
         return tasks.poll(at, step.task, [...path, 'task']);
       case 'task-expire':

@@ -23,6 +23,13 @@ export class TaskWorld {
   readonly #lost = new Set<string>();
   /** Client requests that polled a task the server no longer knew. */
   readonly unknownAnswers = new Map<string, number>();
+  /** Tasks whose cancellation the client asked for (tasks/cancel answered). */
+  readonly #cancelAsked = new Set<string>();
+  /** Tasks whose worker ran on past a checkpoint after their cancellation (its handler never checks). */
+  readonly workRanOn = new Set<string>();
+  /** Tasks cancelled whose work's result the policy keeps and hands out, and how often it reached the client. */
+  readonly #resultKept = new Set<string>();
+  readonly resultsAfterCancel = new Map<string, number>();
 
   constructor(
     private readonly fixture: Fixture,
@@ -145,6 +152,7 @@ export class TaskWorld {
       return;
     }
     const answer = this.service.cancel(task);
+    this.#cancelAsked.add(task);
     if ('acknowledged' in answer) {
       this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id: `cancel-${task}`, result: {} });
       this.transcript.note(at, 'tasks', `task ${task}: cancellation acknowledged, status still ${this.status(task)}`);
@@ -168,12 +176,22 @@ export class TaskWorld {
   checkpoint(at: number, task: string, path: readonly (string | number)[]): void {
     this.#view(task, path);
     if (this.#lost.has(task)) return;
+    // A worker whose handler never checks for cancellation does not look at it at a checkpoint: it runs on.
+    if (this.#cancelAsked.has(task) && this.fixture.parameters.request?.handler === 'never-checks') {
+      this.workRanOn.add(task);
+      this.transcript.note(
+        at,
+        'tasks',
+        `worker checkpoint of ${task}: its handler never checks for cancellation, so the worker runs on (status ${this.status(task)})`,
+      );
+      return;
+    }
     const before = this.status(task);
     const after = this.service.workerCheckpoint(task);
     this.transcript.note(at, 'tasks', `worker checkpoint of ${task}: ${before === after ? `still ${after}` : `${before} → ${after}`}`);
   }
 
-  finish(at: number, task: string, path: readonly (string | number)[]): void {
+  finish(at: number, task: string, path: readonly (string | number)[], computedBeforeCancel = false): void {
     this.#view(task, path);
     if (this.#lost.has(task)) {
       this.transcript.note(at, 'tasks', `the work of ${task} finishes, but its task record is gone: nobody can learn the result`);
@@ -181,6 +199,25 @@ export class TaskWorld {
     }
     const before = this.status(task);
     const after = this.service.finish(task);
+    // The work had its result before the cancellation took effect: the task is cancelled, and only suppression
+    // keeps that result from the client.
+    if (computedBeforeCancel && after === 'cancelled') {
+      if (this.fixture.parameters.suppressResponseAfterCancel) {
+        this.transcript.note(
+          at,
+          'tasks',
+          `the result of ${task}, computed before its cancellation took effect, is dropped: the task stays cancelled`,
+        );
+        return;
+      }
+      this.#resultKept.add(task);
+      this.transcript.note(
+        at,
+        'tasks',
+        `the result of ${task} was computed before its cancellation took effect; the policy keeps it with the cancelled task and hands it out`,
+      );
+      return;
+    }
     this.transcript.note(
       at,
       'tasks',
@@ -206,7 +243,13 @@ export class TaskWorld {
       return;
     }
     const status = this.status(task)!;
-    this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', id: `get-${task}-${at}`, result: { task: { taskId: task, status } } });
+    const leaked = status === 'cancelled' && this.#resultKept.has(task);
+    if (leaked) this.resultsAfterCancel.set(task, (this.resultsAfterCancel.get(task) ?? 0) + 1);
+    this.transcript.wire(at, 'server → client', {
+      jsonrpc: '2.0',
+      id: `get-${task}-${at}`,
+      result: { task: { taskId: task, status }, ...(leaked ? { result: { content: [{ type: 'text', text: 'done' }] } } : {}) },
+    });
     if (TERMINAL_TASK_STATUSES.has(status)) {
       view.waiting = false;
       view.final = { status, assumed: false };

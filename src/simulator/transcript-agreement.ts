@@ -5,8 +5,8 @@ import { METHODS } from '../protocol/methods.js';
 /**
  * Lines of a run's transcript that show behaviour its operation's policy and method do not have: progress
  * where none is emitted (or on a listen stream), a progress token asked for where none is, a tool name on a
- * re-issued subscription that carries none, notifications/cancelled for a Task, a response after an accepted
- * cancellation from a server that suppresses it. Pure; the tests hold every example's and variant's runs to it.
+ * re-issued subscription that carries none, notifications/cancelled for a Task (or from a server that sends
+ * none), a response after an accepted cancellation from a server that suppresses it. Pure; the tests hold every example's and variant's runs to it.
  * Each is a line the policy cannot have produced, whether the run passed or failed.
  */
 export function transcriptDisagreements(run: FixtureRun): string[] {
@@ -42,8 +42,15 @@ export function transcriptDisagreements(run: FixtureRun): string[] {
         problems.push(`a tool name on a subscription that carries none (${where})`);
       if (protocol === 'read' && typeof message.params?.['uri'] !== 'string') problems.push(`a resources/read without a uri (${where})`);
     }
-    if (protocol === 'task' && message.method === METHODS.cancelled && p.task.cancelVia !== METHODS.cancelled)
+    if (
+      protocol === 'task' &&
+      entry.lane === 'client → server' &&
+      message.method === METHODS.cancelled &&
+      p.task.cancelVia !== METHODS.cancelled
+    )
       problems.push(`notifications/cancelled for a Task (${where})`);
+    if (entry.lane === 'server → client' && message.method === METHODS.cancelled && p.request?.serverSendsCancelled === false)
+      problems.push(`notifications/cancelled from a server whose policy sends none (${where})`);
     if (
       entry.lane === 'server → client' &&
       message.result !== undefined &&

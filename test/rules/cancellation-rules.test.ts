@@ -190,6 +190,10 @@ ruleTester('cancel-invalid-ignored', {
       name: 'ignored on 2025 too',
       manifest: manifest({ specVersion: V2025, server: HTTP, operations: op('    cancellation: { invalidOrLate: ignore }') }),
     },
+    {
+      name: 'a Task, cancelled with tasks/cancel, never gets a cancellation notification to answer',
+      manifest: manifest({ operations: op('    task: { used: true }\n    cancellation: { invalidOrLate: error-response }') }),
+    },
   ],
   invalid: [
     {
@@ -212,8 +216,20 @@ ruleTester('cancel-suppress-response', {
       name: 'a request the client never cancels',
       manifest: manifest({ specVersion: V2025, operations: op('    cancellation: { clientMayCancel: false }', 'initialize') }),
     },
+    {
+      name: 'a 2025 Task: tasks/cancel is terminal before its answer, so no result can follow',
+      manifest: manifest({
+        specVersion: V2025,
+        operations: op('    task: { used: true }\n    cancellation: { suppressResponseAfterCancel: false }'),
+      }),
+    },
   ],
   invalid: [
+    {
+      name: 'a 2026 Task whose cancellation takes effect at the checkpoint, its result still handed out',
+      manifest: manifest({ operations: op('    task: { used: true }\n    cancellation: { suppressResponseAfterCancel: false }') }),
+      findings: [{ path: '/operations/0/cancellation/suppressResponseAfterCancel', line: 8, messageId: 'task' }],
+    },
     {
       name: 'sent anyway',
       manifest: manifest({ operations: op('    cancellation: { suppressResponseAfterCancel: false }') }),
