@@ -75,6 +75,9 @@ export const LIVE_KINDS: Readonly<
   'key-reuse-across-tenants': {
     notExercised: "it sends one key as two tenants, which needs a second tenant's credentials the probe does not have",
   },
+  'task-result-within-ttl': {
+    notExercised: "it lets a task's work run to the operation's maximum timeout before reading it, longer than a probe waits",
+  },
 };
 
 /** A fixture run against the live server: the four outcomes of a probe check. */
