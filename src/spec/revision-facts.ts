@@ -403,7 +403,7 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       strength: 'MAY',
       page: TASKS_2025,
       says:
-        'ttl is measured from the task\'s creation; after it elapses the receiver MAY delete the task and its results, ' +
+        "ttl is measured from the task's creation; after it elapses the receiver MAY delete the task and its results, " +
         'whatever its status; the receiver suggests how often to poll with pollInterval',
     },
     'request-id-unique': {
