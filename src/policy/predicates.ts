@@ -58,7 +58,7 @@ export function isKeyedMutation(operation: OperationSpec): boolean {
  * task's status. A plain read is simply issued again.
  */
 export function losesStateOnDrop(operation: OperationSpec): boolean {
-  return isListenStream(operation) || isMutation(operation) || operation.task?.used === true;
+  return isListenStream(operation) || isMutation(operation) || usesTask(operation);
 }
 
 /** SAFE, CONDITIONAL or UNSAFE, from the contract (never from annotations); an undeclared side effect is a mutation. */
