@@ -3,6 +3,7 @@ import { classifyRetry, type RetryClassification } from '../reference/classify-r
 import { factsOf } from '../spec/revision-facts.js';
 import type { SpecVersion } from '../spec/revisions.js';
 import type { Transport } from '../protocol/transports.js';
+import { METHODS } from '../protocol/methods.js';
 
 /**
  * What an operation's policy means, once. Rules (through `$` fields), the review, its verdict, the fixture
@@ -57,7 +58,7 @@ export function isKeyedMutation(operation: OperationSpec): boolean {
  * task's status. A plain read is simply issued again.
  */
 export function losesStateOnDrop(operation: OperationSpec): boolean {
-  return isListenStream(operation) || isMutation(operation) || operation.task?.used === true;
+  return isListenStream(operation) || isMutation(operation) || usesTask(operation);
 }
 
 /** SAFE, CONDITIONAL or UNSAFE, from the contract (never from annotations); an undeclared side effect is a mutation. */
@@ -165,9 +166,13 @@ export function backoffIsCappedWithJitter(backoff: Backoff | undefined): boolean
   return backoff?.capMs !== undefined && (backoff.jitter === 'full' || backoff.jitter === 'equal');
 }
 
-/** The operation sends the request of a Task, whose state outlives the request. */
+/**
+ * The operation sends the request of a Task, whose state outlives the request. Only a tool call the client sends
+ * runs as one (as method-protocol.ts plays it): a read, a prompt or a listen stream declared as a task is answered as
+ * the plain request it is (fact task-methods; task-augmentable-method reports the declaration).
+ */
 export function usesTask(operation: OperationSpec): boolean {
-  return operation.task?.used === true;
+  return operation.task?.used === true && operation.method === METHODS.toolsCall;
 }
 
 /**

@@ -85,6 +85,9 @@ export const LIVE_KINDS: Readonly<
     notObservable: "it needs the server's task worker to reach a checkpoint as its result is computed, which the wire does not show",
   },
   'http-complete-before-late-cancel': { check: 'ignored-cancellations', role: 'tool' },
+  'task-result-within-ttl': {
+    notExercised: "it lets a task's work run to the operation's maximum timeout before reading it, longer than a probe waits",
+  },
 };
 
 /** A fixture run against the live server: the four outcomes of a probe check. */

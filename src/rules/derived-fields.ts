@@ -1,4 +1,4 @@
-import type { OperationSpec, ServerSpec } from '../manifest/types.js';
+import type { Manifest, OperationSpec, ServerSpec } from '../manifest/types.js';
 import {
   externalEffectIsProtected,
   isKeyedMutation,
@@ -16,9 +16,13 @@ import {
   streamsEvents,
   usesTask,
 } from '../policy/predicates.js';
+import { taskResultReadByMs } from '../policy/task-timing.js';
 import { HOST_LIMITS } from '../spec/host-limits.js';
+import { fact } from '../spec/revision-facts.js';
+import { REQUEST_STATE_FLOOR_MS, TASK_POLL_FLOOR_MS } from '../spec/task-limits.js';
 
-type Derived = (operation: OperationSpec, server: ServerSpec) => unknown;
+/** `manifest` reaches the revision (a caller outside the rules may leave it out: a field that needs it is then undefined). */
+type Derived = (operation: OperationSpec, server: ServerSpec, manifest?: Manifest) => unknown;
 
 /**
  * The `$` fields a declarative rule may read from an operation: questions the policy model answers
@@ -34,6 +38,19 @@ export const DERIVED_FIELDS: Readonly<Record<string, Derived>> = {
   $servesHttp: (operation, server) => servesHttp(operation, server),
   $reconnects: (operation, server) => reconnects(operation, server),
   $usesTask: (operation) => usesTask(operation),
+  /**
+   * The operation's method when the manifest's revision cannot run it as a task (fact task-methods), undefined when
+   * it can: a rule about a task reads `{ field: $taskRefusedMethod, defined: false }`, and the rule about the claim
+   * itself names the method.
+   */
+  $taskRefusedMethod: (operation, _server, manifest) =>
+    manifest === undefined || fact(manifest.specVersion, 'task-methods').value.includes(operation.method) ? undefined : operation.method,
+  /** The shortest task poll interval that still limits a client's polling (src/spec/task-limits.ts says where it comes from). */
+  $taskPollFloorMs: () => TASK_POLL_FLOOR_MS,
+  /** The shortest requestState TTL that outlives the input a round asks for (src/spec/task-limits.ts says where it comes from). */
+  $requestStateFloorMs: () => REQUEST_STATE_FLOOR_MS,
+  /** When a client following the policy reads the result of work that ends at the maximum timeout (policy/task-timing.ts). */
+  $taskResultReadByMs: (operation) => taskResultReadByMs(operation),
   $ledgerDurable: (operation) => ledgerIsDurable(operation),
   $ledgerShared: (operation, server) => ledgerIsShared(operation, server.replicas ?? 1),
   $ledgerAtomic: (operation) => ledgerIsAtomic(operation),

@@ -100,7 +100,8 @@ function derivedField(text: string, name: string): FieldAccessor {
     );
   return {
     text,
-    read: (target) => (target.operation === undefined ? undefined : derive(target.operation.spec, target.manifest.manifest.server)),
+    read: (target) =>
+      target.operation === undefined ? undefined : derive(target.operation.spec, target.manifest.manifest.server, target.manifest.manifest),
     place: (target) => ownPlace(target, []),
   };
 }

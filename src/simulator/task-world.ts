@@ -30,6 +30,8 @@ export class TaskWorld {
   /** Tasks cancelled whose work's result the policy keeps and hands out, and how often it reached the client. */
   readonly #resultKept = new Set<string>();
   readonly resultsAfterCancel = new Map<string, number>();
+  /** When each task was created: the server keeps it task.ttlMs from then. */
+  readonly #createdAt = new Map<string, number>();
 
   constructor(
     private readonly fixture: Fixture,
@@ -98,7 +100,11 @@ export class TaskWorld {
   create(at: number, task: string, path: readonly (string | number)[]): void {
     if (this.client.has(task)) throw new FixtureError(`task ${task} is created twice`, path);
     this.service.create(task);
-    this.client.set(task, { waiting: this.fixture.parameters.task.clientWaits !== 'none' });
+    this.#createdAt.set(task, at);
+    // A client waits only in a way its policy names (poll or listen): one that declares none, or does not say, has
+    // no such mechanism and reads nothing after the create answer.
+    const { clientWaits } = this.fixture.parameters.task;
+    this.client.set(task, { waiting: clientWaits === 'poll' || clientWaits === 'listen' });
     this.transcript.wire(at, 'client → server', {
       jsonrpc: '2.0',
       id: `create-${task}`,
@@ -126,7 +132,16 @@ export class TaskWorld {
 
   cancel(at: number, task: string, path: readonly (string | number)[]): void {
     const view = this.#view(task, path);
+    this.#expireDue(at);
     const { cancelVia, ackIsTerminal } = this.fixture.parameters.task;
+    if (cancelVia === null) {
+      this.transcript.note(
+        at,
+        'client',
+        `nothing says how the client cancels a task (task.cancelVia): it sends no tasks/cancel, and ${task} keeps running`,
+      );
+      return;
+    }
     if (cancelVia === METHODS.cancelled) {
       this.transcript.wire(at, 'client → server', {
         jsonrpc: '2.0',
@@ -175,6 +190,7 @@ export class TaskWorld {
 
   checkpoint(at: number, task: string, path: readonly (string | number)[]): void {
     this.#view(task, path);
+    this.#expireDue(at);
     if (this.#lost.has(task)) return;
     // A worker whose handler never checks for cancellation does not look at it at a checkpoint: it runs on.
     if (this.#cancelAsked.has(task) && this.fixture.parameters.request?.handler === 'never-checks') {
@@ -193,6 +209,7 @@ export class TaskWorld {
 
   finish(at: number, task: string, path: readonly (string | number)[], computedBeforeCancel = false): void {
     this.#view(task, path);
+    this.#expireDue(at);
     if (this.#lost.has(task)) {
       this.transcript.note(at, 'tasks', `the work of ${task} finishes, but its task record is gone: nobody can learn the result`);
       return;
@@ -227,9 +244,13 @@ export class TaskWorld {
 
   poll(at: number, task: string, path: readonly (string | number)[]): void {
     const view = this.#view(task, path);
+    this.#expireDue(at);
     if (!view.waiting) {
-      if (this.fixture.parameters.task.clientWaits === 'none' && view.final === undefined)
+      const { clientWaits } = this.fixture.parameters.task;
+      if (view.final === undefined && clientWaits === 'none')
         this.transcript.note(at, 'client', `does not poll ${task} (the policy never waits for a terminal status)`);
+      else if (view.final === undefined && clientWaits === null)
+        this.transcript.note(at, 'client', `nothing says the client waits for ${task} (task.clientWaits): it polls nothing`);
       return;
     }
     this.transcript.wire(at, 'client → server', {
@@ -259,12 +280,32 @@ export class TaskWorld {
   /** The task's time to live passed: the server deletes it and its result. */
   expire(at: number, task: string, path: readonly (string | number)[]): void {
     this.#view(task, path);
+    this.#expireDue(at);
+    if (this.#lost.has(task)) return;
     this.#lost.add(task);
     this.transcript.note(
       at,
       'tasks',
       `the TTL of ${task} (${this.fixture.parameters.task.ttlMs} ms from its creation) passed: the server deleted it and its result`,
     );
+  }
+
+  /**
+   * The reference task store keeps a task task.ttlMs from its creation (null: the policy sets no TTL, kept until
+   * read): every task whose TTL has passed by `at` is deleted with its result before anything else happens then.
+   */
+  #expireDue(at: number): void {
+    const ttl = this.fixture.parameters.task.ttlMs ?? null;
+    if (ttl === null) return;
+    for (const [task, created] of this.#createdAt) {
+      if (this.#lost.has(task) || at < created + ttl) continue;
+      this.#lost.add(task);
+      this.transcript.note(
+        at,
+        'tasks',
+        `the TTL of ${task} (${ttl} ms from its creation at ${created} ms) passed at ${created + ttl} ms: the server deleted it and its result`,
+      );
+    }
   }
 
   #unknown(at: number, id: string, task: string): void {

@@ -100,6 +100,10 @@ export interface RevisionFacts {
   readonly 'task-cancel-terminal': Fact<'invalid-params' | 'unspecified'>;
   /** Who can reach a task by its id: the context (session or authorization) that created it, or any client holding the id. */
   readonly 'task-lookup': Fact<'creating-context' | 'any-client'>;
+  /** The request methods that can run as a task; a request of any other method is answered as a plain request. */
+  readonly 'task-methods': Fact<readonly string[]>;
+  /** How long a receiver keeps a task and its result: a TTL counted from the task's creation, after which it may delete both. */
+  readonly 'task-ttl': Fact<'from-creation'>;
   /** Tool names are unique within a server. */
   readonly 'tool-names-unique': Fact<true>;
   /** Whether a request may end with input_required and be retried as a new request (Multi Round-Trip Requests). */
@@ -384,6 +388,23 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       says:
         'receivers MUST bind tasks to the authorization context that created them where there is one; ' +
         'a server may scope tasks to their session, so a new session need not find them',
+    },
+    'task-methods': {
+      value: [METHODS.toolsCall, 'sampling/createMessage', 'elicitation/create'],
+      strength: 'MUST',
+      page: TASKS_2025,
+      says:
+        'receivers declare the request types that can be task-augmented (capabilities.tasks.requests): tools/call on a server, ' +
+        'sampling/createMessage and elicitation/create on a client; a receiver that does not declare a request type ' +
+        'MUST process its requests normally, ignoring any task-augmentation metadata',
+    },
+    'task-ttl': {
+      value: 'from-creation',
+      strength: 'MAY',
+      page: TASKS_2025,
+      says:
+        "ttl is measured from the task's creation; after it elapses the receiver MAY delete the task and its results, " +
+        'whatever its status; the receiver suggests how often to poll with pollInterval',
     },
     'request-id-unique': {
       value: true,
@@ -701,6 +722,22 @@ const FACTS: Readonly<Record<SpecVersion, RevisionFacts>> = {
       says:
         'the server MUST NOT return the create result until a tasks/get for its taskId would resolve; ' +
         'clients SHOULD persist task ids so that polling can resume after a crash or restart',
+    },
+    'task-methods': {
+      value: [METHODS.toolsCall],
+      strength: 'MUST',
+      page: TASKS_2026,
+      says:
+        'the methods that support task-augmented execution are tools/call alone; a client that receives CreateTaskResult ' +
+        'in response to an unsupported request type MUST interpret this as an invalid response to the request',
+    },
+    'task-ttl': {
+      value: 'from-creation',
+      strength: 'MAY',
+      page: TASKS_2026,
+      says:
+        'ttlMs is the time to live from creation; the server may discard the task after the TTL elapses; clients SHOULD ' +
+        'honor pollIntervalMs, the suggested polling interval',
     },
     'request-id-unique': {
       value: true,

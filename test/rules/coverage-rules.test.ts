@@ -194,13 +194,13 @@ ruleTester('rounds-multi-round-trip', {
       }),
     },
     { name: 'no rounds on 2025-11-25', manifest: manifest({ specVersion: S25, operations: op('    rounds: { multiRoundTrip: false }') }) },
-  ],
-  invalid: [
+    // rounds-not-in-revision reports rounds on 2025-11-25; nothing of how its rounds go applies there.
     {
       name: 'rounds on 2025-11-25',
-      manifest: manifest({ specVersion: S25, operations: op('    rounds: { multiRoundTrip: true }') }),
-      findings: [{ path: '/operations/0/rounds/multiRoundTrip', line: 7, messageId: 'not-in-revision' }],
+      manifest: manifest({ specVersion: S25, operations: op('    rounds: { multiRoundTrip: true, cancelBetweenRounds: notification }') }),
     },
+  ],
+  invalid: [
     {
       name: 'a cancellation between rounds, a reused token, no expiry',
       manifest: manifest({
@@ -213,6 +213,52 @@ ruleTester('rounds-multi-round-trip', {
         { path: '/operations/0/rounds/cancelBetweenRounds', line: 8, messageId: 'cancel-between-rounds' },
         { path: '/operations/0/rounds/freshProgressToken', line: 8, messageId: 'fresh-progress-token' },
       ],
+    },
+  ],
+});
+
+ruleTester('rounds-not-in-revision', {
+  valid: [
+    {
+      name: 'rounds on 2026-07-28',
+      manifest: manifest({ server: HTTP, operations: op('    rounds: { multiRoundTrip: true, requestStateTtlMs: 600000 }') }),
+    },
+    { name: 'no rounds on 2025-11-25', manifest: manifest({ specVersion: S25, operations: op('    rounds: { multiRoundTrip: false }') }) },
+  ],
+  invalid: [
+    {
+      name: 'rounds on 2025-11-25',
+      manifest: manifest({ specVersion: S25, operations: op('    rounds: { multiRoundTrip: true }') }),
+      findings: [{ path: '/operations/0/rounds/multiRoundTrip', line: 7, messageId: 'not-in-revision' }],
+    },
+    {
+      name: 'rounds on 2025-11-25, from the defaults',
+      manifest: manifest({ specVersion: S25, defaults: '  rounds: { multiRoundTrip: true }', operations: op('    sideEffect: none') }),
+      findings: [{ path: '/operations/0/rounds/multiRoundTrip', line: 5, messageId: 'not-in-revision' }],
+    },
+  ],
+});
+
+ruleTester('rounds-request-state-ttl', {
+  valid: [
+    { name: 'ten minutes', manifest: manifest({ operations: op('    rounds: { multiRoundTrip: true, requestStateTtlMs: 600000 }') }) },
+    {
+      name: 'a minute, the floor',
+      manifest: manifest({ operations: op('    rounds: { multiRoundTrip: true, requestStateTtlMs: 60000 }') }),
+    },
+    { name: 'no rounds', manifest: manifest({ operations: op('    rounds: { multiRoundTrip: false, requestStateTtlMs: 5 }') }) },
+    { name: 'not said (rounds-multi-round-trip warns)', manifest: manifest({ operations: op('    rounds: { multiRoundTrip: true }') }) },
+  ],
+  invalid: [
+    {
+      name: 'below a round trip',
+      manifest: manifest({ operations: op('    rounds: { multiRoundTrip: true, requestStateTtlMs: 5 }') }),
+      findings: [{ path: '/operations/0/rounds/requestStateTtlMs', line: 7 }],
+    },
+    {
+      name: 'half a minute',
+      manifest: manifest({ operations: op('    rounds: { multiRoundTrip: true, requestStateTtlMs: 30000 }') }),
+      findings: [{ path: '/operations/0/rounds/requestStateTtlMs', line: 7 }],
     },
   ],
 });

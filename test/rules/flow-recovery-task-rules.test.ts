@@ -338,6 +338,10 @@ ruleTester('task-cancel-semantics', {
       manifest: manifest({ specVersion: '2025-11-25', operations: task('cancel: immediate-terminal, ackIsTerminal: true') }),
     },
     { name: 'no task', manifest: manifest({ operations: op('    task: { used: false, cancel: immediate-terminal }') }) },
+    {
+      name: 'a read declared as a task',
+      manifest: manifest({ operations: op('    task: { used: true, cancel: immediate-terminal, ackIsTerminal: true }', 'resources/read') }),
+    },
   ],
   invalid: [
     {
@@ -357,7 +361,13 @@ ruleTester('task-cancel-semantics', {
 });
 
 ruleTester('task-no-cancelled-notification', {
-  valid: [{ name: 'tasks/cancel', manifest: manifest({ operations: task('cancelVia: tasks/cancel') }) }],
+  valid: [
+    { name: 'tasks/cancel', manifest: manifest({ operations: task('cancelVia: tasks/cancel') }) },
+    {
+      name: 'a listen stream declared as a task',
+      manifest: manifest({ operations: op('    task: { used: true }', 'subscriptions/listen') }),
+    },
+  ],
   invalid: [
     {
       name: 'notification',
@@ -368,7 +378,10 @@ ruleTester('task-no-cancelled-notification', {
 });
 
 ruleTester('task-durable-state', {
-  valid: [{ name: 'durable', manifest: manifest({ operations: task('store: durable, survivesDisconnect: true') }) }],
+  valid: [
+    { name: 'durable', manifest: manifest({ operations: task('store: durable, survivesDisconnect: true') }) },
+    { name: 'a prompt declared as a task', manifest: manifest({ operations: op('    task: { used: true }', 'prompts/get') }) },
+  ],
   invalid: [
     {
       name: 'in memory, tied to the connection',
@@ -382,7 +395,14 @@ ruleTester('task-durable-state', {
 });
 
 ruleTester('task-wait-until-terminal', {
-  valid: [{ name: 'polls', manifest: manifest({ operations: task('clientWaits: poll') }) }],
+  valid: [
+    { name: 'polls', manifest: manifest({ operations: task('clientWaits: poll') }) },
+    // A read cannot be a task (task-augmentable-method says so); the rules about a task's life do not pile on.
+    {
+      name: 'a read declared as a task',
+      manifest: manifest({ operations: op('    task: { used: true, clientWaits: none }', 'resources/read') }),
+    },
+  ],
   invalid: [
     {
       name: 'stops waiting',
@@ -449,6 +469,110 @@ ruleTester('manifest-placeholders', {
         { path: '/operations/0/description', line: 7 },
         { path: '/operations/0/x-owner', line: 9 },
       ],
+    },
+  ],
+});
+
+ruleTester('task-augmentable-method', {
+  valid: [
+    { name: 'a tool call', manifest: manifest({ operations: task('clientWaits: poll') }) },
+    { name: 'a read, not a task', manifest: manifest({ operations: op('    task: { used: false }', 'resources/read') }) },
+    {
+      name: '2025: the server asks for a sampling as a task',
+      manifest: manifest({ specVersion: '2025-11-25', operations: op('    task: { used: true }', 'sampling/createMessage') }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a read',
+      manifest: manifest({ operations: op('    task: { used: true }', 'resources/read') }),
+      findings: [{ path: '/operations/0/task/used', line: 7, messageId: 'not-a-task-method' }],
+    },
+    {
+      name: 'a listen stream, from the defaults',
+      manifest: manifest({ defaults: '  task: { used: true }', operations: op('    sideEffect: none', 'subscriptions/listen') }),
+      findings: [{ path: '/operations/0/task/used', line: 5, messageId: 'not-a-task-method' }],
+    },
+    {
+      name: 'a prompt on 2025-11-25',
+      manifest: manifest({ specVersion: '2025-11-25', operations: op('    task: { used: true }', 'prompts/get') }),
+      findings: [{ path: '/operations/0/task/used', line: 7, messageId: 'not-a-task-method' }],
+    },
+    {
+      name: '2026: a sampling request (only tools/call)',
+      manifest: manifest({ operations: op('    task: { used: true }', 'sampling/createMessage') }),
+      findings: [{ path: '/operations/0/task/used', line: 7, messageId: 'not-a-task-method' }],
+    },
+  ],
+});
+
+const timedTask = (maxMs: number, fields: string) =>
+  op(`    timeouts: { idleMs: 1000, maxMs: ${maxMs} }\n    task: { used: true, ${fields} }`);
+
+ruleTester('task-ttl-outlives-result', {
+  valid: [
+    {
+      name: 'a day, polled every 5 s, work up to a minute',
+      manifest: manifest({ operations: timedTask(60000, 'pollIntervalMs: 5000, ttlMs: 86400000') }),
+    },
+    {
+      name: 'just past the read after the maximum',
+      manifest: manifest({ operations: timedTask(60000, 'pollIntervalMs: 5000, ttlMs: 65001') }),
+    },
+    { name: 'no TTL: kept until read', manifest: manifest({ operations: timedTask(60000, 'pollIntervalMs: 5000') }) },
+    {
+      name: 'a read is no task',
+      manifest: manifest({ operations: op('    task: { used: true, pollIntervalMs: 5000, ttlMs: 1 }', 'resources/read') }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a TTL of 1 ms',
+      manifest: manifest({ operations: timedTask(60000, 'pollIntervalMs: 5000, ttlMs: 1') }),
+      findings: [
+        { path: '/operations/0/task/ttlMs', line: 8, messageId: 'before-first-poll' },
+        { path: '/operations/0/task/ttlMs', line: 8, messageId: 'before-late-result' },
+      ],
+    },
+    {
+      name: 'a poll interval above the TTL, without a maximum timeout',
+      manifest: manifest({ operations: task('pollIntervalMs: 600000, ttlMs: 60000') }),
+      findings: [{ path: '/operations/0/task/ttlMs', line: 7, messageId: 'before-first-poll' }],
+    },
+    {
+      name: 'a TTL that ends with the maximum timeout, before the next poll',
+      manifest: manifest({ operations: timedTask(3600000, 'pollIntervalMs: 5000, ttlMs: 3600000') }),
+      findings: [{ path: '/operations/0/task/ttlMs', line: 8, messageId: 'before-late-result' }],
+    },
+    {
+      name: 'no poll interval: read when the work ends, after the TTL',
+      manifest: manifest({ operations: timedTask(60000, 'ttlMs: 30000') }),
+      findings: [{ path: '/operations/0/task/ttlMs', line: 8, messageId: 'before-late-result' }],
+    },
+  ],
+});
+
+ruleTester('task-poll-interval-floor', {
+  valid: [
+    { name: 'every 5 s', manifest: manifest({ operations: task('pollIntervalMs: 5000') }) },
+    { name: 'every second, the floor', manifest: manifest({ operations: task('pollIntervalMs: 1000') }) },
+    { name: 'no interval', manifest: manifest({ operations: task('clientWaits: listen') }) },
+  ],
+  invalid: [
+    {
+      name: 'every millisecond',
+      manifest: manifest({ operations: task('pollIntervalMs: 1') }),
+      findings: [{ path: '/operations/0/task/pollIntervalMs', line: 7 }],
+    },
+    {
+      name: 'every 0 ms',
+      manifest: manifest({ operations: task('pollIntervalMs: 0') }),
+      findings: [{ path: '/operations/0/task/pollIntervalMs', line: 7 }],
+    },
+    {
+      name: 'every 999 ms, from the defaults',
+      manifest: manifest({ defaults: '  task: { pollIntervalMs: 999 }', operations: task('clientWaits: poll') }),
+      findings: [{ path: '/operations/0/task/pollIntervalMs', line: 5 }],
     },
   ],
 });

@@ -58,7 +58,15 @@ describe('the rule catalogue', () => {
       declaring('lintOnly')
         .map((rule) => rule.id)
         .sort(),
-    ).toEqual(['idem-external-effect', 'progress-token-unique', 'retry-hints-not-contracts']);
+    ).toEqual([
+      'idem-external-effect',
+      'progress-token-unique',
+      'retry-hints-not-contracts',
+      'rounds-not-in-revision',
+      'rounds-request-state-ttl',
+      'task-augmentable-method',
+      'task-poll-interval-floor',
+    ]);
     expect(
       declaring('whenUnset')
         .map((rule) => rule.id)

@@ -19,6 +19,7 @@ describe('runScript, the fixture runner without ledgers', () => {
     'stream-drop-reconnect-refetch',
     'task-cancel-ack-then-worker-checkpoint',
     'task-drop-then-poll',
+    'task-result-within-ttl',
   ])('plays %s as runFixture does', async (kind) => {
     const fixture = fixtureOf(kind);
     expect(runScript(fixture).transcript).toEqual((await runFixture(fixture)).transcript);
