@@ -75,6 +75,9 @@ export const LIVE_KINDS: Readonly<
   'key-reuse-across-tenants': {
     notExercised: "it sends one key as two tenants, which needs a second tenant's credentials the probe does not have",
   },
+  'stream-drop-reissue': {
+    notExercised: 'it judges how the client re-issues a request whose stream broke (its id, Last-Event-ID), not the server',
+  },
 };
 
 /** A fixture run against the live server: the four outcomes of a probe check. */
