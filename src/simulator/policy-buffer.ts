@@ -37,8 +37,7 @@ export class PolicyBuffer {
   ) {
     const { overflow, preserveFinal } = parameters;
     const bufferCapacity = this.#capacity;
-    const lessonPolicy =
-      bufferCapacity !== null && bufferCapacity >= 2 && overflow === 'coalesce-then-drop-oldest' && preserveFinal;
+    const lessonPolicy = bufferCapacity !== null && bufferCapacity >= 2 && overflow === 'coalesce-then-drop-oldest' && preserveFinal;
     this.#reference = lessonPolicy ? new BoundedSseBuffer(bufferCapacity) : undefined;
   }
 
