@@ -88,6 +88,9 @@ export const LIVE_KINDS: Readonly<
   'task-result-within-ttl': {
     notExercised: "it lets a task's work run to the operation's maximum timeout before reading it, longer than a probe waits",
   },
+  'stream-drop-reissue': {
+    notExercised: 'it judges how the client re-issues a request whose stream broke (its id, Last-Event-ID), not the server',
+  },
 };
 
 /** A fixture run against the live server: the four outcomes of a probe check. */

@@ -2,7 +2,7 @@ import { plural } from '../text/plural.js';
 import { simulatedCapacity } from '../fixtures/limits.js';
 import type { Expectation, Fixture } from '../fixtures/fixture-types.js';
 import type { ExpectationResult } from './fixture-run.js';
-import type { HerdOutcome } from './policy-backoff.js';
+import { MIN_BACKOFF_BASE_MS, type HerdOutcome } from './policy-backoff.js';
 import type { PolicyBuffer } from './policy-buffer.js';
 import type { ChargeOutcome, PolicyLedgers } from './policy-ledger.js';
 import { listenReissueProblems } from './request-reconnect.js';
@@ -224,6 +224,15 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
         `at the last attempt at most ${herd.largestGroup} of ${herd.clients} clients (${Math.round(share * 100)} %) came back in the same ` +
           `millisecond, between ${herd.lastWindow.from} and ${herd.lastWindow.to} ms`,
       ];
+    }
+    case 'herd-first-spread': {
+      const herd = observed.herd;
+      if (herd === undefined) return [false, 'no herd was simulated'];
+      const first = herd.ceilings[0] ?? 0;
+      const came =
+        `the first attempt waits up to ${first} ms: ${herd.clients} clients came back between ${herd.firstWindow.from} and ` +
+        `${herd.firstWindow.to} ms, at most ${herd.firstLargestGroup} in the same millisecond`;
+      return first >= MIN_BACKOFF_BASE_MS ? [true, came] : [false, `${came}, one burst to a recovering server`];
     }
     case 'backoff-capped': {
       const herd = observed.herd;

@@ -2,6 +2,14 @@ import type { BackoffParameters } from '../fixtures/fixture-types.js';
 import { backoffDelay } from '../reference/recovery.js';
 import type { Transcript } from './transcript.js';
 
+/**
+ * The smallest first wait (backoff base) that spreads a herd's first retries at all: a herd of a thousand clients
+ * with full jitter comes back within the base, so below 10 ms more than a tenth of it lands in one millisecond
+ * (the share the herd-spread check allows), and 5 ms is below a network round trip. The rules retry-backoff and
+ * recovery-backoff (their small-base checks) use the same number.
+ */
+export const MIN_BACKOFF_BASE_MS = 10;
+
 export interface HerdOutcome {
   readonly clients: number;
   /** The wait's ceiling at each attempt. */
@@ -9,6 +17,9 @@ export interface HerdOutcome {
   /** The most clients that come back in the same millisecond, at the last attempt. */
   readonly largestGroup: number;
   readonly lastWindow: { readonly from: number; readonly to: number };
+  /** The first attempt: the most clients back in the same millisecond, and when they came back. */
+  readonly firstLargestGroup: number;
+  readonly firstWindow: { readonly from: number; readonly to: number };
 }
 
 /** A herd's waits depend only on the backoff and its size: computed once per process for each (the same defaults recur in every operation). */
@@ -60,6 +71,8 @@ function computeHerd(backoff: BackoffParameters | null, clients: number, attempt
   const ceilings: number[] = [];
   let largestGroup = clients;
   let lastWindow = { from: 0, to: 0 };
+  let firstLargestGroup = clients;
+  let firstWindow = { from: 0, to: 0 };
   for (let attempt = 0; attempt < attempts; attempt++) {
     const counts = new Map<number, number>();
     let from = Number.POSITIVE_INFINITY;
@@ -77,10 +90,14 @@ function computeHerd(backoff: BackoffParameters | null, clients: number, attempt
     largestGroup = 0;
     for (const count of counts.values()) largestGroup = Math.max(largestGroup, count);
     lastWindow = { from: clients === 0 ? 0 : from, to };
+    if (attempt === 0) {
+      firstLargestGroup = largestGroup;
+      firstWindow = lastWindow;
+    }
     notes.push(
       `attempt ${attempt + 1}: waits up to ${ceiling} ms; the herd comes back between ${lastWindow.from} and ${lastWindow.to} ms, ` +
         `at most ${largestGroup} in the same millisecond`,
     );
   }
-  return { notes, outcome: { clients, ceilings, largestGroup, lastWindow } };
+  return { notes, outcome: { clients, ceilings, largestGroup, lastWindow, firstLargestGroup, firstWindow } };
 }

@@ -37,8 +37,7 @@ export class PolicyBuffer {
   ) {
     const { overflow, preserveFinal } = parameters;
     const bufferCapacity = this.#capacity;
-    const lessonPolicy =
-      bufferCapacity !== null && bufferCapacity >= 2 && (overflow === 'coalesce-then-drop-oldest' || overflow === null) && preserveFinal;
+    const lessonPolicy = bufferCapacity !== null && bufferCapacity >= 2 && overflow === 'coalesce-then-drop-oldest' && preserveFinal;
     this.#reference = lessonPolicy ? new BoundedSseBuffer(bufferCapacity) : undefined;
   }
 
@@ -124,12 +123,15 @@ export class PolicyBuffer {
         this.transcript.note(at, 'buffer', `no bound: ${queue.length} events queued for a consumer that reads nothing`);
       return;
     }
-    if (overflow === 'block') {
+    // A bounded queue with no declared overflow policy has no way to make room (fixture-parameters' rule for an
+    // unset mechanism): its producer waits for the consumer, as with overflow: block.
+    if (overflow === 'block' || overflow === null) {
       this.#blocked = true;
       this.transcript.note(
         at,
         'buffer',
-        `full at ${bufferCapacity}: the producer blocks, and everything after (the final response included) waits behind the slow consumer`,
+        `full at ${bufferCapacity}${overflow === null ? ' with no overflow policy declared' : ''}: the producer blocks, ` +
+          'and everything after (the final response included) waits behind the slow consumer',
       );
       return;
     }

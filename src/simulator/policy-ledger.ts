@@ -243,11 +243,15 @@ export class PolicyLedgers {
       if (!(error instanceof IdempotencyKeyMismatchError) || key === undefined) throw error;
       const words = keyWords(key, scope);
       const policy = this.parameters.onKeyReuseWithOtherArguments;
-      if (policy === 'replay') {
+      // A policy silent about a key reused with other arguments has no such check: a ledger that looks the key
+      // up and answers with what it stored, the arguments unread (fixture-parameters' rule for an unset mechanism).
+      if (policy === 'replay' || policy === null) {
         this.transcript.note(
           at,
           'ledger',
-          `key ${words} reused with other arguments: the policy replays the stored result instead of rejecting`,
+          policy === null
+            ? `key ${words} reused with other arguments: the policy declares no check of the arguments, so the ledger replays the stored result`
+            : `key ${words} reused with other arguments: the policy replays the stored result instead of rejecting`,
         );
         const returned = this.#returned(
           at,
@@ -511,8 +515,9 @@ export class PolicyLedgers {
         ? `replayed the stored result of key ${keyWords(key ?? '', this.#scopeOf(connection))}`
         : `executed the effect (execution ${this.#executions})`,
     );
-    if (this.parameters.returns !== 'shared-reference' || key === undefined) return { result, replayed };
+    if (this.parameters.returns === 'defensive-copy' || key === undefined) return { result, replayed };
     // The policy hands out the object it keeps: every caller of the key (in its scope) gets the same, mutable object.
+    // A policy silent about it rebuilds nothing (fixture-parameters' rule for an unset mechanism): the same.
     const alias = this.#aliasOf(connection, key);
     if (!this.#aliased.has(alias)) this.#aliased.set(alias, result);
     return { result: this.#aliased.get(alias), replayed };

@@ -305,6 +305,19 @@ ruleTester('recovery-backoff', {
       findings: [{ path: '/operations/0/recovery/reconnect/backoff/baseMs', line: 7, messageId: 'zero-base', severity: 'error' }],
     },
     {
+      name: 'a base of 5 ms: the first reconnects of the herd come back within 5 ms',
+      manifest: manifest({ server: HTTP, operations: reconnectBackoff('{ baseMs: 5, capMs: 8000, jitter: full }') }),
+      findings: [{ path: '/operations/0/recovery/reconnect/backoff/baseMs', line: 7, messageId: 'small-base', severity: 'error' }],
+    },
+    {
+      name: 'a base of 9 ms from the defaults, on a listen stream',
+      manifest: manifest({
+        defaults: '  recovery: { reconnect: { backoff: { baseMs: 9, capMs: 8000, jitter: full } } }',
+        operations: op('    sideEffect: none', 'subscriptions/listen'),
+      }),
+      findings: [{ path: '/operations/0/recovery/reconnect/backoff/baseMs', line: 5, messageId: 'small-base' }],
+    },
+    {
       name: 'a cap of 0 ms',
       manifest: manifest({ server: HTTP, operations: reconnectBackoff('{ baseMs: 250, capMs: 0, jitter: full }') }),
       findings: [{ path: '/operations/0/recovery/reconnect/backoff/capMs', line: 7, messageId: 'small-cap', severity: 'error' }],

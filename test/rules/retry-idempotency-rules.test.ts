@@ -139,9 +139,9 @@ const BACKOFF = '{ baseMs: 250, capMs: 8000, jitter: full }';
 ruleTester('retry-backoff', {
   valid: [
     {
-      name: 'capped and jittered, the cap at the 100 ms bound itself',
+      name: 'capped and jittered, the cap at the 100 ms bound itself, the base at the 10 ms bound itself',
       manifest: manifest({
-        operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 1, capMs: 100, jitter: equal } }', 'none'),
+        operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 10, capMs: 100, jitter: equal } }', 'none'),
       }),
     },
     {
@@ -204,6 +204,21 @@ ruleTester('retry-backoff', {
         operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 0, capMs: 8000, jitter: full } }', 'none'),
       }),
       findings: [{ path: '/operations/0/retry/backoff/baseMs', line: 8, messageId: 'zero-base', severity: 'error' }],
+    },
+    {
+      name: 'a base of 1 ms: the first retries of the herd come back within a millisecond',
+      manifest: manifest({
+        operations: mutation('    retry: { automatic: on-timeout, backoff: { baseMs: 1, capMs: 8000, jitter: full } }', 'none'),
+      }),
+      findings: [{ path: '/operations/0/retry/backoff/baseMs', line: 8, messageId: 'small-base', severity: 'error' }],
+    },
+    {
+      name: 'a base of 9 ms, just under the bound, from the defaults',
+      manifest: manifest({
+        defaults: '  retry: { backoff: { baseMs: 9, capMs: 8000, jitter: full } }',
+        operations: mutation('    retry: { automatic: on-timeout }', 'none'),
+      }),
+      findings: [{ path: '/operations/0/retry/backoff/baseMs', line: 5, messageId: 'small-base' }],
     },
     {
       name: 'a cap of 0 ms',

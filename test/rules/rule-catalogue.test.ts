@@ -71,7 +71,7 @@ describe('the rule catalogue', () => {
       declaring('whenUnset')
         .map((rule) => rule.id)
         .sort(),
-    ).toEqual(['cancel-http-signal', 'cancel-invalid-ignored']);
+    ).toEqual(['cancel-http-signal', 'cancel-invalid-ignored', 'flow-sse-headers', 'retry-side-effect-declared']);
     for (const rule of definitions)
       for (const reason of [rule.verification?.lintOnly, rule.verification?.whenUnset].filter((text) => text !== undefined)) {
         expect(reason, rule.id).toMatch(/^[a-z]/);

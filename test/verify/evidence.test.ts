@@ -45,7 +45,7 @@ describe('mcprely evidence', () => {
       mcprelyEvidence: 1,
       server: 'billing',
       productionReady: true,
-      fixtures: { total: 49, passed: 49, failed: 0 },
+      fixtures: { total: 51, passed: 51, failed: 0 },
     });
     const names = index.artifacts.map((artifact: { name: string }) => artifact.name);
     expect(names).toEqual(

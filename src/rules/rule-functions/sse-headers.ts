@@ -1,4 +1,5 @@
 import { formatMessage } from '../../document/message-template.js';
+import { UNSET_VALUE } from '../../findings/rule-verification.js';
 import { missingSseHeaders } from '../../reference/recovery.js';
 import { compileField } from '../target.js';
 import type { RuleFunction } from './rule-function.js';
@@ -7,7 +8,8 @@ const sseHeadersField = compileField('http.sseHeaders');
 
 /** server.http.sseHeaders holds the three headers that keep proxies from buffering SSE (names case-insensitive). */
 export const sseHeaders: RuleFunction = (target, context) => {
-  const declared = (sseHeadersField.read(target) ?? {}) as Record<string, string>;
+  const given = sseHeadersField.read(target) as Record<string, string> | undefined;
+  const declared = given ?? {};
   const missing = missingSseHeaders(declared);
   if (missing.length === 0) return [];
   const present =
@@ -19,7 +21,8 @@ export const sseHeaders: RuleFunction = (target, context) => {
     missing.some((requirement) => requirement.toLowerCase().startsWith(`${name.toLowerCase()}:`)),
   );
   const field = wrong === undefined ? sseHeadersField : compileField(`http.sseHeaders.${wrong}`);
-  const data = context.messageData({ expected: missing.join(', '), value: present });
+  // {value} is `not set` when the server declares no sseHeaders at all (see the rule's verification.whenUnset).
+  const data = context.messageData({ expected: missing.join(', '), declared: present, value: given === undefined ? UNSET_VALUE : present });
   return [
     {
       messageId: 'default',
