@@ -45,7 +45,7 @@ describe('mcprely evidence', () => {
       mcprelyEvidence: 1,
       server: 'billing',
       productionReady: true,
-      fixtures: { total: 40, passed: 40, failed: 0 },
+      fixtures: { total: 47, passed: 47, failed: 0 },
     });
     const names = index.artifacts.map((artifact: { name: string }) => artifact.name);
     expect(names).toEqual(

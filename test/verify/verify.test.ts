@@ -18,7 +18,7 @@ describe('mcprely verify on the examples', () => {
     const run = runCli(['verify', 'fixtures/examples/billing.yaml']);
     const failed = run.stdout.split('\n\n').filter((part) => /^FAIL {2}/m.test(part));
     expect(run.status, `${failed.join('\n\n').slice(0, 4000)}\n${run.stderr}`).toBe(0);
-    expect(run.stdout).toMatch(/^Summary: 40 fixtures run, 40 passed, 0 failed$/m);
+    expect(run.stdout).toMatch(/^Summary: 47 fixtures run, 47 passed, 0 failed$/m);
     expect(run.stderr).toBe('');
   });
 
