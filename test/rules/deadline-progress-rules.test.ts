@@ -527,6 +527,39 @@ ruleTester('progress-interval-below-idle', {
   ],
 });
 
+ruleTester('progress-interval-order', {
+  valid: [
+    {
+      name: 'a rate limit of 250 ms, a keep-alive of 15 s',
+      manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 250, maxIntervalMs: 15000 }') }),
+    },
+    {
+      name: 'equal: progress exactly every interval',
+      manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 1000, maxIntervalMs: 1000 }') }),
+    },
+    { name: 'only a rate limit', manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 250 }') }) },
+    {
+      name: 'no progress sent',
+      manifest: manifest({ operations: op('    progress: { emits: false, minIntervalMs: 250, maxIntervalMs: 5 }') }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'the longest silence below the rate limit',
+      manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 250, maxIntervalMs: 5 }') }),
+      findings: [{ path: '/operations/0/progress/maxIntervalMs', line: 7 }],
+    },
+    {
+      name: 'the rate limit from the defaults',
+      manifest: manifest({
+        defaults: '  progress: { minIntervalMs: 1000 }',
+        operations: op('    progress: { emits: true, maxIntervalMs: 500 }'),
+      }),
+      findings: [{ path: '/operations/0/progress/maxIntervalMs', line: 9 }],
+    },
+  ],
+});
+
 ruleTester('progress-sender', {
   valid: [
     {

@@ -58,7 +58,7 @@ describe('the rule catalogue', () => {
       declaring('lintOnly')
         .map((rule) => rule.id)
         .sort(),
-    ).toEqual(['idem-external-effect', 'progress-token-unique', 'retry-hints-not-contracts']);
+    ).toEqual(['idem-external-effect', 'progress-interval-order', 'progress-token-unique', 'retry-hints-not-contracts']);
     expect(
       declaring('whenUnset')
         .map((rule) => rule.id)
