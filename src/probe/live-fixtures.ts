@@ -91,6 +91,18 @@ export const LIVE_KINDS: Readonly<
   'stream-drop-reissue': {
     notExercised: 'it judges how the client re-issues a request whose stream broke (its id, Last-Event-ID), not the server',
   },
+  // The progress check runs the long tool with a token and judges every value greater than the last.
+  'progress-values-increase': { check: 'progress', role: 'tool' },
+  'progress-on-request-stream': {
+    notExercised: 'it needs a subscriptions/listen stream open beside the request, which the probe does not open',
+  },
+  'task-progress-stops-at-terminal': {
+    notObservable: "it needs the server's task worker to report progress after a terminal status, which the probe cannot bring about",
+  },
+  'answer-within-one-round-trip': {
+    notExercised: "it judges the client's own request timeouts, which a probe of the server does not exercise",
+  },
+  'progress-at-slowest-pace': { notExercised: "it judges the client's idle clock, which a probe of the server does not exercise" },
 };
 
 /** A fixture run against the live server: the four outcomes of a probe check. */

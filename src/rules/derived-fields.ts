@@ -1,6 +1,8 @@
 import type { Manifest, OperationSpec, ServerSpec } from '../manifest/types.js';
 import {
+  emitsProgress,
   externalEffectIsProtected,
+  isListenStream,
   isKeyedMutation,
   ledgerIsAtomic,
   ledgerIsDurable,
@@ -20,6 +22,7 @@ import { taskResultReadByMs } from '../policy/task-timing.js';
 import { HOST_LIMITS } from '../spec/host-limits.js';
 import { fact } from '../spec/revision-facts.js';
 import { REQUEST_STATE_FLOOR_MS, TASK_POLL_FLOOR_MS } from '../spec/task-limits.js';
+import { DEGENERATE_FLOORS } from '../policy/degenerate-floors.js';
 
 /** `manifest` reaches the revision (a caller outside the rules may leave it out: a field that needs it is then undefined). */
 type Derived = (operation: OperationSpec, server: ServerSpec, manifest?: Manifest) => unknown;
@@ -66,7 +69,32 @@ export const DERIVED_FIELDS: Readonly<Record<string, Derived>> = {
    * maximum timeout, with the backoff's cap between attempts. Undefined without automatic retry.
    */
   $retryWindowMs: (operation) => (retriesAutomatically(operation) ? retryWindowOf(operation)?.ms : undefined),
+  /**
+   * The server's SSE keep-alive comments can reach the request inside its idle window: it is served over
+   * Streamable HTTP, has an idle timeout, and the declared keep-alive interval is shorter than it. A keep-alive
+   * that comes only after the idle timeout fired (or none, where none is declared) resets nothing.
+   */
+  /** One request-response round trip: a request timeout below it cancels every request before its answer (src/policy/degenerate-floors.ts). */
+  $roundTripMs: () => DEGENERATE_FLOORS.roundTripMs,
+  /** The shortest progress rate limit that limits anything (src/policy/degenerate-floors.ts). */
+  $progressRateLimitFloorMs: () => DEGENERATE_FLOORS.progressRateLimitMs,
+  $keepaliveWithinIdle: (operation, server) => keepaliveWithinIdle(operation, server),
+  /**
+   * Something the policy lets through can reset the request's idle clock: progress it sends and resets the clock
+   * on (not a Task, whose requests are tasks/get polls that carry none; not a listen stream, which carries none),
+   * or keep-alive comments it counts as activity that come inside the idle window. Where nothing can, the idle
+   * timeout, never reset, bounds the request from its start.
+   */
+  $idleClockResets: (operation, server) =>
+    (emitsProgress(operation) && operation.timeouts?.resetIdleOnProgress === true && !usesTask(operation) && !isListenStream(operation)) ||
+    (operation.timeouts?.keepaliveCountsAsActivity === true && keepaliveWithinIdle(operation, server)),
 };
+
+function keepaliveWithinIdle(operation: OperationSpec, server: ServerSpec): boolean {
+  const keepalive = server.http?.keepaliveMs;
+  const idle = operation.timeouts?.idleMs;
+  return servesHttp(operation, server) && keepalive !== undefined && keepalive > 0 && idle !== undefined && idle > 0 && keepalive < idle;
+}
 
 function hostIdleLimitMs(operation: OperationSpec, server: ServerSpec): number {
   return Math.min(...(operation.transports ?? server.transports).map((transport) => HOST_LIMITS.idleMs[transport]));

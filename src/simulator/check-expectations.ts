@@ -215,6 +215,41 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
           : `${late} of ${view.progressSent} progress notifications did not reach the client when sent`,
       ];
     }
+    case 'progress-increasing': {
+      const seen = progressSeen(observed, expectation.token);
+      if (seen.length < 2)
+        return [
+          false,
+          `the client received ${plural(seen.length, 'progress value')} for ${expectation.token}: too few to show an increase`,
+        ];
+      const back = seen.findIndex((value, index) => index > 0 && value <= seen[index - 1]!);
+      return [
+        back === -1,
+        back === -1
+          ? `the client received increasing progress for ${expectation.token}: ${seen.join(', ')}`
+          : `progress for ${expectation.token} did not increase: ${seen[back]} came after ${seen[back - 1]} (${seen.join(', ')})`,
+      ];
+    }
+    case 'progress-on-request-stream': {
+      const { onListen, total } = progressStreams(observed, expectation.token);
+      if (total === 0) return [false, `the server sent no progress for ${expectation.token}`];
+      return [
+        onListen === 0,
+        onListen === 0
+          ? `every progress notification for ${expectation.token} (${total}) came on its request's own response stream`
+          : `${onListen} of ${total} progress notifications for ${expectation.token} came on the subscriptions/listen stream, not the request's own`,
+      ];
+    }
+    case 'silent-after-terminal': {
+      const reporter = tasks.progress.get(expectation.task);
+      const after = reporter?.afterTerminal ?? 0;
+      return [
+        after === 0,
+        after === 0
+          ? `no progress for ${expectation.task} followed its terminal status`
+          : `the server sent ${plural(after, 'progress notification')} for ${expectation.task} after its terminal status (${tasks.status(expectation.task)})`,
+      ];
+    }
     case 'herd-spread': {
       const herd = observed.herd;
       if (herd === undefined) return [false, 'no herd was simulated'];
@@ -289,6 +324,22 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       ];
     }
   }
+}
+
+/** The progress values the client received for a token, from the request or the task that carries it. */
+function progressSeen(observed: Observations, token: string): number[] {
+  for (const view of observed.requests.views.values()) if (view.progressToken === token) return view.progressSeen;
+  for (const reporter of observed.tasks.progress.values()) if (reporter.token === token) return reporter.seen;
+  return [];
+}
+
+/** How many progress notifications the server sent for a token, and how many of them on the listen stream. */
+function progressStreams(observed: Observations, token: string): { onListen: number; total: number } {
+  for (const view of observed.requests.views.values())
+    if (view.progressToken === token) return { onListen: view.progressOnListen, total: view.progressSent };
+  for (const reporter of observed.tasks.progress.values())
+    if (reporter.token === token) return { onListen: reporter.onListen, total: reporter.seen.length };
+  return { onListen: 0, total: 0 };
 }
 
 /** Nothing more may come for a request after `event`: how many messages did. */

@@ -50,6 +50,13 @@ export interface RequestView {
   endedByServer?: { readonly at: number; readonly told: boolean };
   /** Why each notifications/cancelled the server sent for the request is one its revision forbids (empty: none, or all allowed). */
   serverCancelsForbidden?: string[];
+  /** The progress token the request carries, and the progress values the client received for it, in order. */
+  progressToken?: string;
+  progressSeen: number[];
+  /** The last progress value the server sent for the request. */
+  lastProgressSent?: number;
+  /** Progress the server sent on the subscriptions/listen stream instead of the request's own. */
+  progressOnListen: number;
 }
 
 const FOREVER = Number.MAX_SAFE_INTEGER;
@@ -125,6 +132,9 @@ export class RequestWorld {
       inTransit: [],
       lateHandedToCaller: 0,
       wireId,
+      ...(progressToken === undefined ? {} : { progressToken }),
+      progressSeen: [],
+      progressOnListen: 0,
     };
     this.views.set(name, view);
     const params = requestParams(this.fixture, progressToken);
@@ -206,13 +216,55 @@ export class RequestWorld {
       });
       return;
     }
-    const message = this.coordinator.progress(name, value, { nowMs: at });
+    // A reporter whose policy does not keep progress increasing reports the value it reported last again.
+    const repeated =
+      this.#p.request?.progressMonotonic === false && view.lastProgressSent !== undefined && record.progressToken !== undefined;
+    if (repeated)
+      this.transcript.note(
+        at,
+        'server',
+        `the policy does not keep progress increasing: it reports ${view.lastProgressSent} again instead of ${value}`,
+      );
+    const message = repeated
+      ? { jsonrpc: '2.0', method: METHODS.progress, params: { progressToken: record.progressToken, progress: view.lastProgressSent } }
+      : this.coordinator.progress(name, value, { nowMs: at });
     if (message === undefined) return;
+    view.lastProgressSent = (message.params as { progress: number }).progress;
     view.progressSent++;
+    // Where the revision lets request-scoped notifications ride any stream (2025-11-25), the token ties progress to its request wherever it comes.
+    if (
+      this.#http &&
+      this.#p.request?.progressStream === 'listen' &&
+      this.#facts['request-scoped-notifications'].value === 'originating-stream'
+    ) {
+      this.#onListenStream(at, view, message);
+      return;
+    }
     if (this.#send(at, view, message)) {
       view.progressOnTime++;
       view.deadline.progress(at);
     }
+  }
+
+  /**
+   * Progress the policy sends on the subscriptions/listen stream: it reaches the client apart from the request's
+   * own stream, so the client cannot tie it to the request (its clocks are not reset), and it outlives the
+   * request's cancellation.
+   */
+  #onListenStream(at: number, view: RequestView, message: unknown): void {
+    view.progressOnListen++;
+    if (view.cancelledByClientAt !== undefined) view.messagesAfterCancel++;
+    this.transcript.note(
+      at,
+      'server',
+      `the policy sends the progress of ${view.name} on the subscriptions/listen stream, not on its own response stream`,
+    );
+    this.transcript.wire(at, 'server → client', `${JSON.stringify(message)} (on the subscriptions/listen stream)`);
+    this.transcript.note(
+      at,
+      'client',
+      `a progress notification on the listen stream: not tied to the request ${view.name}, its clocks are not reset`,
+    );
   }
 
   keepAlive(at: number, name: string, path: readonly (string | number)[]): void {
@@ -679,6 +731,9 @@ export class RequestWorld {
 
   #deliver(at: number, view: RequestView, message: unknown): void {
     const isResponse = typeof message === 'object' && message !== null && 'id' in message;
+    const progress = (message as { method?: unknown; params?: { progress?: unknown } } | null)?.params?.progress;
+    if (!isResponse && (message as { method?: unknown }).method === METHODS.progress && typeof progress === 'number')
+      view.progressSeen.push(progress);
     this.transcript.wire(at, 'server → client', message);
     if (isResponse) view.responsesDelivered++;
     if (view.cancelledByClientAt !== undefined)

@@ -240,7 +240,9 @@ function play(fixture: Fixture, environment: LedgerEnvironment): Playing {
         buffer.drain(at);
         return;
       case 'task-create':
-        return tasks.create(at, step.task, [...path, 'task']);
+        return tasks.create(at, step.task, [...path, 'task'], step.progressToken);
+      case 'task-progress':
+        return tasks.taskProgress(at, step.task, step.value, [...path, 'task']);
       case 'task-cancel':
         return tasks.cancel(at, step.task, [...path, 'task']);
       case 'checkpoint':

@@ -32,6 +32,11 @@ export class TaskWorld {
   readonly resultsAfterCancel = new Map<string, number>();
   /** When each task was created: the server keeps it task.ttlMs from then. */
   readonly #createdAt = new Map<string, number>();
+  /**
+   * Each task's progress as the client received it: the token of the request that created it, the values in
+   * order, how many came after the task's terminal status, and how many on the subscriptions/listen stream.
+   */
+  readonly progress = new Map<string, { token: string; seen: number[]; afterTerminal: number; onListen: number; last?: number }>();
 
   constructor(
     private readonly fixture: Fixture,
@@ -97,7 +102,7 @@ export class TaskWorld {
     );
   }
 
-  create(at: number, task: string, path: readonly (string | number)[]): void {
+  create(at: number, task: string, path: readonly (string | number)[], progressToken?: string): void {
     if (this.client.has(task)) throw new FixtureError(`task ${task} is created twice`, path);
     this.service.create(task);
     this.#createdAt.set(task, at);
@@ -105,11 +110,17 @@ export class TaskWorld {
     // no such mechanism and reads nothing after the create answer.
     const { clientWaits } = this.fixture.parameters.task;
     this.client.set(task, { waiting: clientWaits === 'poll' || clientWaits === 'listen' });
+    if (progressToken !== undefined) this.progress.set(task, { token: progressToken, seen: [], afterTerminal: 0, onListen: 0 });
     this.transcript.wire(at, 'client → server', {
       jsonrpc: '2.0',
       id: `create-${task}`,
       method: this.fixture.method,
-      params: { name: this.fixture.operation, arguments: {}, task: {} },
+      params: {
+        name: this.fixture.operation,
+        arguments: {},
+        task: {},
+        ...(progressToken === undefined ? {} : { _meta: { progressToken } }),
+      },
     });
     const survives = this.#survives();
     this.transcript.note(
@@ -275,6 +286,46 @@ export class TaskWorld {
       view.waiting = false;
       view.final = { status, assumed: false };
     }
+  }
+
+  /**
+   * The task's worker reports progress with the token of the request that created it, which stays valid for the
+   * task's lifetime and no longer: once the task is terminal a reporter that stops (as the policy says, for
+   * completion and for cancellation) sends nothing. A reporter that does not keep progress increasing reports
+   * its last value again; on Streamable HTTP the policy's stream carries it.
+   */
+  taskProgress(at: number, task: string, value: number, path: readonly (string | number)[]): void {
+    this.#view(task, path);
+    const reporter = this.progress.get(task);
+    if (reporter === undefined) throw new FixtureError(`task ${task} was created without a progress token`, path);
+    if (this.#lost.has(task)) return;
+    const status = this.status(task)!;
+    const p = this.fixture.parameters;
+    if (TERMINAL_TASK_STATUSES.has(status)) {
+      const stops = status === 'cancelled' ? p.progressStopsOnCancellation : p.request?.progressStopsOnCompletion !== false;
+      if (stops) {
+        this.transcript.note(at, 'tasks', `task ${task} is ${status}: its progress stopped, nothing is sent`);
+        return;
+      }
+      this.transcript.note(at, 'tasks', `the policy keeps reporting progress for ${task} after it became ${status}`);
+      reporter.afterTerminal++;
+    }
+    let sent = value;
+    if (p.request?.progressMonotonic === false && reporter.last !== undefined) {
+      sent = reporter.last;
+      this.transcript.note(at, 'tasks', `the policy does not keep progress increasing: it reports ${sent} again instead of ${value}`);
+    }
+    reporter.last = sent;
+    const message = { jsonrpc: '2.0', method: METHODS.progress, params: { progressToken: reporter.token, progress: sent } };
+    if (
+      this.fixture.transport === 'streamable-http' &&
+      p.request?.progressStream === 'listen' &&
+      factsOf(this.fixture.specVersion)['request-scoped-notifications'].value === 'originating-stream'
+    ) {
+      reporter.onListen++;
+      this.transcript.wire(at, 'server → client', `${JSON.stringify(message)} (on the subscriptions/listen stream)`);
+    } else this.transcript.wire(at, 'server → client', message);
+    reporter.seen.push(sent);
   }
 
   /** The task's time to live passed: the server deletes it and its result. */

@@ -130,6 +130,10 @@ ruleTester('progress-keepalive', {
 ruleTester('progress-receiver-rate-limit', {
   valid: [
     { name: 'the receiver coalesces', manifest: manifest({ operations: op('    progress: { emits: true, receiverMinIntervalMs: 250 }') }) },
+    {
+      name: 'one update per round trip, the floor',
+      manifest: manifest({ operations: op('    progress: { emits: true, receiverMinIntervalMs: 100 }') }),
+    },
     { name: 'no progress', manifest: manifest({ operations: op('    progress: { emits: false }') }) },
   ],
   invalid: [
@@ -149,6 +153,11 @@ ruleTester('progress-receiver-rate-limit', {
     {
       name: "a receiver interval of zero is no rate limit (as the sender's zero is not)",
       manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 500, receiverMinIntervalMs: 0 }') }),
+      findings: [{ path: '/operations/0/progress/receiverMinIntervalMs', line: 7, severity: 'warn' }],
+    },
+    {
+      name: 'a receiver interval of 1 ms coalesces nothing',
+      manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 500, receiverMinIntervalMs: 1 }') }),
       findings: [{ path: '/operations/0/progress/receiverMinIntervalMs', line: 7, severity: 'warn' }],
     },
     {

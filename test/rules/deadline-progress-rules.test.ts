@@ -17,13 +17,50 @@ ruleTester('deadline-max-required', {
     {
       name: 'no timeouts at all: the operation is the place',
       manifest: manifest({ operations: op('    sideEffect: none') }),
-      findings: [{ path: '/operations/0/timeouts/maxMs', line: 5 }],
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 5, messageId: 'unbounded', severity: 'error' }],
+    },
+    {
+      name: 'idle only, and nothing resets the idle clock: the idle timeout bounds it (a warning)',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 1000 }\n    progress: { emits: false }') }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, messageId: 'idle-bounds', severity: 'warn' }],
+    },
+    {
+      name: 'idle only, and progress resets the idle clock: nothing bounds it',
+      manifest: manifest({
+        operations: op('    timeouts: { idleMs: 1000, resetIdleOnProgress: true }\n    progress: { emits: true, minIntervalMs: 250 }'),
+      }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, messageId: 'unbounded', severity: 'error' }],
+    },
+    {
+      name: 'idle only, and keep-alives inside the idle window count as activity',
+      manifest: manifest({
+        server: '{ name: s, transports: [streamable-http], http: { keepaliveMs: 500 } }',
+        operations: op('    timeouts: { idleMs: 1000, keepaliveCountsAsActivity: true }'),
+      }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, messageId: 'unbounded', severity: 'error' }],
+    },
+    {
+      name: 'a Task: its polls carry no progress, so its idle timeout bounds each (a warning)',
+      manifest: manifest({
+        operations: op(
+          '    timeouts: { idleMs: 1000, resetIdleOnProgress: true }\n    progress: { emits: true, minIntervalMs: 250 }\n    task: { used: true }',
+        ),
+      }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, messageId: 'idle-bounds', severity: 'warn' }],
+    },
+    {
+      name: 'a maximum below one round trip',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 1, maxMs: 5 }') }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 7, messageId: 'below-round-trip' }],
     },
   ],
 });
 
 ruleTester('deadline-idle-required', {
-  valid: [{ name: 'positive idle', manifest: manifest({ operations: op('    timeouts: { idleMs: 1, maxMs: 5 }') }) }],
+  valid: [
+    { name: 'positive idle', manifest: manifest({ operations: op('    timeouts: { idleMs: 1000, maxMs: 5000 }') }) },
+    { name: 'exactly one round trip', manifest: manifest({ operations: op('    timeouts: { idleMs: 100, maxMs: 5000 }') }) },
+  ],
   invalid: [
     {
       name: 'missing',
@@ -35,13 +72,22 @@ ruleTester('deadline-idle-required', {
       manifest: manifest({ operations: op('    timeouts: { idleMs: 0, maxMs: 5000 }') }),
       findings: [{ path: '/operations/0/timeouts/idleMs', line: 7, messageId: 'zero' }],
     },
+    {
+      name: '1 ms: every request is cancelled before a round trip',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 1, maxMs: 5000 }') }),
+      findings: [{ path: '/operations/0/timeouts/idleMs', line: 7, messageId: 'below-round-trip' }],
+    },
+    {
+      name: 'just below one round trip, from the defaults',
+      manifest: manifest({ defaults: '  timeouts: { idleMs: 99 }', operations: op('    timeouts: { maxMs: 5000 }') }),
+      findings: [{ path: '/operations/0/timeouts/idleMs', line: 5, messageId: 'below-round-trip' }],
+    },
   ],
 });
 
 ruleTester('deadline-max-at-least-idle', {
   valid: [
     { name: 'max above idle', manifest: manifest({ operations: op('    timeouts: { idleMs: 1000, maxMs: 5000 }') }) },
-    { name: 'equal', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000, maxMs: 5000 }') }) },
     { name: 'one side missing is for other rules', manifest: manifest({ operations: op('    timeouts: { idleMs: 5000 }') }) },
   ],
   invalid: [
@@ -55,6 +101,16 @@ ruleTester('deadline-max-at-least-idle', {
       manifest: manifest({ defaults: '  timeouts: { idleMs: 60000 }', operations: op('    timeouts: { maxMs: 1000 }') }),
       findings: [{ path: '/operations/0/timeouts/maxMs', line: 9 }],
     },
+    {
+      name: 'equal: the idle clock can never fire first',
+      manifest: manifest({ operations: op('    timeouts: { idleMs: 5000, maxMs: 5000 }') }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 7 }],
+    },
+    {
+      name: 'equal, the idle timeout inherited from the defaults',
+      manifest: manifest({ defaults: '  timeouts: { idleMs: 30000 }', operations: op('    timeouts: { maxMs: 30000 }') }),
+      findings: [{ path: '/operations/0/timeouts/maxMs', line: 9 }],
+    },
   ],
 });
 
@@ -62,12 +118,38 @@ ruleTester('deadline-progress-resets-idle-only', {
   valid: [
     { name: 'idle only', manifest: manifest({ operations: op('    timeouts: { resetIdleOnProgress: true, resetMaxOnProgress: false }') }) },
     { name: 'not said: the default is false', manifest: manifest({ operations: op('    timeouts: { idleMs: 10 }') }) },
+    {
+      name: 'no progress is sent: nothing ever resets the maximum',
+      manifest: manifest({ operations: op('    timeouts: { resetMaxOnProgress: true }\n    progress: { emits: false }') }),
+    },
+    {
+      name: 'a listen stream carries no progress',
+      manifest: manifest({ operations: op('    timeouts: { resetMaxOnProgress: true }', 'subscriptions/listen') }),
+    },
+    {
+      name: 'a Task: its request timeouts apply to each tasks/get poll, which carries no progress',
+      manifest: manifest({
+        operations: op(
+          '    timeouts: { resetMaxOnProgress: true }\n    progress: { emits: true, minIntervalMs: 250 }\n    task: { used: true }',
+        ),
+      }),
+    },
   ],
   invalid: [
     {
       name: 'progress resets the maximum',
-      manifest: manifest({ operations: op('    timeouts: { resetMaxOnProgress: true }') }),
+      manifest: manifest({
+        operations: op('    timeouts: { resetMaxOnProgress: true }\n    progress: { emits: true, minIntervalMs: 250 }'),
+      }),
       findings: [{ path: '/operations/0/timeouts/resetMaxOnProgress', line: 7 }],
+    },
+    {
+      name: 'from the defaults, on the operation that sends progress',
+      manifest: manifest({
+        defaults: '  timeouts: { resetMaxOnProgress: true }',
+        operations: [op('    progress: { emits: true, minIntervalMs: 250 }'), op('    sideEffect: none').replace('job', 'read')].join('\n'),
+      }),
+      findings: [{ path: '/operations/0/timeouts/resetMaxOnProgress', line: 5 }],
     },
   ],
 });
@@ -85,14 +167,30 @@ ruleTester('deadline-keepalive-not-activity', {
   ],
   invalid: [
     {
-      name: 'keep-alive resets idle',
+      name: 'keep-alive resets idle, but the server declares no keep-alive: latent (a warning)',
       manifest: manifest({ server: HTTP, operations: op('    timeouts: { keepaliveCountsAsActivity: true }') }),
-      findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 7 }],
+      findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 7, messageId: 'latent', severity: 'warn' }],
     },
     {
       name: 'an operation narrowed to HTTP',
       manifest: manifest({ operations: op('    transports: [streamable-http]\n    timeouts: { keepaliveCountsAsActivity: true }') }),
-      findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 8 }],
+      findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 8, messageId: 'latent', severity: 'warn' }],
+    },
+    {
+      name: 'keep-alives come inside the idle window: they hide a stuck worker',
+      manifest: manifest({
+        server: '{ name: s, transports: [streamable-http], http: { keepaliveMs: 15000 } }',
+        operations: op('    timeouts: { idleMs: 30000, keepaliveCountsAsActivity: true }'),
+      }),
+      findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 7, messageId: 'within-idle', severity: 'error' }],
+    },
+    {
+      name: 'keep-alives slower than the idle timeout: none arrives before it fires (a warning)',
+      manifest: manifest({
+        server: '{ name: s, transports: [streamable-http], http: { keepaliveMs: 15000 } }',
+        operations: op('    timeouts: { idleMs: 5000, keepaliveCountsAsActivity: true }'),
+      }),
+      findings: [{ path: '/operations/0/timeouts/keepaliveCountsAsActivity', line: 7, messageId: 'latent', severity: 'warn' }],
     },
   ],
 });
@@ -293,6 +391,7 @@ ruleTester('deadline-cancel-on-timeout', {
 ruleTester('progress-rate-limit', {
   valid: [
     { name: 'rate-limited', manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 250 }') }) },
+    { name: 'one per round trip, the floor', manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 100 }') }) },
     { name: 'no progress', manifest: manifest({ operations: op('    progress: { emits: false }') }) },
   ],
   invalid: [
@@ -305,6 +404,11 @@ ruleTester('progress-rate-limit', {
       name: 'an interval of zero',
       manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 0 }') }),
       findings: [{ path: '/operations/0/progress/minIntervalMs', line: 7 }],
+    },
+    {
+      name: '1 ms: a thousand notifications a second is no limit',
+      manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 1 }') }),
+      findings: [{ path: '/operations/0/progress/minIntervalMs', line: 7, severity: 'warn' }],
     },
   ],
 });
@@ -366,6 +470,12 @@ ruleTester('progress-interval-below-idle', {
       }),
     },
     {
+      name: 'the longest silence below the idle timeout',
+      manifest: manifest({
+        operations: op('    timeouts: { idleMs: 30000 }\n    progress: { emits: true, minIntervalMs: 250, maxIntervalMs: 15000 }'),
+      }),
+    },
+    {
       name: 'an idle timeout of 0 is one cause with one finding: deadline-idle-required owns it',
       manifest: manifest({
         operations: op('    timeouts: { idleMs: 0, maxMs: 60000 }\n    progress: { emits: true, minIntervalMs: 250 }'),
@@ -394,11 +504,58 @@ ruleTester('progress-interval-below-idle', {
       findings: [{ path: '/operations/0/progress/minIntervalMs', line: 9 }],
     },
     {
+      name: 'the longest silence between notifications far above the idle timeout',
+      manifest: manifest({
+        operations: op('    timeouts: { idleMs: 5000 }\n    progress: { emits: true, minIntervalMs: 250, maxIntervalMs: 500000 }'),
+      }),
+      findings: [{ path: '/operations/0/progress/maxIntervalMs', line: 8 }],
+    },
+    {
+      name: 'the longest silence equal to the idle timeout',
+      manifest: manifest({
+        operations: op('    timeouts: { idleMs: 15000 }\n    progress: { emits: true, minIntervalMs: 250, maxIntervalMs: 15000 }'),
+      }),
+      findings: [{ path: '/operations/0/progress/maxIntervalMs', line: 8 }],
+    },
+    {
       name: 'task.used: false is an ordinary request',
       manifest: manifest({
         operations: op('    timeouts: { idleMs: 5000 }\n    progress: { emits: true, minIntervalMs: 5000 }\n    task: { used: false }'),
       }),
       findings: [{ path: '/operations/0/progress/minIntervalMs', line: 8 }],
+    },
+  ],
+});
+
+ruleTester('progress-interval-order', {
+  valid: [
+    {
+      name: 'a rate limit of 250 ms, a keep-alive of 15 s',
+      manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 250, maxIntervalMs: 15000 }') }),
+    },
+    {
+      name: 'equal: progress exactly every interval',
+      manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 1000, maxIntervalMs: 1000 }') }),
+    },
+    { name: 'only a rate limit', manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 250 }') }) },
+    {
+      name: 'no progress sent',
+      manifest: manifest({ operations: op('    progress: { emits: false, minIntervalMs: 250, maxIntervalMs: 5 }') }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'the longest silence below the rate limit',
+      manifest: manifest({ operations: op('    progress: { emits: true, minIntervalMs: 250, maxIntervalMs: 5 }') }),
+      findings: [{ path: '/operations/0/progress/maxIntervalMs', line: 7 }],
+    },
+    {
+      name: 'the rate limit from the defaults',
+      manifest: manifest({
+        defaults: '  progress: { minIntervalMs: 1000 }',
+        operations: op('    progress: { emits: true, maxIntervalMs: 500 }'),
+      }),
+      findings: [{ path: '/operations/0/progress/maxIntervalMs', line: 9 }],
     },
   ],
 });

@@ -60,6 +60,7 @@ describe('the rule catalogue', () => {
         .sort(),
     ).toEqual([
       'idem-external-effect',
+      'progress-interval-order',
       'progress-token-unique',
       'retry-hints-not-contracts',
       'rounds-not-in-revision',

@@ -45,7 +45,7 @@ describe('mcprely evidence', () => {
       mcprelyEvidence: 1,
       server: 'billing',
       productionReady: true,
-      fixtures: { total: 51, passed: 51, failed: 0 },
+      fixtures: { total: 58, passed: 58, failed: 0 },
     });
     const names = index.artifacts.map((artifact: { name: string }) => artifact.name);
     expect(names).toEqual(

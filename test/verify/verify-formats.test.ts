@@ -77,7 +77,7 @@ describe('verify --format json | junit', () => {
     const [flawed, billing] = suites;
     expect(Number(billing!.failures)).toBe(0);
     expect(billing!.testcase).toHaveLength(Number(billing!.tests));
-    expect(Number(billing!.tests)).toBe(51);
+    expect(Number(billing!.tests)).toBe(58);
     expect(Number(flawed!.failures)).toBeGreaterThan(0);
     expect(flawed!.testcase.filter((testcase) => testcase.failure !== undefined)).toHaveLength(Number(flawed!.failures));
     const failing = flawed!.testcase.find((testcase) => testcase.name.startsWith('export_report/progress-resets-idle-maximum-fires '))!;
@@ -104,7 +104,7 @@ describe('verify --format json | junit', () => {
     expect(broken.testcase[0]!.error!.type).toBe('manifest-syntax');
     const json = JSON.parse(runCli(['verify', bad, 'fixtures/examples/billing.yaml', '-f', 'json']).stdout);
     expect(validateReport(json)).toBe(true);
-    expect(json.summary).toEqual({ fixtures: 51, passed: 51, failed: 0, unusableFiles: 1, ledgerStandIns: 7 });
+    expect(json.summary).toEqual({ fixtures: 58, passed: 58, failed: 0, unusableFiles: 1, ledgerStandIns: 7 });
     expect(json.errors[0]).toMatchObject({ ruleId: 'manifest-syntax', file: bad });
   });
 });

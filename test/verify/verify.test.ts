@@ -18,7 +18,7 @@ describe('mcprely verify on the examples', () => {
     const run = runCli(['verify', 'fixtures/examples/billing.yaml']);
     const failed = run.stdout.split('\n\n').filter((part) => /^FAIL {2}/m.test(part));
     expect(run.status, `${failed.join('\n\n').slice(0, 4000)}\n${run.stderr}`).toBe(0);
-    expect(run.stdout).toMatch(/^Summary: 51 fixtures run, 51 passed, 0 failed$/m);
+    expect(run.stdout).toMatch(/^Summary: 58 fixtures run, 58 passed, 0 failed$/m);
     expect(run.stderr).toBe('');
   });
 
