@@ -39,7 +39,7 @@ describe('the GitHub Action under a simulated Actions environment, against a loo
     expect(check.outputs['artifact-name']).toBe('mcprely-evidence-billing');
     const summary = readFileSync(ws.summary, 'utf8');
     expect(summary).toContain('### ✅ mcprely · `billing`: ✅ no findings in 2 files');
-    expect(summary).toContain('| `mcp/billing.yaml` | ✅ production-ready | 40 of 40 passed |');
+    expect(summary).toContain('| `mcp/billing.yaml` | ✅ production-ready | 58 of 58 passed |');
     expect(comment!.stdout).toMatch(/^Commented: https:\/\/github\.com\/acme\/billing-mcp\/pull\/42#issuecomment-\d+$/m);
     // Who the token writes as first (GITHUB_TOKEN: GET /user is refused, GraphQL's viewer answers), then the comments.
     expect(github.requests.map((request) => `${request.method} ${request.path}`)).toEqual([

@@ -15,8 +15,9 @@ describe('the speed work changes no finding', () => {
       expect(fast.status).toBe(1);
       expect(fast.stdout, format).toBe(slow.stdout);
     }
-    const report = JSON.parse(runCli(['lint', '-f', 'json', ...files]).stdout) as { summary: { errors: number } };
-    // The corpus is flawed on purpose: two findings for each of its operations, and the examples' own.
-    expect(report.summary.errors).toBeGreaterThanOrEqual(360);
+    const report = JSON.parse(runCli(['lint', '-f', 'json', ...files]).stdout) as { summary: { errors: number; warnings: number } };
+    // The corpus is flawed on purpose: two findings for each of its operations (a missing maximum is a warning where
+    // nothing resets the idle clock), and the examples' own.
+    expect(report.summary.errors + report.summary.warnings).toBeGreaterThanOrEqual(360);
   });
 });

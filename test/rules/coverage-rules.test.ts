@@ -262,12 +262,15 @@ ruleTester('rounds-request-state-ttl', {
     {
       name: 'below a round trip',
       manifest: manifest({ operations: op('    rounds: { multiRoundTrip: true, requestStateTtlMs: 5 }') }),
-      findings: [{ path: '/operations/0/rounds/requestStateTtlMs', line: 7 }],
+      findings: [
+        { path: '/operations/0/rounds/requestStateTtlMs', line: 7, messageId: 'below-round-trip', severity: 'error' },
+        { path: '/operations/0/rounds/requestStateTtlMs', line: 7, messageId: 'below-request-timeout', severity: 'warn' },
+      ],
     },
     {
-      name: 'half a minute',
+      name: 'half a minute: less than the SDK waits for the same question, a warning',
       manifest: manifest({ operations: op('    rounds: { multiRoundTrip: true, requestStateTtlMs: 30000 }') }),
-      findings: [{ path: '/operations/0/rounds/requestStateTtlMs', line: 7 }],
+      findings: [{ path: '/operations/0/rounds/requestStateTtlMs', line: 7, messageId: 'below-request-timeout', severity: 'warn' }],
     },
   ],
 });

@@ -573,19 +573,30 @@ ruleTester('task-poll-interval-floor', {
   ],
   invalid: [
     {
-      name: 'every millisecond',
+      name: 'every millisecond: a new poll before the last is answered',
       manifest: manifest({ operations: task('pollIntervalMs: 1') }),
-      findings: [{ path: '/operations/0/task/pollIntervalMs', line: 7 }],
+      findings: [
+        { path: '/operations/0/task/pollIntervalMs', line: 7, messageId: 'below-round-trip', severity: 'error' },
+        { path: '/operations/0/task/pollIntervalMs', line: 7, messageId: 'faster-than-sdk', severity: 'warn' },
+      ],
     },
     {
       name: 'every 0 ms',
       manifest: manifest({ operations: task('pollIntervalMs: 0') }),
-      findings: [{ path: '/operations/0/task/pollIntervalMs', line: 7 }],
+      findings: [
+        { path: '/operations/0/task/pollIntervalMs', line: 7, messageId: 'below-round-trip', severity: 'error' },
+        { path: '/operations/0/task/pollIntervalMs', line: 7, messageId: 'faster-than-sdk', severity: 'warn' },
+      ],
+    },
+    {
+      name: 'every 500 ms: faster than the SDK polls on its own, a warning',
+      manifest: manifest({ operations: task('pollIntervalMs: 500') }),
+      findings: [{ path: '/operations/0/task/pollIntervalMs', line: 7, messageId: 'faster-than-sdk', severity: 'warn' }],
     },
     {
       name: 'every 999 ms, from the defaults',
       manifest: manifest({ defaults: '  task: { pollIntervalMs: 999 }', operations: task('clientWaits: poll') }),
-      findings: [{ path: '/operations/0/task/pollIntervalMs', line: 5 }],
+      findings: [{ path: '/operations/0/task/pollIntervalMs', line: 5, messageId: 'faster-than-sdk', severity: 'warn' }],
     },
   ],
 });
