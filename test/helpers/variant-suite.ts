@@ -16,7 +16,7 @@ export type VariantShare = { readonly all: true } | { readonly every: number };
 export function variantSuite(name: string, share: VariantShare): void {
   const all = schemaVariants(`fixtures/examples/${name}`);
   const variants = 'all' in share ? all : all.filter((_, index) => index % share.every === 0);
-  describe(`single-field variants of ${name} (${'all' in share ? 'all' : `every ${share.every}th`} of ${all.length})`, () => {
+  describe(`single-field variants of ${name} (${'all' in share ? 'all' : `one in ${share.every}`} of ${all.length})`, () => {
     it('the clean example lints clean, passes every fixture, and its transcripts agree with its policy', async () => {
       const clean = await outcomeOf(schemaVariants.original(`fixtures/examples/${name}`));
       expect(clean.errors).toEqual([]);
