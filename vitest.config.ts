@@ -4,12 +4,11 @@ import { LIVE } from './vitest.live.config.js';
 
 /**
  * The longest files (each 11–52 s in a whole run on the 2-core machine at load ~4), started first: on a fresh clone
- * vitest has no timings and starts larger files first, so short files of heavy tables (in-process.test.ts) and the
+ * vitest has no timings and starts larger files first, so short files of heavy tables and the
  * policy-variant files ran last while the other worker could sit idle. A file missing from the list only loses its
  * place.
  */
 const LONGEST_FIRST = [
-  'test/hostile/in-process.test.ts',
   'test/probe/drift.test.ts',
   'test/proxy/proxy.test.ts',
   'test/verify/policy-variants.test.ts',

@@ -141,7 +141,7 @@ const RUN_GROUPS = {
   alias: ['caller-mutates-result-clean-replay'],
   buffer: ['slow-consumer-overflows-buffer'],
   sse: ['proxy-buffering-sse', 'quiet-stream-behind-proxy'],
-  reconnect: ['stream-drop-reconnect-refetch', 'reconnect-herd-backoff'],
+  reconnect: ['stream-drop-reconnect-refetch', 'stream-drop-reissue', 'reconnect-herd-backoff'],
   task: ['task-cancel-ack-then-worker-checkpoint'],
   deadline: ['progress-resets-idle-maximum-fires'],
 } as const satisfies Record<string, readonly FixtureKind[]>;

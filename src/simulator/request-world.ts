@@ -162,8 +162,15 @@ export class RequestWorld {
     if (protocolOfFixture(this.fixture) === 'listen' && this.#facts['subscriptions-listen'].value)
       this.transcript.wire(at, 'server → client', { jsonrpc: '2.0', method: METHODS.subscriptionsAcknowledged, params: {} });
     if (!this.#http) return;
-    this.transcript.note(at, 'server', `SSE response stream of ${name} open`);
-    if (this.#buffersBecause.length > 0)
+    const json = p.http.responseMode === 'json';
+    this.transcript.note(
+      at,
+      'server',
+      json
+        ? `the server will answer ${name} with a single JSON response: no SSE stream, nothing before the result`
+        : `SSE response stream of ${name} open`,
+    );
+    if (this.#buffersBecause.length > 0 && !json)
       this.transcript.note(
         at,
         'proxy',

@@ -1,0 +1,4 @@
+import { hostileInProcessSuite } from './in-process-suite.js';
+
+// Every hostile input through every stage in process, and sixty random draws (npm run test:live); npm test runs a sample.
+hostileInProcessSuite('all');
