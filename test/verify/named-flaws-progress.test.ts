@@ -1,31 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { schemaVariants } from '../helpers/schema-variants.js';
-import { outcomeOf } from '../helpers/variant-outcomes.js';
-
-/** An example with one field set (`path` through operations by index, or defaults). */
-function exampleWith(file: string, path: readonly (string | number)[], value: unknown): Record<string, unknown> {
-  const manifest = structuredClone(schemaVariants.original(`fixtures/examples/${file}`));
-  let node = manifest as Record<string | number, unknown>;
-  for (const segment of path.slice(0, -1)) {
-    node[segment] ??= {};
-    node = node[segment] as Record<string | number, unknown>;
-  }
-  if (value === undefined) delete node[path.at(-1)!];
-  else node[path.at(-1)!] = value;
-  return manifest;
-}
-
-const BILLING = ['charge_account', 'get_balance', 'reindex_ledger', 'watch_accounts'];
-const INVENTORY = ['reserve_inventory', 'watch_inventory'];
-const operation = (names: readonly string[], name: string) => ['operations', names.indexOf(name)] as const;
+import { namedFlawsSuite, opPath, type NamedFlaw } from '../helpers/named-flaws.js';
 
 // Issue 47's named examples of the progress and deadline area, and the degenerate values it asks lint to refuse:
 // each fails the named fixture, and lint reports the rule.
-const FLAWS: readonly { flaw: string; file: string; path: readonly (string | number)[]; value: unknown; fails: string; rule: string }[] = [
+const FLAWS: readonly NamedFlaw[] = [
   {
     flaw: 'progress that may repeat or go back (charge_account)',
     file: 'billing.yaml',
-    path: [...operation(BILLING, 'charge_account'), 'progress', 'monotonic'],
+    path: [...opPath('charge_account'), 'progress', 'monotonic'],
     value: false,
     fails: 'charge_account/progress-values-increase',
     rule: 'progress-monotonic',
@@ -33,7 +14,7 @@ const FLAWS: readonly { flaw: string; file: string; path: readonly (string | num
   {
     flaw: "a Task's progress that goes on after its cancellation (reindex_ledger)",
     file: 'billing.yaml',
-    path: [...operation(BILLING, 'reindex_ledger'), 'progress', 'stopsOnCancellation'],
+    path: [...opPath('reindex_ledger'), 'progress', 'stopsOnCancellation'],
     value: false,
     fails: 'reindex_ledger/task-progress-stops-at-terminal',
     rule: 'progress-stops',
@@ -41,7 +22,7 @@ const FLAWS: readonly { flaw: string; file: string; path: readonly (string | num
   {
     flaw: "a Task's progress that goes on after it completed (reindex_ledger, 2025-11-25)",
     file: 'billing-2025.yaml',
-    path: [...operation(BILLING, 'reindex_ledger'), 'progress', 'stopsOnCompletion'],
+    path: [...opPath('reindex_ledger'), 'progress', 'stopsOnCompletion'],
     value: false,
     fails: 'reindex_ledger/task-progress-stops-at-terminal',
     rule: 'progress-stops',
@@ -49,7 +30,7 @@ const FLAWS: readonly { flaw: string; file: string; path: readonly (string | num
   {
     flaw: "a Task's progress that may repeat (reindex_ledger)",
     file: 'billing.yaml',
-    path: [...operation(BILLING, 'reindex_ledger'), 'progress', 'monotonic'],
+    path: [...opPath('reindex_ledger'), 'progress', 'monotonic'],
     value: false,
     fails: 'reindex_ledger/task-progress-stops-at-terminal',
     rule: 'progress-monotonic',
@@ -57,7 +38,7 @@ const FLAWS: readonly { flaw: string; file: string; path: readonly (string | num
   {
     flaw: 'progress on the subscriptions/listen stream (2026-07-28 HTTP)',
     file: 'billing.yaml',
-    path: [...operation(BILLING, 'charge_account'), 'progress', 'httpStream'],
+    path: [...opPath('charge_account'), 'progress', 'httpStream'],
     value: 'listen',
     fails: 'charge_account/progress-on-request-stream',
     rule: 'progress-on-request-stream',
@@ -65,7 +46,7 @@ const FLAWS: readonly { flaw: string; file: string; path: readonly (string | num
   {
     flaw: 'an idle timeout equal to the maximum (inherited 30000 = 30000)',
     file: 'inventory.yaml',
-    path: [...operation(INVENTORY, 'reserve_inventory'), 'timeouts', 'idleMs'],
+    path: [...opPath('reserve_inventory', 'inventory.yaml'), 'timeouts', 'idleMs'],
     value: undefined,
     fails: 'reserve_inventory/idle-timeout-fires-on-silence',
     rule: 'deadline-max-at-least-idle',
@@ -73,7 +54,7 @@ const FLAWS: readonly { flaw: string; file: string; path: readonly (string | num
   {
     flaw: 'an idle timeout of 1 ms, below a round trip',
     file: 'billing.yaml',
-    path: [...operation(BILLING, 'get_balance'), 'timeouts', 'idleMs'],
+    path: [...opPath('get_balance'), 'timeouts', 'idleMs'],
     value: 1,
     fails: 'get_balance/answer-within-one-round-trip',
     rule: 'deadline-idle-required',
@@ -81,7 +62,7 @@ const FLAWS: readonly { flaw: string; file: string; path: readonly (string | num
   {
     flaw: 'a maximum timeout of 5 ms, below a round trip',
     file: 'billing.yaml',
-    path: [...operation(BILLING, 'get_balance'), 'timeouts', 'maxMs'],
+    path: [...opPath('get_balance'), 'timeouts', 'maxMs'],
     value: 5,
     fails: 'get_balance/answer-within-one-round-trip',
     rule: 'deadline-max-required',
@@ -89,17 +70,11 @@ const FLAWS: readonly { flaw: string; file: string; path: readonly (string | num
   {
     flaw: 'progress that may stay silent far longer than the idle timeout',
     file: 'billing.yaml',
-    path: [...operation(BILLING, 'charge_account'), 'progress', 'maxIntervalMs'],
+    path: [...opPath('charge_account'), 'progress', 'maxIntervalMs'],
     value: 500_000,
     fails: 'charge_account/progress-at-slowest-pace',
     rule: 'progress-interval-below-idle',
   },
 ];
 
-describe('each named progress and deadline flaw fails a named fixture, and lint reports it', () => {
-  it.each(FLAWS)('$flaw fails $fails', async ({ file, path, value, fails, rule }) => {
-    const outcome = await outcomeOf(exampleWith(file, path, value));
-    expect(outcome.failures.map((failure) => failure.id)).toContain(fails);
-    expect([...outcome.errors, ...outcome.warnings]).toContain(rule);
-  });
-});
+namedFlawsSuite('each named progress and deadline flaw fails a named fixture, and lint reports it', FLAWS);

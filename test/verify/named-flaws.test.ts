@@ -3,38 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { schemaVariants } from '../helpers/schema-variants.js';
-import { outcomeOf } from '../helpers/variant-outcomes.js';
-
-/** The billing example with one field set (`path` through operations by name, or defaults). */
-function billingWith(path: readonly (string | number)[], value: unknown): Record<string, unknown> {
-  const manifest = structuredClone(schemaVariants.original('fixtures/examples/billing.yaml'));
-  let node = manifest as Record<string | number, unknown>;
-  for (const segment of path.slice(0, -1)) {
-    node[segment] ??= {};
-    node = node[segment] as Record<string | number, unknown>;
-  }
-  node[path.at(-1)!] = value;
-  return manifest;
-}
-
-const operation = (name: string) => {
-  const names = ['charge_account', 'get_balance', 'reindex_ledger', 'watch_accounts'];
-  return ['operations', names.indexOf(name)] as const;
-};
+import { namedFlawsSuite, opPath, type NamedFlaw } from '../helpers/named-flaws.js';
 
 // Each flaw issue 25 found passing verify, with the fixture that must now fail for it (and the rule lint reports).
-const FLAWS: readonly { flaw: string; path: readonly (string | number)[]; value: unknown; fails: string; rule: string }[] = [
+const FLAWS: readonly NamedFlaw[] = [
   {
     flaw: 'a task store in memory',
-    path: [...operation('reindex_ledger'), 'task', 'store'],
+    path: [...opPath('reindex_ledger'), 'task', 'store'],
     value: 'in-memory',
     fails: 'reindex_ledger/task-drop-then-poll',
     rule: 'task-durable-state',
   },
   {
     flaw: 'task state that does not survive a disconnect',
-    path: [...operation('reindex_ledger'), 'task', 'survivesDisconnect'],
+    path: [...opPath('reindex_ledger'), 'task', 'survivesDisconnect'],
     value: false,
     fails: 'reindex_ledger/task-drop-then-poll',
     rule: 'task-durable-state',
@@ -62,14 +44,14 @@ const FLAWS: readonly { flaw: string; path: readonly (string | number)[]; value:
   },
   {
     flaw: 'progress after completion',
-    path: [...operation('charge_account'), 'progress', 'stopsOnCompletion'],
+    path: [...opPath('charge_account'), 'progress', 'stopsOnCompletion'],
     value: false,
     fails: 'charge_account/stdio-complete-before-late-cancel',
     rule: 'progress-stops',
   },
   {
     flaw: 'a handler that never checks',
-    path: [...operation('charge_account'), 'cancellation', 'handler'],
+    path: [...opPath('charge_account'), 'cancellation', 'handler'],
     value: 'never-checks',
     fails: 'charge_account/stdio-cancel-before-completion',
     rule: 'cancel-handler-checks',
@@ -90,27 +72,21 @@ const FLAWS: readonly { flaw: string; path: readonly (string | number)[]; value:
   },
   {
     flaw: 'a retry that reuses its request id',
-    path: [...operation('get_balance'), 'retry', 'newRequestId'],
+    path: [...opPath('get_balance'), 'retry', 'newRequestId'],
     value: false,
     fails: 'get_balance/timeout-retry-new-request-id',
     rule: 'retry-new-request-id',
   },
   {
     flaw: 'a subscription re-issued with a tool name',
-    path: [...operation('watch_accounts'), 'recovery', 'reconnect', 'carriesToolName'],
+    path: [...opPath('watch_accounts'), 'recovery', 'reconnect', 'carriesToolName'],
     value: true,
     fails: 'watch_accounts/stream-drop-reconnect-refetch',
     rule: 'recovery-listen-restore',
   },
 ];
 
-describe('each flaw a reviewer found passing verify now fails a named fixture, and lint reports it', () => {
-  it.each(FLAWS)('$flaw fails $fails', async ({ path, value, fails, rule }) => {
-    const outcome = await outcomeOf(billingWith(path, value));
-    expect(outcome.failures.map((failure) => failure.id)).toContain(fails);
-    expect([...outcome.errors, ...outcome.warnings]).toContain(rule);
-  });
-});
+namedFlawsSuite('each flaw a reviewer found passing verify now fails a named fixture, and lint reports it', FLAWS);
 
 describe('evidence of the complete example plays each method as it is', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcprely-evidence-'));
