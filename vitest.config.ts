@@ -1,6 +1,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 import { LIVE } from './vitest.live.config.js';
+import { EXHAUSTIVE } from './vitest.variants.config.js';
 
 /**
  * The longest files (each 11–52 s in a whole run on the 2-core machine at load ~4), started first: on a fresh clone
@@ -51,7 +52,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     include: ['test/**/*.test.ts'],
-    exclude: [...LIVE, 'test/variants/**', 'test/postgres/**', 'test/browser/**', 'test/sdk/**'],
+    exclude: [...LIVE, ...EXHAUSTIVE, 'test/postgres/**', 'test/browser/**', 'test/sdk/**'],
     maxWorkers: 2,
     sequence: { sequencer: LongestFirst },
   },

@@ -15,8 +15,6 @@ export const LIVE = [
   'test/probe/drift-everything.test.ts',
   // The chosen hostile manifests through every command of the built CLI (about 85 runs); npm test keeps four.
   'test/hostile/cli-hostile-inputs.test.ts',
-  // Every hostile input (300 and more) through every stage in process; npm test runs one of each class.
-  'test/hostile/in-process-all.test.ts',
   // Load: the hostile size series (100 to 3 000 operations) through every stage in process, held to scaling.
   'test/hostile/in-process-sizes.test.ts',
   // Load: floods of 50 to 200 MB through the proxy over stdio and HTTP, its peak memory measured.

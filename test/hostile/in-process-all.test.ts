@@ -1,4 +1,4 @@
 import { hostileInProcessSuite } from './in-process-suite.js';
 
-// Every hostile input through every stage in process, and sixty random draws (npm run test:live); npm test runs a sample.
+// Every hostile input through every stage in process, and sixty random draws (npm run test:hostile); npm test runs a sample.
 hostileInProcessSuite('all');

@@ -7,7 +7,7 @@ const inputs = hostileInputs();
 
 /**
  * Hostile inputs through every stage in process: every stage ends, within bounds, and prints nothing raw. `all` runs
- * every input and sixty random draws (npm run test:live); `sample` the first input of each class and ten draws (npm test).
+ * every input and sixty random draws (npm run test:hostile); `sample` the first input of each class and ten draws (npm test).
  */
 export function hostileInProcessSuite(share: 'all' | 'sample'): void {
   const firstOfEachKind = new Set([...new Map(inputs.map((input) => [input.kind, input] as const)).values()].map((input) => input.name));

@@ -1,4 +1,4 @@
 import { hostileInProcessSuite } from './in-process-suite.js';
 
-// One hostile input of each class and ten random draws; npm run test:live runs every input (in-process-all.test.ts).
+// One hostile input of each class and ten random draws; npm run test:hostile runs every input (in-process-all.test.ts).
 hostileInProcessSuite('sample');
