@@ -110,5 +110,10 @@ export async function everyStageOf(input: HostileInput, sizeTimes: Map<number, n
     sizeTimes.set(count, elapsed);
     expect(elapsed).toBeLessThan(50_000);
   }
-  expect(process.memoryUsage().heapUsed).toBeLessThan(1024 * 1024 * 1024);
+  // What the stages still hold once collected, where the worker runs with --expose-gc (the live suites,
+  // vitest.live.config.ts: about 30 to 50 MB after 3 000 operations); elsewhere the figure includes the garbage a
+  // collection has not reached yet, so only a gross bound holds.
+  const { gc } = globalThis as { gc?: () => void };
+  gc?.();
+  expect(process.memoryUsage().heapUsed).toBeLessThan((gc === undefined ? 1024 : 256) * 1024 * 1024);
 }
