@@ -12,7 +12,8 @@ const inputs = hostileInputs();
 export function hostileInProcessSuite(share: 'all' | 'sample'): void {
   const firstOfEachKind = new Set([...new Map(inputs.map((input) => [input.kind, input] as const)).values()].map((input) => input.name));
   const chosen = inputs.filter((input) => !SIZE_SERIES.test(input.name) && (share === 'all' || firstOfEachKind.has(input.name)));
-  describe(`hostile inputs, in process (${share === 'all' ? 'all of them' : 'one of each class'}): every stage ends, within bounds, and prints nothing raw`, () => {
+  const which = share === 'all' ? 'all of them' : 'one of each class';
+  describe(`hostile inputs, in process (${which}): every stage ends, within bounds, and prints nothing raw`, () => {
     it('there are at least 300 of them, in every class', () => {
       expect(inputs.length).toBeGreaterThanOrEqual(300);
       expect(new Set(inputs.map((input) => input.kind)).size).toBe(8);
