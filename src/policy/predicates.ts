@@ -161,6 +161,15 @@ export function reconnects(operation: OperationSpec, server: ServerSpec): boolea
   return servesHttp(operation, server) || isListenStream(operation);
 }
 
+/**
+ * The revision ties a request's progress to the originating request's own stream on Streamable HTTP (2026-07-28:
+ * never the subscriptions/listen stream); where it does not (2025-11-25), the token ties progress to its request on
+ * any stream.
+ */
+export function progressTiedToRequestStream(specVersion: SpecVersion): boolean {
+  return factsOf(specVersion)['request-scoped-notifications'].value === 'originating-stream';
+}
+
 /** A backoff that spreads clients and stops growing. */
 export function backoffIsCappedWithJitter(backoff: Backoff | undefined): boolean {
   return backoff?.capMs !== undefined && (backoff.jitter === 'full' || backoff.jitter === 'equal');

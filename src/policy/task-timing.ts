@@ -20,7 +20,10 @@ export function taskWorkEndsByMs(operation: OperationSpec): number | undefined {
  */
 export function taskResultReadByMs(operation: OperationSpec): number | undefined {
   const endsBy = taskWorkEndsByMs(operation);
-  if (endsBy === undefined) return undefined;
-  const interval = operation.task?.pollIntervalMs;
-  return interval === undefined || interval <= 0 ? endsBy : firstPollAfter(endsBy, interval);
+  return endsBy === undefined ? undefined : resultReadAt(endsBy, operation.task?.pollIntervalMs);
+}
+
+/** When a client polling every `interval` ms from creation reads work that ends at `endsAt`: its next poll, or then (no interval). */
+export function resultReadAt(endsAt: number, interval: number | null | undefined): number {
+  return interval === undefined || interval === null || interval <= 0 ? endsAt : firstPollAfter(endsAt, interval);
 }

@@ -21,7 +21,6 @@ import {
 import { taskResultReadByMs } from '../policy/task-timing.js';
 import { HOST_LIMITS } from '../spec/host-limits.js';
 import { fact } from '../spec/revision-facts.js';
-import { REQUEST_STATE_FLOOR_MS, TASK_POLL_FLOOR_MS } from '../spec/task-limits.js';
 import { DEGENERATE_FLOORS } from '../policy/degenerate-floors.js';
 
 /** `manifest` reaches the revision (a caller outside the rules may leave it out: a field that needs it is then undefined). */
@@ -48,10 +47,10 @@ export const DERIVED_FIELDS: Readonly<Record<string, Derived>> = {
    */
   $taskRefusedMethod: (operation, _server, manifest) =>
     manifest === undefined || fact(manifest.specVersion, 'task-methods').value.includes(operation.method) ? undefined : operation.method,
-  /** The shortest task poll interval that still limits a client's polling (src/spec/task-limits.ts says where it comes from). */
-  $taskPollFloorMs: () => TASK_POLL_FLOOR_MS,
-  /** The shortest requestState TTL that outlives the input a round asks for (src/spec/task-limits.ts says where it comes from). */
-  $requestStateFloorMs: () => REQUEST_STATE_FLOOR_MS,
+  /** The task poll interval below which clients poll faster than the SDK's own pace (src/policy/degenerate-floors.ts). */
+  $taskPollFloorMs: () => DEGENERATE_FLOORS.taskPollMs,
+  /** The requestState TTL below which a round gets less time than the same question asked as a request (src/policy/degenerate-floors.ts). */
+  $requestStateFloorMs: () => DEGENERATE_FLOORS.requestStateTtlMs,
   /** When a client following the policy reads the result of work that ends at the maximum timeout (policy/task-timing.ts). */
   $taskResultReadByMs: (operation) => taskResultReadByMs(operation),
   $ledgerDurable: (operation) => ledgerIsDurable(operation),
@@ -69,15 +68,17 @@ export const DERIVED_FIELDS: Readonly<Record<string, Derived>> = {
    * maximum timeout, with the backoff's cap between attempts. Undefined without automatic retry.
    */
   $retryWindowMs: (operation) => (retriesAutomatically(operation) ? retryWindowOf(operation)?.ms : undefined),
+  /** One request-response round trip: a request timeout below it cancels every request before its answer (src/policy/degenerate-floors.ts). */
+  $roundTripMs: () => DEGENERATE_FLOORS.roundTripMs,
+  /** The shortest progress rate limit that limits anything (src/policy/degenerate-floors.ts). */
+  $progressRateLimitFloorMs: () => DEGENERATE_FLOORS.progressRateLimitMs,
+  /** The smallest backoff base that spreads a herd's first retries (src/policy/degenerate-floors.ts). */
+  $backoffBaseFloorMs: () => DEGENERATE_FLOORS.backoffBaseMs,
   /**
    * The server's SSE keep-alive comments can reach the request inside its idle window: it is served over
    * Streamable HTTP, has an idle timeout, and the declared keep-alive interval is shorter than it. A keep-alive
    * that comes only after the idle timeout fired (or none, where none is declared) resets nothing.
    */
-  /** One request-response round trip: a request timeout below it cancels every request before its answer (src/policy/degenerate-floors.ts). */
-  $roundTripMs: () => DEGENERATE_FLOORS.roundTripMs,
-  /** The shortest progress rate limit that limits anything (src/policy/degenerate-floors.ts). */
-  $progressRateLimitFloorMs: () => DEGENERATE_FLOORS.progressRateLimitMs,
   $keepaliveWithinIdle: (operation, server) => keepaliveWithinIdle(operation, server),
   /**
    * Something the policy lets through can reset the request's idle clock: progress it sends and resets the clock

@@ -2,7 +2,8 @@ import { plural } from '../text/plural.js';
 import { simulatedCapacity } from '../fixtures/limits.js';
 import type { Expectation, Fixture } from '../fixtures/fixture-types.js';
 import type { ExpectationResult } from './fixture-run.js';
-import { MIN_BACKOFF_BASE_MS, type HerdOutcome } from './policy-backoff.js';
+import type { HerdOutcome } from './policy-backoff.js';
+import { DEGENERATE_FLOORS } from '../policy/degenerate-floors.js';
 import type { PolicyBuffer } from './policy-buffer.js';
 import type { ChargeOutcome, PolicyLedgers } from './policy-ledger.js';
 import { listenReissueProblems } from './request-reconnect.js';
@@ -216,7 +217,7 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       ];
     }
     case 'progress-increasing': {
-      const seen = progressSeen(observed, expectation.token);
+      const { seen } = progressOf(observed, expectation.token);
       if (seen.length < 2)
         return [
           false,
@@ -231,7 +232,7 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       ];
     }
     case 'progress-on-request-stream': {
-      const { onListen, total } = progressStreams(observed, expectation.token);
+      const { onListen, sent: total } = progressOf(observed, expectation.token);
       if (total === 0) return [false, `the server sent no progress for ${expectation.token}`];
       return [
         onListen === 0,
@@ -267,7 +268,7 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
       const came =
         `the first attempt waits up to ${first} ms: ${herd.clients} clients came back between ${herd.firstWindow.from} and ` +
         `${herd.firstWindow.to} ms, at most ${herd.firstLargestGroup} in the same millisecond`;
-      return first >= MIN_BACKOFF_BASE_MS ? [true, came] : [false, `${came}, one burst to a recovering server`];
+      return first >= DEGENERATE_FLOORS.backoffBaseMs ? [true, came] : [false, `${came}, one burst to a recovering server`];
     }
     case 'backoff-capped': {
       const herd = observed.herd;
@@ -326,20 +327,16 @@ function check(expectation: Expectation, observed: Observations): [boolean, stri
   }
 }
 
-/** The progress values the client received for a token, from the request or the task that carries it. */
-function progressSeen(observed: Observations, token: string): number[] {
-  for (const view of observed.requests.views.values()) if (view.progressToken === token) return view.progressSeen;
-  for (const reporter of observed.tasks.progress.values()) if (reporter.token === token) return reporter.seen;
-  return [];
-}
-
-/** How many progress notifications the server sent for a token, and how many of them on the listen stream. */
-function progressStreams(observed: Observations, token: string): { onListen: number; total: number } {
+/**
+ * The progress of a token, from the request or the task that carries it: the values the client received (tied to
+ * their request), how many the server sent, and how many of those rode the subscriptions/listen stream.
+ */
+function progressOf(observed: Observations, token: string): { seen: readonly number[]; sent: number; onListen: number } {
   for (const view of observed.requests.views.values())
-    if (view.progressToken === token) return { onListen: view.progressOnListen, total: view.progressSent };
+    if (view.progressToken === token) return { seen: view.progressSeen, sent: view.progressSent, onListen: view.progressOnListen };
   for (const reporter of observed.tasks.progress.values())
-    if (reporter.token === token) return { onListen: reporter.onListen, total: reporter.seen.length };
-  return { onListen: 0, total: 0 };
+    if (reporter.token === token) return { seen: reporter.seen, sent: reporter.seen.length, onListen: reporter.onListen };
+  return { seen: [], sent: 0, onListen: 0 };
 }
 
 /** Nothing more may come for a request after `event`: how many messages did. */

@@ -2,14 +2,6 @@ import type { BackoffParameters } from '../fixtures/fixture-types.js';
 import { backoffDelay } from '../reference/recovery.js';
 import type { Transcript } from './transcript.js';
 
-/**
- * The smallest first wait (backoff base) that spreads a herd's first retries at all: a herd of a thousand clients
- * with full jitter comes back within the base, so below 10 ms more than a tenth of it lands in one millisecond
- * (the share the herd-spread check allows), and 5 ms is below a network round trip. The rules retry-backoff and
- * recovery-backoff (their small-base checks) use the same number.
- */
-export const MIN_BACKOFF_BASE_MS = 10;
-
 export interface HerdOutcome {
   readonly clients: number;
   /** The wait's ceiling at each attempt. */

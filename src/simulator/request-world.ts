@@ -1,5 +1,6 @@
 import { plural } from '../text/plural.js';
 import type { Fixture } from '../fixtures/fixture-types.js';
+import { progressOnListenStream, repeatedProgressNote, reportedProgress } from './progress-policy.js';
 import { RequestCoordinator } from '../reference/request-coordinator.js';
 import { missingSseHeaders } from '../reference/recovery.js';
 import { factsOf, type RevisionFacts } from '../spec/revision-facts.js';
@@ -223,27 +224,16 @@ export class RequestWorld {
       });
       return;
     }
-    // A reporter whose policy does not keep progress increasing reports the value it reported last again.
-    const repeated =
-      this.#p.request?.progressMonotonic === false && view.lastProgressSent !== undefined && record.progressToken !== undefined;
-    if (repeated)
-      this.transcript.note(
-        at,
-        'server',
-        `the policy does not keep progress increasing: it reports ${view.lastProgressSent} again instead of ${value}`,
-      );
+    const { sent, repeated } =
+      record.progressToken === undefined ? { sent: value, repeated: false } : reportedProgress(this.#p, view.lastProgressSent, value);
+    if (repeated) this.transcript.note(at, 'server', repeatedProgressNote(sent, value));
     const message = repeated
-      ? { jsonrpc: '2.0', method: METHODS.progress, params: { progressToken: record.progressToken, progress: view.lastProgressSent } }
+      ? { jsonrpc: '2.0', method: METHODS.progress, params: { progressToken: record.progressToken, progress: sent } }
       : this.coordinator.progress(name, value, { nowMs: at });
     if (message === undefined) return;
     view.lastProgressSent = (message.params as { progress: number }).progress;
     view.progressSent++;
-    // Where the revision lets request-scoped notifications ride any stream (2025-11-25), the token ties progress to its request wherever it comes.
-    if (
-      this.#http &&
-      this.#p.request?.progressStream === 'listen' &&
-      this.#facts['request-scoped-notifications'].value === 'originating-stream'
-    ) {
+    if (progressOnListenStream(this.#p, this.fixture.specVersion, this.#http)) {
       this.#onListenStream(at, view, message);
       return;
     }

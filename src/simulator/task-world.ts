@@ -8,6 +8,7 @@ import type { Transcript } from './transcript.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { TERMINAL_TASK_STATUSES, type TaskStatus } from '../protocol/task-status.js';
 import { METHODS } from '../protocol/methods.js';
+import { progressOnListenStream, repeatedProgressNote, reportedProgress } from './progress-policy.js';
 
 interface ClientTaskView {
   waiting: boolean;
@@ -310,18 +311,11 @@ export class TaskWorld {
       this.transcript.note(at, 'tasks', `the policy keeps reporting progress for ${task} after it became ${status}`);
       reporter.afterTerminal++;
     }
-    let sent = value;
-    if (p.request?.progressMonotonic === false && reporter.last !== undefined) {
-      sent = reporter.last;
-      this.transcript.note(at, 'tasks', `the policy does not keep progress increasing: it reports ${sent} again instead of ${value}`);
-    }
+    const { sent, repeated } = reportedProgress(p, reporter.last, value);
+    if (repeated) this.transcript.note(at, 'tasks', repeatedProgressNote(sent, value));
     reporter.last = sent;
     const message = { jsonrpc: '2.0', method: METHODS.progress, params: { progressToken: reporter.token, progress: sent } };
-    if (
-      this.fixture.transport === 'streamable-http' &&
-      p.request?.progressStream === 'listen' &&
-      factsOf(this.fixture.specVersion)['request-scoped-notifications'].value === 'originating-stream'
-    ) {
+    if (progressOnListenStream(p, this.fixture.specVersion, this.fixture.transport === 'streamable-http')) {
       reporter.onListen++;
       this.transcript.wire(at, 'server → client', `${JSON.stringify(message)} (on the subscriptions/listen stream)`);
     } else this.transcript.wire(at, 'server → client', message);
