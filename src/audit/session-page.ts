@@ -1,5 +1,6 @@
 import { html } from '../html/escape.js';
 import { htmlPage } from '../html/page.js';
+import { SCROLL_BOX_END, scrollBox, scrollBoxStart } from '../html/scroll-box.js';
 import { sequenceSvg } from '../html/sequence-svg.js';
 import type { SessionVerdict } from '../judges/judge-session.js';
 import type { JudgedCase, Judgement } from '../judges/judgement.js';
@@ -110,10 +111,11 @@ function requestLines(request: SessionRequest): number[] {
 
 function figure(id: string, caption: string, entries: readonly TranscriptEntry[]): string {
   const mermaid = sequenceDiagram(entries);
+  const label = `Sequence diagram: ${caption.replace(/<[^>]+>/g, '')}`;
   return [
     `<figure data-diagram="${html(id)}">`,
     `<figcaption>${caption}</figcaption>`,
-    sequenceSvg(mermaid, `Sequence diagram: ${caption.replace(/<[^>]+>/g, '')}`, id),
+    scrollBox(label, sequenceSvg(mermaid, label, id)),
     `<details><summary>Mermaid source</summary><pre>${html(mermaid)}</pre></details>`,
     '</figure>',
   ].join('\n');
@@ -147,6 +149,7 @@ export function sessionPage(input: SessionPageInput): string {
     id: 'judges',
     label: 'The judges',
     body: [
+      scrollBoxStart('The judges'),
       '<table>',
       '<caption class="meta">Each judge, the party its rule binds, and what it made of the session</caption>',
       '<thead><tr><th scope="col">Judge</th><th scope="col">Party</th><th scope="col">Status</th><th scope="col">Why</th></tr></thead>',
@@ -158,6 +161,7 @@ export function sessionPage(input: SessionPageInput): string {
       ),
       '</tbody>',
       '</table>',
+      SCROLL_BOX_END,
     ].join('\n'),
   });
   if (input.claims !== undefined)

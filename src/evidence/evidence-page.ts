@@ -1,5 +1,6 @@
 import type { Finding } from '../findings/finding.js';
 import { html } from '../html/escape.js';
+import { SCROLL_BOX_END, scrollBoxStart } from '../html/scroll-box.js';
 import { relativeUri } from '../text/relative-uri.js';
 import { DECLARED_BASIS, findingsHtml, mark, renderReviewHtmlChunks, table, type PageSection } from '../review/render-review-html.js';
 import type { FixtureOutcome, Review, ReviewView } from '../review/review-types.js';
@@ -78,6 +79,7 @@ function liveSection(live: LiveEvidence, ruleLink: (ruleId: string) => string | 
       live.claims.length === 0
         ? '<p>The manifest makes no claim the probe can see.</p>'
         : table(
+            'Claims of the manifest on the wire',
             ['claim', 'result', 'what was seen, or why not (a claim not seen stands as declared)'],
             live.claims.map((claim) => [
               `<code>${html(`${claim.operation === undefined ? '' : `${claim.operation}: `}${claim.field}: ${claim.value}`)}</code>`,
@@ -87,6 +89,7 @@ function liveSection(live: LiveEvidence, ruleLink: (ruleId: string) => string | 
           ),
       '<h3>Probe checks</h3>',
       table(
+        'Probe checks',
         ['check', 'result', 'what was seen'],
         live.checks.map((check) => [`<code>${html(check.id)}</code>`, status(check.status), html(check.summary)]),
       ),
@@ -106,13 +109,14 @@ function* artifactsHtml(index: EvidenceIndex & { readonly files: BundleFiles }):
   yield '<h2>Artifacts and files</h2>\n';
   // table() with each artifact's files written one at a time (an artifact of 10 000 operations has 20 000).
   const headings = ['artifact', 'status', 'note', 'files'];
+  yield `${scrollBoxStart('Artifacts and their files')}\n`;
   yield `<table>\n<thead><tr>${headings.map((heading) => `<th scope="col">${html(heading)}</th>`).join('')}</tr></thead>\n<tbody>\n`;
   for (const [row, artifact] of index.artifacts.entries()) {
     yield `${row === 0 ? '' : '\n'}<tr><td>${html(artifact.name)}</td><td>${mark(...ARTIFACT_MARK[artifact.status])}</td><td>${html(artifact.note)}</td><td>`;
     for (const [position, path] of artifact.paths.entries()) yield `${position === 0 ? '' : '<br>'}${fileLink(path)}`;
     yield '</td></tr>';
   }
-  yield '\n</tbody>\n</table>';
+  yield `\n</tbody>\n</table>\n${SCROLL_BOX_END}`;
   yield `\n<details><summary>Every file of the bundle (${index.files.length})</summary>\n<ul>\n`;
   let first = true;
   for (const path of index.files) {

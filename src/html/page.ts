@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { html } from './escape.js';
+import { SCROLL_BOX_CLASS } from './scroll-box.js';
 
 /** One page, complete in itself: its style and its one small script inline, nothing fetched. */
 export interface PageSpec {
@@ -103,10 +104,11 @@ const STYLE = `
 --ok:#56d364;--ok-bg:#12261e;--fail:#ff8182;--fail-bg:#2d1214;--warn:#e3b341;--warn-bg:#272115;--note:#6cb6ff;--note-bg:#121d2f;
 --seq-actor:#212830;--seq-note:#3a2f13;--seq-line:#9198a1}}
 *{box-sizing:border-box}
-html{scrollbar-gutter:stable}
+html{scrollbar-gutter:stable;overflow-wrap:break-word}
 body{margin:0 auto;max-width:72rem;padding:1rem 1.5rem 3rem;background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif}
+@media (max-width:30rem){body{padding:.75rem .75rem 2rem}}
 a{color:var(--link)}
-a:focus-visible,summary:focus-visible,main:focus-visible{outline:3px solid var(--link);outline-offset:2px}
+a:focus-visible,summary:focus-visible,main:focus-visible,.${SCROLL_BOX_CLASS}:focus-visible{outline:3px solid var(--link);outline-offset:2px}
 .skip{position:absolute;left:-999px;top:0;background:var(--bg);padding:.5rem}
 .skip:focus{left:1rem}
 h1{font-size:1.6rem;margin:.5rem 0}
@@ -115,7 +117,8 @@ h3{font-size:1.05rem;margin:1.25rem 0 .4rem}
 .meta{color:var(--muted);margin:0}
 nav ol{columns:2 16rem;margin:.25rem 0 0;padding-left:1.5rem}
 .contents-title{font-size:1rem;border:0;margin:1rem 0 0}
-table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.93rem}
+.${SCROLL_BOX_CLASS}{overflow-x:auto;margin:.5rem 0}
+table{border-collapse:collapse;width:100%;font-size:.93rem}
 th,td{border:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--panel)}
 .mark{display:inline-block;min-width:3.2rem;font-weight:600;font-size:.8rem;text-align:center;border-radius:.25rem;padding:0 .3rem}
@@ -130,9 +133,9 @@ th{background:var(--panel)}
 ul.checks{list-style:none;padding-left:0;margin:.25rem 0}
 ul.checks li{margin:.2rem 0}
 .because{color:var(--muted)}
-figure{margin:.75rem 0;padding:.5rem;border:1px solid var(--line);border-radius:.4rem;overflow-x:auto}
+figure{margin:.75rem 0;padding:.5rem;border:1px solid var(--line);border-radius:.4rem}
 figcaption{font-weight:600;margin-bottom:.25rem}
-svg.seq{display:block;max-width:100%;height:auto;font:12px system-ui,sans-serif}
+svg.seq{display:block;height:auto;font:12px system-ui,sans-serif}
 .seq-actor{fill:var(--seq-actor);stroke:var(--seq-line)}
 .seq-actor-name{fill:var(--fg);font-weight:600}
 .seq-life{stroke:var(--seq-line);stroke-dasharray:3 3}
@@ -149,7 +152,7 @@ background:var(--panel);padding:.5rem;border-radius:.3rem;margin:.3rem 0 .6rem}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 footer{margin-top:3rem;color:var(--muted);font-size:.85rem}
 @media print{body{max-width:none;font-size:11pt}nav,.skip{display:none}a{color:inherit}section.operation{break-before:page}
-details{border:0;padding:0}figure,tr,pre{break-inside:avoid}.verdict.ready,.verdict.refused{background:none}}
+details{border:0;padding:0}figure,tr,pre{break-inside:avoid}svg.seq{max-width:100%}.verdict.ready,.verdict.refused{background:none}}
 `
   .trim()
   .replace(/\n/g, '');

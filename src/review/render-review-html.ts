@@ -1,6 +1,7 @@
 import type { Finding } from '../findings/finding.js';
 import { fragmentId, html } from '../html/escape.js';
 import { htmlPageChunks, type PageSpec } from '../html/page.js';
+import { SCROLL_BOX_END, scrollBox, scrollBoxStart } from '../html/scroll-box.js';
 import { sequenceSvg } from '../html/sequence-svg.js';
 import { SECTION_TITLES, viewOf } from './build-review.js';
 import type { ChecklistLine, FixtureOutcome, Mark, OperationReview, Refusal, Review, ReviewView, Section } from './review-types.js';
@@ -138,6 +139,7 @@ function* verdictHtml(review: ReviewView, options: ReviewPageOptions): Generator
   yield [
     '',
     '</div>',
+    scrollBoxStart('Each operation and its own verdict'),
     '<table>',
     '<caption class="meta">Each operation and its own verdict</caption>',
     '<thead><tr><th scope="col">operation</th><th scope="col">method</th><th scope="col">retry</th><th scope="col">verdict</th></tr></thead>',
@@ -151,7 +153,7 @@ function* verdictHtml(review: ReviewView, options: ReviewPageOptions): Generator
       `<td><code>${html(operation.method)}</code></td><td>${html(operation.retry.classification)}</td><td>${cell}</td></tr>`;
     first = false;
   }
-  yield '\n</tbody>\n</table>';
+  yield `\n</tbody>\n</table>\n${SCROLL_BOX_END}`;
 }
 
 function operationHtml(operation: OperationReview, options: ReviewPageOptions, spent: Spent): string {
@@ -171,6 +173,7 @@ function operationHtml(operation: OperationReview, options: ReviewPageOptions, s
   parts.push(
     '<h3>Cancellation wire</h3>',
     table(
+      `Cancellation wire of ${operation.name}`,
       ['transport', 'client signal', 'server', 'as required'],
       operation.cancellationWire.map((row) => [
         html(row.transport),
@@ -184,6 +187,7 @@ function operationHtml(operation: OperationReview, options: ReviewPageOptions, s
     parts.push(
       `<h3>Race table (${html(raceTable.transport)}, run on the reference coordinator with this policy)</h3>`,
       table(
+        `Race table (${raceTable.transport}) of ${operation.name}`,
         ['event order', 'server terminal state', 'final response', 'client behaviour', 'as required'],
         raceTable.rows.map((row) => [
           html(row.order),
@@ -207,7 +211,7 @@ function operationHtml(operation: OperationReview, options: ReviewPageOptions, s
       parts.push(
         `<figure data-diagram="${html(diagramId)}">`,
         `<figcaption>${html(caption)} ${row.asRequired ? mark('ok', 'as required') : mark('fail', 'not as required')}</figcaption>`,
-        sequenceSvg(row.mermaid, `Sequence diagram: ${caption}`, diagramId),
+        scrollBox(`Sequence diagram: ${caption}`, sequenceSvg(row.mermaid, `Sequence diagram: ${caption}`, diagramId)),
         `<details><summary>Mermaid source</summary><pre>${htmlLines(row.mermaid)}</pre></details>`,
         '</figure>',
       );
@@ -307,13 +311,17 @@ export function mark(kind: Mark | 'pass' | 'skip' | 'not-run', word: string): st
   return `<span class="mark mark-${kind}">${html(word)}</span>`;
 }
 
-export function table(headings: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [
-    '<table>',
-    `<thead><tr>${headings.map((heading) => `<th scope="col">${html(heading)}</th>`).join('')}</tr></thead>`,
-    `<tbody>\n${rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`).join('\n')}\n</tbody>`,
-    '</table>',
-  ].join('\n');
+/** A table in its own scroll box, named by label (text, escaped here). */
+export function table(label: string, headings: readonly string[], rows: readonly (readonly string[])[]): string {
+  return scrollBox(
+    label,
+    [
+      '<table>',
+      `<thead><tr>${headings.map((heading) => `<th scope="col">${html(heading)}</th>`).join('')}</tr></thead>`,
+      `<tbody>\n${rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`).join('\n')}\n</tbody>`,
+      '</table>',
+    ].join('\n'),
+  );
 }
 
 /** Multi-line text for a <pre>: each line escaped on its own, the line breaks kept. */

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,14 +11,19 @@ import { runCli } from '../helpers/run-cli.js';
  * The evidence page in a real browser (Debian's Chromium, driven by playwright-core), opened from file:// with
  * the network off: for the complete example and every flawed one, no console error, no request but the page's
  * own, every diagram drawn, the verdict of index.json, each fixture's result as verify reports it, no serious
- * accessibility violation (axe-core), keyboard reachable, no layout shift. Screenshots go to artifacts/browser/.
+ * accessibility violation (axe-core), keyboard reachable, no layout shift. At 400 px wide (a phone held upright), it and
+ * every other page mcprely writes never scroll sideways as a whole: each table and diagram scrolls in a box of its
+ * own, and long ids, paths and URLs wrap. Screenshots go to artifacts/browser/.
  * Run by npm run test:browser (vitest.browser.config.ts); CI installs chromium first.
  */
 const CHROMIUM = process.env['MCPRELY_CHROMIUM'] ?? '/usr/bin/chromium';
 const SHOTS = resolve('artifacts/browser');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const EXAMPLES = [
-  'fixtures/examples/billing.yaml',
+  ...readdirSync('fixtures/examples')
+    .filter((name) => name.endsWith('.yaml'))
+    .sort()
+    .map((name) => `fixtures/examples/${name}`),
   ...readdirSync('fixtures/examples/flawed')
     .filter((name) => name.endsWith('.yaml'))
     .sort()
@@ -55,8 +60,8 @@ interface Opened {
 }
 
 /** Opens a page from its file with the network off, recording console errors, page errors and every request. */
-async function open(file: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme, offline: true });
+async function open(file: string, colorScheme: 'light' | 'dark' = 'light', width = 1100): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme, offline: true });
   const page = await context.newPage();
   const problems: string[] = [];
   const requests: string[] = [];
@@ -112,6 +117,97 @@ async function layoutShift(page: Page): Promise<{ total: number; moved: string[]
         setTimeout(() => done({ total, moved }), 200);
       }),
   );
+}
+
+/** A phone held upright. */
+const NARROW = 400;
+
+/** A table or diagram of a page at its width, and the box around it. */
+interface WideElement {
+  readonly element: string;
+  /** The parent is a scroll box: a focusable group (tabindex 0) with a name. */
+  readonly inScrollBox: boolean;
+  readonly width: number;
+  readonly boxWidth: number;
+  readonly overflowX: string;
+  /** How far the box moved when told to scroll 40 px sideways (0: it does not scroll). */
+  readonly scrolled: number;
+}
+
+/** How a page lays out at its width: the document's scroll width against the viewport, and its tables and diagrams. */
+async function layoutOf(page: Page): Promise<{
+  scrollWidth: number;
+  innerWidth: number;
+  clientWidth: number;
+  pastTheEdge: string[];
+  wide: WideElement[];
+}> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    const name = (element: Element) => `${element.tagName.toLowerCase()}${element.id === '' ? '' : `#${element.id}`}`;
+    const wide = [...document.querySelectorAll('table, svg.seq')].map((element) => {
+      const box = element.parentElement!;
+      const inScrollBox =
+        box.matches('div.scroll-box[role="group"]') && box.tabIndex === 0 && (box.getAttribute('aria-label') ?? '').trim() !== '';
+      box.scrollLeft = 40;
+      const scrolled = box.scrollLeft;
+      box.scrollLeft = 0;
+      return {
+        element: `${name(element)} in ${name(box)}.${box.className} "${box.getAttribute('aria-label') ?? ''}"`,
+        inScrollBox,
+        width: Math.round(element.getBoundingClientRect().width),
+        boxWidth: box.clientWidth,
+        overflowX: getComputedStyle(box).overflowX,
+        scrolled,
+      };
+    });
+    // What reaches past the right edge and no scroll box clips (named in the failure message).
+    const clipped = (element: Element) => {
+      const box = element.closest('.scroll-box');
+      return box !== null && box !== element && getComputedStyle(box).overflowX !== 'visible';
+    };
+    const pastTheEdge = [...document.body.querySelectorAll('*')]
+      .filter((element) => !clipped(element) && element.getBoundingClientRect().right > root.clientWidth + 0.5)
+      .map((element) => `${name(element)}.${element.getAttribute('class') ?? ''}`)
+      .slice(0, 10);
+    return { scrollWidth: root.scrollWidth, innerWidth, clientWidth: root.clientWidth, pastTheEdge, wide };
+  });
+}
+
+/**
+ * A page at 400 px wide: the page itself never scrolls sideways (its scroll width within the viewport, and within its
+ * width less the scrollbar's gutter); every table and diagram sits in a scroll box, a named group the keyboard reaches;
+ * each one wider than its box scrolls inside it (there is at least one: a diagram is 720 px), by the keyboard too; and
+ * axe-core still finds nothing serious.
+ */
+async function expectNarrowLayout(file: string, shot: string): Promise<void> {
+  const { page, problems } = await open(file, 'light', NARROW);
+  try {
+    expect(problems).toEqual([]);
+    const layout = await layoutOf(page);
+    expect(layout.innerWidth).toBe(NARROW);
+    expect(layout.scrollWidth, `past the edge: ${layout.pastTheEdge.join(', ')}`).toBeLessThanOrEqual(layout.innerWidth);
+    expect(layout.scrollWidth, `past the edge: ${layout.pastTheEdge.join(', ')}`).toBeLessThanOrEqual(layout.clientWidth);
+    expect(layout.wide.filter((one) => !one.inScrollBox).map((one) => one.element)).toEqual([]);
+    const wider = layout.wide.filter((one) => one.width > one.boxWidth);
+    expect(wider.length).toBeGreaterThan(0);
+    for (const one of wider) {
+      expect(['auto', 'scroll'], one.element).toContain(one.overflowX);
+      expect(one.scrolled, one.element).toBeGreaterThan(0);
+    }
+    const box = page
+      .locator('.scroll-box')
+      .filter({ has: page.locator('svg.seq') })
+      .first();
+    await box.focus();
+    await page.keyboard.press('ArrowRight');
+    // The arrow key scrolls smoothly: the box moves over a few frames.
+    await expect.poll(() => box.evaluate((element) => element.scrollLeft), { timeout: 2000 }).toBeGreaterThan(0);
+    await page.screenshot({ path: join(SHOTS, `${shot}-${NARROW}px.png`) });
+    expect(await seriousViolations(page)).toEqual([]);
+  } finally {
+    await page.context().close();
+  }
 }
 
 describe.each(EXAMPLES)('the evidence page of %s', (manifest) => {
@@ -205,6 +301,10 @@ describe.each(EXAMPLES)('the evidence page of %s', (manifest) => {
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
   });
+
+  it(`at ${NARROW} px wide: no page-level sideways scroll; each table and diagram scrolls in its own box; still accessible`, async () => {
+    await expectNarrowLayout(join(directory, 'index.html'), name);
+  });
 });
 
 describe('the complete example, further', () => {
@@ -268,6 +368,7 @@ describe('the complete example, further', () => {
     expect(await seriousViolations(opened.page)).toEqual([]);
     await opened.page.locator('#live').screenshot({ path: join(SHOTS, 'live-run.png') });
     await opened.page.context().close();
+    await expectNarrowLayout(join(directory, 'index.html'), 'live-run');
   });
 
   it('review --format html: the same page for the review alone, with the verdict as declared', async () => {
@@ -281,5 +382,63 @@ describe('the complete example, further', () => {
     expect(await opened.page.locator('figure[data-diagram] svg').count()).toBeGreaterThan(0);
     expect(await seriousViolations(opened.page)).toEqual([]);
     await opened.page.context().close();
+    await expectNarrowLayout(file, 'review');
+  });
+});
+
+describe(`every other page mcprely writes, at ${NARROW} px wide`, () => {
+  const SESSIONS = readdirSync('test/golden/sessions')
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort();
+
+  it.each(SESSIONS)('audit --html of the recorded session %s', async (trace) => {
+    const file = join(parent, `audit-${trace.replace(/\.jsonl$/, '')}.html`);
+    const written = runCli(['audit', join('test/golden/sessions', trace), '--html', file]);
+    expect([0, 1], written.stderr).toContain(written.status);
+    await expectNarrowLayout(file, `audit-${trace.replace(/\.jsonl$/, '')}`);
+  });
+
+  it('probe-client --html: the session of a client that cancels at its idle timeout', async () => {
+    const file = join(parent, 'probe-client.html');
+    const client = 'node test/probe-client/clients/raw-client.mjs --progress --give-up 400 --signal both';
+    const written = runCli([
+      'probe-client',
+      '--idle-timeout',
+      '300',
+      '--max-timeout',
+      '1200',
+      '--tolerance',
+      '400',
+      '--html',
+      file,
+      '--run',
+      client,
+    ]);
+    expect(written.status, written.stdout + written.stderr).toBe(0);
+    await expectNarrowLayout(file, 'probe-client');
+  });
+
+  it('an evidence page of long unbroken names: a server URL, an operation, a description, a manifest path', async () => {
+    const folder = join(parent, `long-folder-${'d'.repeat(60)}`);
+    mkdirSync(folder, { recursive: true });
+    const manifest = join(folder, `${'manifest_'.repeat(8)}.yaml`);
+    writeFileSync(
+      manifest,
+      [
+        'mcprely: 1',
+        'specVersion: "2026-07-28"',
+        `server: { name: "https://mcp.example.com/${'very-long-path-segment-'.repeat(8)}", transports: [stdio, streamable-http] }`,
+        'operations:',
+        `  - name: "${'operation_name_without_spaces_'.repeat(5)}"`,
+        '    method: tools/call',
+        `    description: "${'x'.repeat(30)}/${'segment_without_any_break_'.repeat(6)}"`,
+        '    sideEffect: none',
+        '',
+      ].join('\n'),
+    );
+    const directory = join(parent, 'long');
+    const written = runCli(['evidence', manifest, '-o', directory]);
+    expect([0, 1], written.stderr).toContain(written.status);
+    await expectNarrowLayout(join(directory, 'index.html'), 'long-names');
   });
 });

@@ -13,6 +13,11 @@ import { PAGE_BUDGET } from '../../src/review/render-review-html.js';
 import { runFixture } from '../../src/simulator/run-fixture.js';
 import { runCli } from '../helpers/run-cli.js';
 import { hostileInputs } from '../hostile/hostile-inputs.js';
+import { wideElements } from '../helpers/scroll-boxes.js';
+import { sessionPage } from '../../src/audit/session-page.js';
+import type { LiveEvidence } from '../../src/evidence/live-evidence.js';
+import { judgeSession } from '../../src/judges/judge-session.js';
+import { readTrace } from '../../src/judges/trace-format.js';
 
 describe('the HTML page', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcprely-html-'));
@@ -52,6 +57,50 @@ describe('the HTML page', () => {
     expect(scripts).toHaveLength(1);
     expect(policy).toContain(`script-src 'sha256-${createHash('sha256').update(scripts[0]!).digest('base64')}'`);
     expect(page).not.toMatch(/(src|href)="(https?:)?\/\//);
+  });
+
+  it('puts every table and diagram in a scroll box of its own, named and reached by the keyboard', () => {
+    const wide = wideElements(page);
+    expect(wide.checked).toBeGreaterThan(2);
+    expect(wide.unboxed).toEqual([]);
+  });
+});
+
+describe('every table and diagram in a scroll box of its own (a narrow screen scrolls the box, not the page)', () => {
+  /** A live run as the bundle shows it: a claim, a check, a file (what the real run brings is the live suite's). */
+  const LIVE: LiveEvidence = {
+    target: 'node server.mjs',
+    transport: 'stdio',
+    revision: '2025-11-25',
+    date: '2026-12-05',
+    checks: [{ id: 'progress', status: 'pass', summary: 'progress about every 250 ms' }],
+    claims: [{ operation: 'search_docs', field: 'progress.intervalMs', value: '250', status: 'seen', check: 'progress', why: 'seen' }],
+    exercised: true,
+    drift: [],
+    fixtures: { pass: 1, fail: 0, inconclusive: 0, 'not-observable': 0 },
+    files: new Map([['live/probe.txt', 'probe']]),
+  };
+
+  it('the evidence page with a live run: the verdict, live, operation and artifact tables and every race diagram', async () => {
+    const loaded = loadManifest('docs-search.yaml', readFileSync('fixtures/examples/docs-search.yaml'));
+    if (!loaded.ok) throw new Error('the example should load');
+    const runs = [];
+    for (const fixture of generateFixtures(loaded)) runs.push(await runFixture(fixture));
+    const page = buildEvidence(loaded, [], runs, 'x', LIVE).get('index.html')!;
+    const wide = wideElements(page);
+    expect(page).toContain('<section id="live">');
+    // The verdict, 2 live tables, the artifacts, and each operation's wire and race tables and their diagrams.
+    expect(wide.checked).toBeGreaterThan(10);
+    expect(wide.unboxed).toEqual([]);
+  });
+
+  it('the page of a recorded session (audit --html, probe-client --html): the judges and every diagram', () => {
+    const read = readTrace(readFileSync('test/golden/sessions/http-held-for-next-stream.jsonl', 'utf8'));
+    if (!read.ok) throw new Error(JSON.stringify(read.problems));
+    const verdict = judgeSession(read.transcript, { toleranceMs: 100, graceMs: 50, idleTimeoutMs: 1000 });
+    const wide = wideElements(sessionPage({ trace: 'held.jsonl', header: read.header, verdict }));
+    expect(wide.checked).toBeGreaterThan(2);
+    expect(wide.unboxed).toEqual([]);
   });
 });
 
@@ -134,5 +183,6 @@ describe('a page of many operations', () => {
     expect(embedded.at(-1)!.index).toBeLessThan(links[0]!.index);
     for (const file of linked) expect(bundle.has(decodeURIComponent(file)), file).toBe(true);
     expect(page.length).toBeLessThan(bundle.get('review.md')!.length * 4);
+    expect(wideElements(page).unboxed).toEqual([]);
   }, 60_000);
 });
