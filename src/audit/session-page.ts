@@ -109,16 +109,21 @@ function requestLines(request: SessionRequest): number[] {
   return requestMessages(request).map((message) => message.line);
 }
 
-function figure(id: string, caption: string, entries: readonly TranscriptEntry[]): string {
+/** A diagram with its caption: as HTML under it, and as text (escaped once, where it is written) naming it. */
+function figure(id: string, caption: { readonly html: string; readonly text: string }, entries: readonly TranscriptEntry[]): string {
   const mermaid = sequenceDiagram(entries);
-  const label = `Sequence diagram: ${caption.replace(/<[^>]+>/g, '')}`;
+  const label = `Sequence diagram: ${caption.text}`;
   return [
     `<figure data-diagram="${html(id)}">`,
-    `<figcaption>${caption}</figcaption>`,
+    `<figcaption>${caption.html}</figcaption>`,
     scrollBox(label, sequenceSvg(mermaid, label, id)),
     `<details><summary>Mermaid source</summary><pre>${html(mermaid)}</pre></details>`,
     '</figure>',
   ].join('\n');
+}
+
+function plainCaption(text: string): { html: string; text: string } {
+  return { html: html(text), text };
 }
 
 /**
@@ -186,16 +191,14 @@ export function sessionPage(input: SessionPageInput): string {
       id: 'failures',
       label: 'What decided each failure',
       body: [
-        ...cases
-          .slice(0, SESSION_PAGE_BUDGET.cases)
-          .map(({ judgement, one }, index) =>
-            figure(
-              `case-${index + 1}`,
-              `${mark('fail', 'failed')} <code>${html(judgement.judge)}</code>: ${html(one.message)} ` +
-                `(trace line${one.lines.length === 1 ? '' : 's'} ${html(one.lines.join(', '))})`,
-              caseEntries(verdict, judgement, one),
-            ),
-          ),
+        ...cases.slice(0, SESSION_PAGE_BUDGET.cases).map(({ judgement, one }, index) => {
+          const lines = `(trace line${one.lines.length === 1 ? '' : 's'} ${one.lines.join(', ')})`;
+          const caption = {
+            html: `${mark('fail', 'failed')} <code>${html(judgement.judge)}</code>: ${html(one.message)} ${html(lines)}`,
+            text: `failed ${judgement.judge}: ${one.message} ${lines}`,
+          };
+          return figure(`case-${index + 1}`, caption, caseEntries(verdict, judgement, one));
+        }),
         ...(cases.length > SESSION_PAGE_BUDGET.cases
           ? [`<p class="meta">${cases.length - SESSION_PAGE_BUDGET.cases} more failed case(s): mcprely audit lists them all.</p>`]
           : []),
@@ -217,7 +220,7 @@ export function sessionPage(input: SessionPageInput): string {
       shown.length === 0
         ? '<p class="meta">The session has no request, response, cancellation or progress to draw.</p>'
         : [
-            figure('timeline', `The first ${shown.length} of ${transcript.messages.length} judged message(s)`, timeline),
+            figure('timeline', plainCaption(`The first ${shown.length} of ${transcript.messages.length} judged message(s)`), timeline),
             ...(transcript.messages.length > shown.length
               ? [`<p class="meta">${transcript.messages.length - shown.length} later message(s) are in the trace, not drawn here.</p>`]
               : []),

@@ -98,9 +98,13 @@ describe('every table and diagram in a scroll box of its own (a narrow screen sc
     const read = readTrace(readFileSync('test/golden/sessions/http-held-for-next-stream.jsonl', 'utf8'));
     if (!read.ok) throw new Error(JSON.stringify(read.problems));
     const verdict = judgeSession(read.transcript, { toleranceMs: 100, graceMs: 50, idleTimeoutMs: 1000 });
-    const wide = wideElements(sessionPage({ trace: 'held.jsonl', header: read.header, verdict }));
+    const page = sessionPage({ trace: 'held.jsonl', header: read.header, verdict });
+    const wide = wideElements(page);
     expect(wide.checked).toBeGreaterThan(2);
     expect(wide.unboxed).toEqual([]);
+    // Each box and diagram is named by the failure's text, escaped once ("mcprely-no-such-request" in quotes).
+    expect(page).toContain('aria-label="Sequence diagram: failed client-cancels-only-pending: a cancellation of id &quot;');
+    expect(page).not.toMatch(/&amp;(quot|lt|gt|amp|#39);/);
   });
 });
 
