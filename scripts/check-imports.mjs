@@ -53,7 +53,7 @@ export const ALLOWED = {
     'judges',
     'recording',
   ],
-  init: ['protocol', 'probe', 'manifest', 'policy', 'spec'],
+  init: ['protocol', 'probe', 'manifest', 'policy', 'spec', 'live', 'text'],
   judges: ['protocol', 'document', 'findings', 'live', 'manifest', 'reference', 'spec', 'text'],
   recording: ['protocol', 'judges'],
   listener: ['protocol'],
