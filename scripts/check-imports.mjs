@@ -76,6 +76,7 @@ export const ALLOWED = {
     'findings',
     'fix-writer',
     'fixtures',
+    'init',
     'judges',
     'lint',
     'lint-cache',

@@ -44,6 +44,12 @@ export async function runInit(options: {
     return 2;
   }
   const schemaPath = options.output === undefined ? SCHEMA_PATH : schemaPathFrom(options.output, process.cwd());
+  if (options.observe === true ? options.template !== undefined : options.allowMutations === true || options.maxTimeMs !== undefined) {
+    process.stderr.write(
+      'error: --observe probes the tools of a server (--from-stdio/--from-url, not --template); --allow-mutations and --max-time go with it\n',
+    );
+    return 2;
+  }
   if (options.template !== undefined) {
     if (options.stdio !== undefined || options.url !== undefined || options.headers !== undefined) {
       process.stderr.write('error: --template writes without a server; give it, or --from-stdio/--from-url (and --header), not both\n');
@@ -57,10 +63,6 @@ export async function runInit(options: {
       process.stderr.write(`wrote ${options.output}; run mcprely lint ${options.output}: it reports each decision marked DECIDE\n`);
     }
     return 0;
-  }
-  if (options.observe !== true && (options.allowMutations === true || options.maxTimeMs !== undefined)) {
-    process.stderr.write('error: --allow-mutations and --max-time are for --observe, which probes the tools\n');
-    return 2;
   }
   if (options.stdio === undefined && options.url === undefined) {
     process.stderr.write(
@@ -143,7 +145,14 @@ export async function runInit(options: {
  */
 async function observed(
   scaffold: ScaffoldInput,
-  options: { stdio?: string; url?: string; headers?: readonly AddedHeader[]; allowMutations?: boolean; maxTimeMs?: number; now?: () => Date },
+  options: {
+    stdio?: string;
+    url?: string;
+    headers?: readonly AddedHeader[];
+    allowMutations?: boolean;
+    maxTimeMs?: number;
+    now?: () => Date;
+  },
 ): Promise<string> {
   const plan = observationPlan(scaffold.tools, options.allowMutations === true);
   if (plan.mayChangeState.length > 0)

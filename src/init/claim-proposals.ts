@@ -34,7 +34,9 @@ export function operationProposals(report: ProbeReport, tool: string): ClaimProp
       field: 'progress.emits',
       value: count > 0,
       ...(progress?.completed === true && progress.durationMs !== undefined
-        ? { observation: `${count === 0 ? 'no' : count} progress notification${count === 1 ? '' : 's'} in a run of ${progress.durationMs} ms` }
+        ? {
+            observation: `${count === 0 ? 'no' : count} progress notification${count === 1 ? '' : 's'} in a run of ${progress.durationMs} ms`,
+          }
         : {}),
     });
     const median = medianGap(progressTimes(progressCheck?.transcript ?? []));
@@ -57,7 +59,8 @@ export function operationProposals(report: ProbeReport, tool: string): ClaimProp
       report.checks.find((check) => check.id === 'tasks'),
       'tasks',
     );
-    const terminalAtOnce = (tasks?.cancelStatus === 'cancelled' || tasks?.firstAfterCancel === 'cancelled') && tasks?.afterCancel === 'cancelled';
+    const terminalAtOnce =
+      (tasks?.cancelStatus === 'cancelled' || tasks?.firstAfterCancel === 'cancelled') && tasks?.afterCancel === 'cancelled';
     proposals.push(
       { field: 'task.cancel', value: terminalAtOnce ? 'immediate-terminal' : 'acknowledge-then-checkpoint' },
       { field: 'task.survivesDisconnect', value: tasks?.survivesDisconnect ?? true, standIn: tasks?.survivesDisconnect === undefined },

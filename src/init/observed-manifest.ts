@@ -66,7 +66,8 @@ export function observedManifest(input: ObservedManifestInput): string {
     }
   }
   const observed = new Map<string, ObservedNotes>();
-  for (const entry of input.observations) observed.set(entry.tool, toolNotes(entry, proposals.get(entry.tool) ?? [], judged.get(entry.tool) ?? [], input.day));
+  for (const entry of input.observations)
+    observed.set(entry.tool, toolNotes(entry, proposals.get(entry.tool) ?? [], judged.get(entry.tool) ?? [], input.day));
   if (serverRun !== undefined) observed.set('', serverNotes(serverRun, judged.get('') ?? [], input.day));
   return scaffoldManifest({ ...input, observed });
 }
@@ -81,9 +82,13 @@ function notesOf(proposals: ReadonlyMap<string, readonly ClaimProposal[]>, serve
 
 /** One tool's claims as judged, and what stays open (never on the wire; not probed; not seen; not observable). */
 function toolNotes(entry: ToolObservation, proposals: readonly ClaimProposal[], judged: readonly WireClaim[], day: string): ObservedNotes {
-  if ('notProbed' in entry) return { claims: [], open: [`the claims the probe can see: not probed: ${oneLine(entry.notProbed)}`, ...NEVER_ON_THE_WIRE] };
+  if ('notProbed' in entry)
+    return { claims: [], open: [`the claims the probe can see: not probed: ${oneLine(entry.notProbed)}`, ...NEVER_ON_THE_WIRE] };
   if (!entry.report.startedOk)
-    return { claims: [], open: [`the claims the probe can see: its probe could not start: ${oneLine(entry.report.problem ?? 'no reason given')}`] };
+    return {
+      claims: [],
+      open: [`the claims the probe can see: its probe could not start: ${oneLine(entry.report.problem ?? 'no reason given')}`],
+    };
   const decided = decide(proposals, judged, day);
   const report = entry.report;
   const open = [...decided.open];
@@ -107,15 +112,28 @@ function serverNotes(report: ProbeReport, judged: readonly WireClaim[], day: str
   const decided = decide(serverProposals(report), judged, day);
   const get = report.checks.find((check) => check.id === 'get-405');
   const claims = [...decided.claims];
-  if (get?.status === 'pass') claims.push({ field: 'server.transports', value: [report.transport], comment: `seen on the wire ${day}: ${oneLine(get.summary)}` });
+  if (get?.status === 'pass')
+    claims.push({ field: 'server.transports', value: [report.transport], comment: `seen on the wire ${day}: ${oneLine(get.summary)}` });
   return { claims, open: decided.open };
 }
+
+/** Why a claim judged so stays open, in the comment's words. */
+const OPEN_BECAUSE: Readonly<Record<ClaimStatus, string>> = {
+  'not-observable': 'not observable on the wire',
+  inconclusive: 'not seen on the wire',
+  contradicted: 'the wire contradicts what it showed',
+  seen: 'a stand-in, seen',
+};
 
 /**
  * Each proposal as the drift machinery judged it: seen — written, with the observation; contradicted — what the
  * wire showed instead, when the proposal names it; otherwise open, with the judgement's own why.
  */
-function decide(proposals: readonly ClaimProposal[], judged: readonly WireClaim[], day: string): { claims: WrittenClaim[]; open: string[] } {
+function decide(
+  proposals: readonly ClaimProposal[],
+  judged: readonly WireClaim[],
+  day: string,
+): { claims: WrittenClaim[]; open: string[] } {
   const claims: WrittenClaim[] = [];
   // Fields left open for one reason are named together: a tool that failed leaves every claim open alike.
   const open = new Map<string, string[]>();
@@ -124,11 +142,15 @@ function decide(proposals: readonly ClaimProposal[], judged: readonly WireClaim[
     const status: ClaimStatus = claim?.status ?? 'inconclusive';
     const why = oneLine(claim?.why ?? 'the probe did not judge it');
     if (status === 'seen' && proposal.standIn !== true)
-      claims.push({ field: proposal.field, value: proposal.value, comment: `seen on the wire ${day}: ${oneLine(proposal.observation ?? why)}` });
+      claims.push({
+        field: proposal.field,
+        value: proposal.value,
+        comment: `seen on the wire ${day}: ${oneLine(proposal.observation ?? why)}`,
+      });
     else if (status === 'contradicted' && proposal.otherwise !== undefined)
       claims.push({ field: proposal.field, value: proposal.otherwise, comment: `seen on the wire ${day}: ${why}` });
     else {
-      const reason = `${status === 'not-observable' ? 'not observable on the wire' : status === 'contradicted' ? 'the wire contradicts what it showed' : 'not seen on the wire'}: ${why.replace(/^not run: /, '')}`;
+      const reason = `${OPEN_BECAUSE[status]}: ${why.replace(/^not run: /, '')}`;
       open.set(reason, [...(open.get(reason) ?? []), proposal.field]);
     }
   }
@@ -137,5 +159,5 @@ function decide(proposals: readonly ClaimProposal[], judged: readonly WireClaim[
 
 /** Untrusted text (a summary quoting the server) on one comment line, bounded. */
 function oneLine(text: string): string {
-  return truncated(text.replace(/\s+/g, ' ').trim(), 240);
+  return truncated(text.replace(/\s+/g, ' ').trim(), 400);
 }

@@ -54,21 +54,22 @@ export function scaffoldManifest(input: ScaffoldInput): string {
     operations: operations.map(({ value }) => value),
   };
   for (const claim of server?.claims ?? []) setField(root, claim.field, claim.value);
-  const doc = new CommentedDocument(
-    root,
-    [
-      `yaml-language-server: $schema=${input.schemaPath ?? SCHEMA_PATH}`,
-      `Written by mcprely init from the tools/list of ${input.source.replace(/[\r\n]+/g, ' ')}.`,
-      'Fields listed in x-mcprely-unverified were inferred from tool annotations, which are untrusted hints:',
-      'confirm each against the implementation, then remove it from the list. Run mcprely lint on this file:',
-      'it reports every decision still to make (timeouts, retry, idempotency, flow control, recovery).',
-    ],
-  );
+  const doc = new CommentedDocument(root, [
+    `yaml-language-server: $schema=${input.schemaPath ?? SCHEMA_PATH}`,
+    `Written by mcprely init from the tools/list of ${input.source.replace(/[\r\n]+/g, ' ')}.`,
+    'Fields listed in x-mcprely-unverified were inferred from tool annotations, which are untrusted hints:',
+    'confirm each against the implementation, then remove it from the list. Run mcprely lint on this file:',
+    'it reports every decision still to make (timeouts, retry, idempotency, flow control, recovery).',
+  ]);
   doc.quote(['specVersion']);
   if (misread(input.serverName)) doc.quote(['server', 'name']);
   doc.flow(['server', 'transports']);
   for (const claim of server?.claims ?? []) doc.comment(claim.field.split('.'), claim.comment);
-  if (server?.claims.some((claim) => claim.field === 'server.http.sseHeaders')) doc.flow(['server', 'http', 'sseHeaders']);
+  if (server?.claims.some((claim) => claim.field === 'server.http.sseHeaders')) {
+    doc.flow(['server', 'http', 'sseHeaders']);
+    // "no" is a boolean to a YAML 1.1 reader.
+    doc.quote(['server', 'http', 'sseHeaders', 'X-Accel-Buffering']);
+  }
   if (server !== undefined && server.open.length > 0) doc.comment(['server'], decisions(server.open), true);
   if (operations.length === 0) {
     doc.flow(['operations']);

@@ -1,0 +1,332 @@
+// init --observe from recorded probe runs, in process: the typed observations (src/live/probe-observations.ts) of each
+// tool's run to the manifest text; what was seen written with its comment and day, the rest DECIDE with why; the text
+// lints without a placeholder or schema error, and drift of it against the same runs contradicts nothing.
+import { describe, expect, it } from 'vitest';
+import { lint } from '../../src/api/lint.js';
+import { roundedInterval } from '../../src/init/claim-proposals.js';
+import { observationPlan } from '../../src/init/observation-plan.js';
+import { observedManifest, type ToolObservation } from '../../src/init/observed-manifest.js';
+import type { ObservationsByCheck } from '../../src/live/probe-observations.js';
+import { wireClaims } from '../../src/live/wire-claims.js';
+import { loadManifest, type LoadedManifest } from '../../src/manifest/load.js';
+import { driftFindings } from '../../src/probe/drift.js';
+import type { CheckResult, CheckStatus, ProbeReport } from '../../src/probe/probe-types.js';
+import type { ToolSummary } from '../../src/probe/tool-summary.js';
+import type { WireEntry } from '../../src/probe/wire-log.js';
+
+const DAY = '2026-12-05';
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false };
+const TOOLS: readonly ToolSummary[] = [
+  { name: 'slow_report', description: 'Builds a report.', annotations: READ_ONLY },
+  { name: 'quick_read', annotations: READ_ONLY },
+  { name: 'stuck_read', annotations: READ_ONLY },
+  { name: 'delete_row', annotations: { readOnlyHint: false, destructiveHint: true } },
+];
+
+/** A check of a run, with its typed observation. */
+function check<Id extends keyof ObservationsByCheck>(
+  id: Id,
+  status: CheckStatus,
+  summary: string,
+  observed?: ObservationsByCheck[Id],
+  transcript: readonly WireEntry[] = [],
+): CheckResult {
+  return {
+    id,
+    title: id,
+    basis: '',
+    status,
+    summary,
+    details: [],
+    transcript,
+    durationMs: 0,
+    ...(observed === undefined ? {} : { observed }),
+  };
+}
+
+function plain(id: string, status: CheckStatus, summary: string): CheckResult {
+  return { id, title: id, basis: '', status, summary, details: [], transcript: [], durationMs: 0 };
+}
+
+/** Progress notifications at these times (ms), as the probe's transcript holds them. */
+function progressAt(times: readonly number[]): WireEntry[] {
+  return times.map((t, index) => ({
+    t,
+    direction: '←',
+    text: `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":${index + 1}}}`,
+  })) as WireEntry[];
+}
+
+/** One probe run of `tool` over `transport`: the server's checks, and the tool's. */
+function run(tool: string, checks: readonly CheckResult[], transport: 'stdio' | 'streamable-http' = 'stdio'): ProbeReport {
+  const http = transport === 'streamable-http';
+  return {
+    version: 3,
+    target: 'node server.mjs',
+    transport,
+    revision: '2025-11-25',
+    startedOk: true,
+    plan: { tool, why: 'named with --operation', mutation: null, taskTool: null },
+    tools: TOOLS,
+    observations: [],
+    checks: [
+      plain('revision', 'pass', 'the server speaks 2025-11-25'),
+      plain('tools', 'pass', `${TOOLS.length} tools listed`),
+      ...checks,
+      check('ignored-cancellations', 'pass', 'all four were ignored and the server still answers'),
+      plain(
+        'sse-headers',
+        http ? 'pass' : 'not-observable',
+        http ? 'every SSE response carried the three headers' : 'stdio has no HTTP headers to see',
+      ),
+      plain('get-405', http ? 'pass' : 'not-observable', http ? 'GET was answered 405' : 'stdio has no HTTP endpoint to send a GET to'),
+      plain('wire', 'pass', 'every message was JSON-RPC'),
+    ],
+  };
+}
+
+/** slow_report: progress every ~250 ms, and after a cancellation it goes on sending progress (no response). */
+const slowReport = (transport?: 'stdio' | 'streamable-http') =>
+  run(
+    'slow_report',
+    [
+      check(
+        'progress',
+        'pass',
+        "5 increasing values with the request's token, none after the response",
+        { completed: true, progress: 5, durationMs: 1262 },
+        progressAt([10, 262, 508, 760, 1011]),
+      ),
+      check('cancel-before-completion', 'fail', 'the server sent progress 2 after the cancellation', {
+        signal: 'notification',
+        watchedMs: 1500,
+        toNaturalEnd: true,
+        progressBeforeCancel: 1,
+        progressAfterCancel: true,
+        resultAfterCancel: false,
+        answeredCancellation: false,
+      }),
+      check('client-timeouts', 'pass', 'no timeout fired', { fired: 'none', progress: 5 }),
+    ],
+    transport,
+  );
+
+/** quick_read: answers at once, no progress, nothing to cancel. */
+const quickRead = run('quick_read', [
+  check('progress', 'inconclusive', 'quick_read answered in 4 ms and sent no progress (a server may send none): no progress to judge', {
+    completed: true,
+    progress: 0,
+    durationMs: 4,
+  }),
+  plain('cancel-before-completion', 'inconclusive', 'quick_read answered 3 ms after the request, before a cancellation could be sent'),
+]);
+
+/** stuck_read: never answers within the probe's limit. */
+const stuckRead = run('stuck_read', [
+  check(
+    'progress',
+    'inconclusive',
+    "stuck_read had not finished after 24000 ms, the probe's limit for one run (two fifths of --max-time, at most 65 s)",
+    { completed: false, progress: 0 },
+  ),
+  plain('cancel-before-completion', 'inconclusive', 'not run: stuck_read did not answer within 24000 ms'),
+]);
+
+function written(observations: readonly ToolObservation[], transport: 'stdio' | 'streamable-http' = 'stdio'): string {
+  return observedManifest({
+    serverName: 'reports',
+    specVersion: '2025-11-25',
+    transport,
+    source: 'node server.mjs',
+    tools: TOOLS,
+    observations,
+    day: DAY,
+  });
+}
+
+const OBSERVED: readonly ToolObservation[] = [
+  { tool: 'slow_report', report: slowReport() },
+  { tool: 'quick_read', report: quickRead },
+  { tool: 'stuck_read', report: stuckRead },
+  { tool: 'delete_row', notProbed: 'it may change state (its annotations say destructiveHint: true): --allow-mutations calls it' },
+];
+
+function load(text: string): LoadedManifest {
+  const loaded = loadManifest('observed.yaml', new TextEncoder().encode(text));
+  if (!loaded.ok) throw new Error(loaded.problems.map((problem) => problem.message).join('; '));
+  return loaded;
+}
+
+/** The lines of one operation's entry in the text. */
+function operationLines(text: string, name: string): string {
+  const from = text.indexOf(`  - name: ${name}\n`);
+  const next = text.indexOf('\n  - name: ', from + 1);
+  return text.slice(from, next < 0 ? undefined : next);
+}
+
+describe('init --observe: what was seen is the claim, with its observation and day', () => {
+  const text = written(OBSERVED);
+  const slow = operationLines(text, 'slow_report');
+
+  it.each([
+    ['the revision', 'specVersion: "2025-11-25" # seen on the wire 2026-12-05: the server speaks 2025-11-25', text],
+    ['that it sends progress', 'emits: true # seen on the wire 2026-12-05: 5 progress notifications in a run of 1262 ms', slow],
+    [
+      'how often, as a round figure',
+      'minIntervalMs: 250 # seen on the wire 2026-12-05: progress about every 250 ms (median gap 252 ms)',
+      slow,
+    ],
+    [
+      'work going on after a cancellation',
+      'stopsWork: never # seen on the wire 2026-12-05: the server sent progress 2 after the cancellation',
+      slow,
+    ],
+    [
+      'no answer after a cancellation',
+      'suppressResponseAfterCancel: true # seen on the wire 2026-12-05: no response came for the cancelled request in the 1500 ms watched',
+      slow,
+    ],
+    [
+      'late cancellations ignored',
+      'invalidOrLate: ignore # seen on the wire 2026-12-05: all four were ignored and the server still answers',
+      slow,
+    ],
+    [
+      'no progress from a quick tool',
+      'emits: false # seen on the wire 2026-12-05: no progress notifications in a run of 4 ms',
+      operationLines(text, 'quick_read'),
+    ],
+  ])('%s', (_what, line, where) => {
+    expect(where).toContain(line);
+  });
+
+  it('what no probe can see stays DECIDE, saying why', () => {
+    expect(slow).toContain('# DECIDE retry, idempotency: not observable on the wire: whether a retry repeats the side effect');
+    expect(slow).toContain("timeouts: {} # TODO: idleMs and maxMs, the client's limits: not observable on the wire (a run took 1262 ms)");
+    // A silent cancelled request does not show its work stopped: wire-claims' own reason.
+    const quick = operationLines(text, 'quick_read');
+    expect(quick).toMatch(
+      new RegExp(
+        '# DECIDE cancellation\\.stopsWork, cancellation\\.suppressResponseAfterCancel: not seen on the wire: ' +
+          'quick_read answered 3 ms after the request, before a cancellation could be sent\n',
+      ),
+    );
+    expect(quick).not.toContain('minIntervalMs');
+  });
+
+  it('a tool that stalled keeps DECIDE, saying what happened', () => {
+    const stuck = operationLines(text, 'stuck_read');
+    expect(stuck).toContain(
+      "# DECIDE progress.emits: not seen on the wire: stuck_read had not finished after 24000 ms, the probe's limit for one run",
+    );
+    expect(stuck).toContain(
+      '# DECIDE cancellation.stopsWork, cancellation.suppressResponseAfterCancel: not seen on the wire: stuck_read did not answer within 24000 ms',
+    );
+    expect(stuck).not.toMatch(/progress:|stopsWork:/);
+  });
+
+  it('a tool that may change state is not probed, and says so', () => {
+    const mutation = operationLines(text, 'delete_row');
+    expect(mutation).toContain(
+      '# DECIDE the claims the probe can see: not probed: it may change state (its annotations say destructiveHint: true): --allow-mutations calls it',
+    );
+    expect(mutation).not.toContain('seen on the wire');
+  });
+
+  it('the day is the one given', () => {
+    expect(
+      written(
+        OBSERVED.map((entry) => entry),
+        'stdio',
+      ).replaceAll(DAY, ''),
+    ).not.toContain('seen on the wire 2');
+    expect(
+      observedManifest({
+        serverName: 'r',
+        specVersion: '2025-11-25',
+        transport: 'stdio',
+        source: 's',
+        tools: TOOLS,
+        observations: OBSERVED,
+        day: '2027-01-31',
+      }),
+    ).toContain('# seen on the wire 2027-01-31: the server speaks 2025-11-25');
+  });
+
+  it('lints without a placeholder or schema error', async () => {
+    const outcome = await lint({ paths: [], text: { file: 'observed.yaml', content: text } });
+    if (!outcome.ok) throw new Error(outcome.problem);
+    const rules = outcome.result.files.flatMap((file) => file.findings.map((finding) => finding.ruleId));
+    expect(rules.length).toBeGreaterThan(0);
+    expect(rules.filter((rule) => rule === 'manifest-placeholders' || rule === 'manifest-schema')).toEqual([]);
+  });
+
+  it('drift of it against each run contradicts nothing, and every claim written from a run is seen there', () => {
+    const loaded = load(text);
+    for (const entry of OBSERVED) {
+      if (!('report' in entry)) continue;
+      const findings = driftFindings(loaded, entry.report);
+      expect(findings, entry.tool).toEqual([]);
+      const own = wireClaims(loaded, entry.report, findings).filter((claim) => claim.operation === entry.tool);
+      expect(own.filter((claim) => claim.status === 'contradicted')).toEqual([]);
+    }
+    const claims = wireClaims(loaded, slowReport(), []).filter((claim) => claim.operation === 'slow_report');
+    expect(Object.fromEntries(claims.map((claim) => [claim.field, claim.status]))).toEqual({
+      'progress.emits': 'seen',
+      'progress.minIntervalMs': 'seen',
+      'cancellation.suppressResponseAfterCancel': 'seen',
+      'cancellation.invalidOrLate': 'seen',
+    });
+  });
+
+  it('over Streamable HTTP: the SSE headers seen, and GET answered 405', () => {
+    const http = written([{ tool: 'slow_report', report: slowReport('streamable-http') }], 'streamable-http');
+    expect(http).toContain(
+      'sseHeaders: { Content-Type: text/event-stream, Cache-Control: no-cache, X-Accel-Buffering: "no" } ' +
+        '# seen on the wire 2026-12-05: every SSE response carried the three headers',
+    );
+    expect(http).toContain('transports: [ streamable-http ] # seen on the wire 2026-12-05: GET was answered 405');
+    expect(driftFindings(load(http), slowReport('streamable-http'))).toEqual([]);
+  });
+});
+
+describe('init --observe: which tools it calls', () => {
+  it('read-only by their annotations only; the others only with --allow-mutations, named', () => {
+    const unannotated: ToolSummary = { name: 'sync' };
+    expect(observationPlan([...TOOLS, unannotated], false)).toEqual({
+      probe: ['slow_report', 'quick_read', 'stuck_read'],
+      mayChangeState: [],
+      skipped: [
+        { tool: 'delete_row', why: 'it may change state (its annotations say destructiveHint: true): --allow-mutations calls it' },
+        {
+          tool: 'sync',
+          why:
+            'it may change state (it is not annotated read-only (tools are assumed to change state unless readOnlyHint says otherwise)): ' +
+            '--allow-mutations calls it',
+        },
+      ],
+    });
+    expect(observationPlan([...TOOLS, unannotated], true)).toEqual({
+      probe: ['slow_report', 'quick_read', 'stuck_read', 'delete_row', 'sync'],
+      mayChangeState: ['delete_row', 'sync'],
+      skipped: [],
+    });
+  });
+});
+
+describe('a progress interval as a round figure drift accepts', () => {
+  it.each([
+    [251, 250],
+    [2004, 2000],
+    [237, 240],
+    [1990, 2000],
+    [43.4, 43],
+    [7.2, 7],
+    [0.3, 1],
+    [123_456, 120_000],
+  ])('a median gap of %s ms: %s ms', (median, interval) => {
+    expect(roundedInterval(median)).toBe(interval);
+    // drift holds a claim to a median gap of at least 80 % of it.
+    expect(median >= interval * 0.8 || interval === 1).toBe(true);
+  });
+});
