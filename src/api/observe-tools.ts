@@ -4,6 +4,9 @@ import type { ProbeRevision } from '../probe/connection.js';
 import type { LiveCallOptions } from './live-call-options.js';
 import { probe } from './probe.js';
 
+/** The run that calls no tool, as its observation names it: the server's claims only. */
+export const SERVER_ONLY = '';
+
 /** The server init lists the tools of, and how the probe calls each (give exactly one of `stdio` and `url`). */
 export interface ObserveToolsOptions extends Pick<LiveCallOptions, 'headers' | 'graceMs' | 'maxTimeMs'> {
   readonly stdio?: string;
@@ -16,12 +19,14 @@ export interface ObserveToolsOptions extends Pick<LiveCallOptions, 'headers' | '
 /**
  * Probes each tool the plan names, one probe run each (`probe` with the tool as its operation, a fresh server
  * process over stdio), the ones that may change state only as the plan allows; the others as the plan skipped them.
- * Prints nothing.
+ * When the plan names none, one run that calls no tool (`SERVER_ONLY`). Prints nothing.
  */
 export async function observeTools(plan: ObservationPlan, options: ObserveToolsOptions): Promise<ToolObservation[]> {
   const observations: ToolObservation[] = plan.skipped.map(({ tool, why }) => ({ tool, notProbed: why }));
-  for (const [index, tool] of plan.probe.entries()) {
-    options.onTool?.(index, plan.probe.length, tool);
+  // With no tool to call, one run still shows the server's own claims (the revision, the SSE headers, GET).
+  const runs = plan.probe.length === 0 ? [SERVER_ONLY] : plan.probe;
+  for (const [index, tool] of runs.entries()) {
+    options.onTool?.(index, runs.length, tool === SERVER_ONLY ? 'the server (no tool)' : tool);
     const outcome = await probe({
       ...(options.stdio === undefined ? {} : { stdio: options.stdio }),
       ...(options.url === undefined ? {} : { url: options.url }),
@@ -29,7 +34,7 @@ export async function observeTools(plan: ObservationPlan, options: ObserveToolsO
       ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
       ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
       ...(options.maxTimeMs === undefined ? {} : { maxTimeMs: options.maxTimeMs }),
-      operation: tool,
+      ...(tool === SERVER_ONLY ? {} : { operation: tool }),
       allowMutations: plan.mayChangeState.includes(tool),
     });
     observations.push(outcome.ok ? { tool, report: outcome.report } : { tool, notProbed: outcome.problem.replace(/^error: /, '').trim() });

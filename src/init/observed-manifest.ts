@@ -3,7 +3,7 @@ import { type ClaimStatus, type WireClaim, wireClaims } from '../live/wire-claim
 import { loadManifest } from '../manifest/load.js';
 import { driftFindings } from '../probe/drift.js';
 import type { ProbeReport } from '../probe/probe-types.js';
-import { truncated } from '../text/display-text.js';
+import { displayText, truncated } from '../text/display-text.js';
 import { type ClaimProposal, operationProposals, serverProposals } from './claim-proposals.js';
 import { type ObservedNotes, type ScaffoldInput, scaffoldManifest, type WrittenClaim } from './scaffold-manifest.js';
 
@@ -13,7 +13,10 @@ export type ToolObservation =
   | { readonly tool: string; readonly notProbed: string };
 
 export interface ObservedManifestInput extends ScaffoldInput {
-  /** One entry per listed tool that init considered (a tool without one is written as init writes it without --observe). */
+  /**
+   * One entry per listed tool that init considered (a tool without one is written as init writes it without --observe);
+   * a run of tool '' called no tool and shows only the server's claims.
+   */
   readonly observations: readonly ToolObservation[];
   /** The day of the observations (YYYY-MM-DD), named in every comment. */
   readonly day: string;
@@ -66,7 +69,8 @@ export function observedManifest(input: ObservedManifestInput): string {
     }
   }
   const observed = new Map<string, ObservedNotes>();
-  for (const entry of input.observations)
+  // A run that called no tool (its tool is '') shows only the server's claims.
+  for (const entry of input.observations.filter(({ tool }) => tool !== ''))
     observed.set(entry.tool, toolNotes(entry, proposals.get(entry.tool) ?? [], judged.get(entry.tool) ?? [], input.day));
   if (serverRun !== undefined) observed.set('', serverNotes(serverRun, judged.get('') ?? [], input.day));
   return scaffoldManifest({ ...input, observed });
@@ -157,7 +161,7 @@ function decide(
   return { claims, open: [...open].map(([reason, fields]) => `${fields.join(', ')}: ${reason}`) };
 }
 
-/** Untrusted text (a summary quoting the server) on one comment line, bounded. */
+/** Untrusted text (a summary quoting the server) on one comment line, bounded, every control character escaped. */
 function oneLine(text: string): string {
-  return truncated(text.replace(/\s+/g, ' ').trim(), 400);
+  return truncated(displayText(text.replace(/\s+/g, ' ').trim()), 400);
 }

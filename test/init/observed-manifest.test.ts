@@ -17,7 +17,7 @@ import type { WireEntry } from '../../src/probe/wire-log.js';
 const DAY = '2026-12-05';
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false };
 const TOOLS: readonly ToolSummary[] = [
-  { name: 'slow_report', description: 'Builds a report.', annotations: READ_ONLY },
+  { name: 'slow_report', description: 'Builds a report, reporting progress.', annotations: READ_ONLY },
   { name: 'quick_read', annotations: READ_ONLY },
   { name: 'stuck_read', annotations: READ_ONLY },
   { name: 'delete_row', annotations: { readOnlyHint: false, destructiveHint: true } },
@@ -223,6 +223,36 @@ describe('init --observe: what was seen is the claim, with its observation and d
       '# DECIDE cancellation.stopsWork, cancellation.suppressResponseAfterCancel: not seen on the wire: stuck_read did not answer within 24000 ms',
     );
     expect(stuck).not.toMatch(/progress:|stopsWork:/);
+  });
+
+  it('a field inferred from the description and seen on the wire is no longer unverified', () => {
+    expect(written([]).includes('progress: { emits: true } # unverified: its description says it reports progress')).toBe(true);
+    expect(slow).toContain('x-mcprely-unverified: [ sideEffect ]\n');
+    expect(slow).not.toContain('its description says');
+  });
+
+  it("the server's words stay on their comment line, control characters escaped", () => {
+    const hostile = run('quick_read', [
+      check('progress', 'inconclusive', 'quick_read answered with a tool error: bad\n  - name: injected\u001b[2J\u202e', {
+        completed: false,
+        progress: 0,
+      }),
+    ]);
+    const text = written([{ tool: 'quick_read', report: hostile }]);
+    expect(text).toContain(
+      '# DECIDE progress.emits: not seen on the wire: quick_read answered with a tool error: bad - name: injected\\u001b[2J\\u202e',
+    );
+    expect(load(text).manifest.operations.map((operation) => operation.name)).toEqual(TOOLS.map((tool) => tool.name));
+  });
+
+  it('with no tool to call, a run that called none still shows the server', () => {
+    const serverOnly: ProbeReport = {
+      ...run('', []),
+      plan: { tool: null, why: 'no listed tool is known to be read-only', mutation: null },
+    };
+    const text = written([{ tool: '', report: serverOnly }, ...OBSERVED.filter((entry) => 'notProbed' in entry)]);
+    expect(text).toContain('specVersion: "2025-11-25" # seen on the wire 2026-12-05: the server speaks 2025-11-25');
+    expect(text.match(/seen on the wire/g)).toHaveLength(1);
   });
 
   it('a tool that may change state is not probed, and says so', () => {
