@@ -23,6 +23,11 @@ const TOOLS: readonly ToolSummary[] = [
   { name: 'delete_row', annotations: { readOnlyHint: false, destructiveHint: true } },
 ];
 
+/** A check of a run that observed nothing typed (revision, tools, headers). */
+function plain(id: string, status: CheckStatus, summary: string): CheckResult {
+  return { id, title: id, basis: '', status, summary, details: [], transcript: [], durationMs: 0 };
+}
+
 /** A check of a run, with its typed observation. */
 function check<Id extends keyof ObservationsByCheck>(
   id: Id,
@@ -31,21 +36,7 @@ function check<Id extends keyof ObservationsByCheck>(
   observed?: ObservationsByCheck[Id],
   transcript: readonly WireEntry[] = [],
 ): CheckResult {
-  return {
-    id,
-    title: id,
-    basis: '',
-    status,
-    summary,
-    details: [],
-    transcript,
-    durationMs: 0,
-    ...(observed === undefined ? {} : { observed }),
-  };
-}
-
-function plain(id: string, status: CheckStatus, summary: string): CheckResult {
-  return { id, title: id, basis: '', status, summary, details: [], transcript: [], durationMs: 0 };
+  return { ...plain(id, status, summary), transcript, ...(observed === undefined ? {} : { observed }) };
 }
 
 /** Progress notifications at these times (ms), as the probe's transcript holds them. */
