@@ -59,8 +59,8 @@ export function operationProposals(report: ProbeReport, tool: string): ClaimProp
       report.checks.find((check) => check.id === 'tasks'),
       'tasks',
     );
-    const terminalAtOnce =
-      (tasks?.cancelStatus === 'cancelled' || tasks?.firstAfterCancel === 'cancelled') && tasks?.afterCancel === 'cancelled';
+    // Cancelled at once (the answer, or the next tasks/get), or later: a task that did not end cancelled refutes either.
+    const terminalAtOnce = tasks?.cancelStatus === 'cancelled' || tasks?.firstAfterCancel === 'cancelled';
     proposals.push(
       { field: 'task.cancel', value: terminalAtOnce ? 'immediate-terminal' : 'acknowledge-then-checkpoint' },
       { field: 'task.survivesDisconnect', value: tasks?.survivesDisconnect ?? true, standIn: tasks?.survivesDisconnect === undefined },

@@ -69,8 +69,8 @@ export function observedManifest(input: ObservedManifestInput): string {
     }
   }
   const observed = new Map<string, ObservedNotes>();
-  // A run that called no tool (its tool is '') shows only the server's claims.
-  for (const entry of input.observations.filter(({ tool }) => tool !== ''))
+  // A run that called no tool (tool '') shows only the server's claims: the server's notes, set after, replace its own.
+  for (const entry of input.observations)
     observed.set(entry.tool, toolNotes(entry, proposals.get(entry.tool) ?? [], judged.get(entry.tool) ?? [], input.day));
   if (serverRun !== undefined) observed.set('', serverNotes(serverRun, judged.get('') ?? [], input.day));
   return scaffoldManifest({ ...input, observed });

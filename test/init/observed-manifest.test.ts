@@ -236,6 +236,92 @@ describe('init --observe: what was seen is the claim, with its observation and d
     expect(load(text).manifest.operations.map((operation) => operation.name)).toEqual(TOOLS.map((tool) => tool.name));
   });
 
+  it('a proposal drift would contradict is not written: progress on the wire that the run did not count', () => {
+    // The observation counted no progress for the call's token, but the transcript shows one: drift's own reading.
+    const stray = run('quick_read', [
+      check(
+        'progress',
+        'inconclusive',
+        'quick_read answered in 4 ms and sent no progress',
+        { completed: true, progress: 0, durationMs: 4 },
+        progressAt([2]),
+      ),
+    ]);
+    const quick = operationLines(written([{ tool: 'quick_read', report: stray }]), 'quick_read');
+    expect(quick).not.toContain('emits: false');
+    expect(quick).toContain(
+      '# DECIDE progress.emits: the wire contradicts what it showed: quick_read answered in 4 ms and sent no progress',
+    );
+  });
+
+  it('two progress notifications: no interval, DECIDE saying why', () => {
+    const twice = run('quick_read', [
+      check(
+        'progress',
+        'pass',
+        "2 increasing values with the request's token",
+        { completed: true, progress: 2, durationMs: 300 },
+        progressAt([100, 200]),
+      ),
+    ]);
+    const quick = operationLines(written([{ tool: 'quick_read', report: twice }]), 'quick_read');
+    expect(quick).toContain('emits: true # seen on the wire 2026-12-05: 2 progress notifications in a run of 300 ms');
+    expect(quick).toContain(
+      '# DECIDE progress.minIntervalMs: not seen on the wire: fewer than three progress notifications: no interval could be measured',
+    );
+  });
+
+  it('a tool the probe ran as a task: how tasks/cancel ended it; over stdio a disconnect is not observable', () => {
+    const tools: ToolSummary[] = [{ name: 'slow_task', annotations: READ_ONLY, taskSupport: 'required' }];
+    const tasks = check('tasks', 'pass', 'the task was created, polled to completed, and tasks/cancel cancelled the second', {
+      created: true,
+      polls: 4,
+      terminal: 'completed',
+      resultRetrieved: true,
+      cancelStatus: 'cancelled',
+      firstAfterCancel: 'cancelled',
+      afterCancel: 'cancelled',
+      disconnect: 'not-observable',
+    });
+    const report: ProbeReport = {
+      ...run('slow_task', [tasks]),
+      tools,
+      plan: { tool: 'slow_task', why: '', mutation: null, taskTool: 'slow_task' },
+    };
+    const text = observedManifest({
+      serverName: 't',
+      specVersion: '2025-11-25',
+      transport: 'stdio',
+      source: 's',
+      tools,
+      observations: [{ tool: 'slow_task', report }],
+      day: DAY,
+    });
+    expect(text).toContain(
+      'cancel: immediate-terminal # seen on the wire 2026-12-05: tasks/cancel answered cancelled, the next tasks/get showed cancelled',
+    );
+    expect(text).toContain(
+      '# DECIDE task.survivesDisconnect: not observable on the wire: over stdio a new connection is a new process, a new server',
+    );
+    expect(driftFindings(load(text), report)).toEqual([]);
+    // Acknowledged, then cancelled at a checkpoint.
+    const later = { ...tasks, observed: { ...tasks.observed, cancelStatus: 'acknowledged', firstAfterCancel: 'working' } } as CheckResult;
+    const checkpoint: ProbeReport = { ...report, checks: report.checks.map((entry) => (entry.id === 'tasks' ? later : entry)) };
+    expect(
+      observedManifest({
+        serverName: 't',
+        specVersion: '2025-11-25',
+        transport: 'stdio',
+        source: 's',
+        tools,
+        observations: [{ tool: 'slow_task', report: checkpoint }],
+        day: DAY,
+      }),
+    ).toContain(
+      'cancel: acknowledge-then-checkpoint # seen on the wire 2026-12-05: tasks/cancel was acknowledged, the next tasks/get showed working',
+    );
+  });
+
   it('with no tool to call, a run that called none still shows the server', () => {
     const serverOnly: ProbeReport = {
       ...run('', []),
