@@ -93,8 +93,18 @@ function toolNotes(entry: ToolObservation, proposals: readonly ClaimProposal[], 
       claims: [],
       open: [`the claims the probe can see: its probe could not start: ${oneLine(entry.report.problem ?? 'no reason given')}`],
     };
-  const decided = decide(proposals, judged, day);
   const report = entry.report;
+  // A tool that did not answer within the probe's limit shows nothing of its own run: its silence after a
+  // cancellation is no suppressed response. Only how the server takes stray cancellations (no run of it) stands.
+  const progressCheck = report.checks.find((check) => check.id === 'progress');
+  const stalled = observationOf(progressCheck, 'progress')?.completed === false ? progressCheck?.summary : undefined;
+  const ownRun =
+    stalled === undefined
+      ? judged
+      : judged.map((claim) =>
+          claim.field === 'cancellation.invalidOrLate' ? claim : { ...claim, status: 'inconclusive' as const, why: stalled },
+        );
+  const decided = decide(proposals, ownRun, day);
   const open = [...decided.open];
   if (report.plan?.taskTool !== entry.tool) {
     const tasks = report.checks.find((check) => check.id === 'tasks');

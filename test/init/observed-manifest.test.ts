@@ -120,7 +120,16 @@ const stuckRead = run('stuck_read', [
     "stuck_read had not finished after 24000 ms, the probe's limit for one run (two fifths of --max-time, at most 65 s)",
     { completed: false, progress: 0 },
   ),
-  plain('cancel-before-completion', 'inconclusive', 'not run: stuck_read did not answer within 24000 ms'),
+  // Silence after the cancellation: no response could come from a tool that never answers.
+  check('cancel-before-completion', 'pass', 'nothing for the cancelled request in the 1000 ms after the cancellation', {
+    signal: 'notification',
+    watchedMs: 1000,
+    toNaturalEnd: false,
+    progressBeforeCancel: 0,
+    progressAfterCancel: false,
+    resultAfterCancel: false,
+    answeredCancellation: false,
+  }),
 ]);
 
 function written(observations: readonly ToolObservation[], transport: 'stdio' | 'streamable-http' = 'stdio'): string {
@@ -208,12 +217,11 @@ describe('init --observe: what was seen is the claim, with its observation and d
   it('a tool that stalled keeps DECIDE, saying what happened', () => {
     const stuck = operationLines(text, 'stuck_read');
     expect(stuck).toContain(
-      "# DECIDE progress.emits: not seen on the wire: stuck_read had not finished after 24000 ms, the probe's limit for one run",
+      '# DECIDE progress.emits, cancellation.stopsWork, cancellation.suppressResponseAfterCancel: not seen on the wire: ' +
+        "stuck_read had not finished after 24000 ms, the probe's limit for one run",
     );
-    expect(stuck).toContain(
-      '# DECIDE cancellation.stopsWork, cancellation.suppressResponseAfterCancel: not seen on the wire: stuck_read did not answer within 24000 ms',
-    );
-    expect(stuck).not.toMatch(/progress:|stopsWork:/);
+    expect(stuck).not.toMatch(/^ +(progress|stopsWork|suppressResponseAfterCancel):/m);
+    expect(stuck).toContain('invalidOrLate: ignore # seen on the wire 2026-12-05: all four were ignored');
   });
 
   it('a field inferred from the description and seen on the wire is no longer unverified', () => {
@@ -231,7 +239,7 @@ describe('init --observe: what was seen is the claim, with its observation and d
     ]);
     const text = written([{ tool: 'quick_read', report: hostile }]);
     expect(text).toContain(
-      '# DECIDE progress.emits: not seen on the wire: quick_read answered with a tool error: bad - name: injected\\u001b[2J\\u202e',
+      'not seen on the wire: quick_read answered with a tool error: bad - name: injected\\u001b[2J\\u202e\n',
     );
     expect(load(text).manifest.operations.map((operation) => operation.name)).toEqual(TOOLS.map((tool) => tool.name));
   });
