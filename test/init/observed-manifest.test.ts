@@ -157,6 +157,11 @@ function load(text: string): LoadedManifest {
   return loaded;
 }
 
+/** quick_read's entry in what init writes after this run of it. */
+function quickReadAfter(report: ProbeReport): string {
+  return operationLines(written([{ tool: 'quick_read', report }]), 'quick_read');
+}
+
 /** The lines of one operation's entry in the text. */
 function operationLines(text: string, name: string): string {
   const from = text.indexOf(`  - name: ${name}\n`);
@@ -238,24 +243,17 @@ describe('init --observe: what was seen is the claim, with its observation and d
       }),
     ]);
     const text = written([{ tool: 'quick_read', report: hostile }]);
-    expect(text).toContain(
-      'not seen on the wire: quick_read answered with a tool error: bad - name: injected\\u001b[2J\\u202e\n',
-    );
+    expect(text).toContain('not seen on the wire: quick_read answered with a tool error: bad - name: injected\\u001b[2J\\u202e\n');
     expect(load(text).manifest.operations.map((operation) => operation.name)).toEqual(TOOLS.map((tool) => tool.name));
   });
 
   it('a proposal drift would contradict is not written: progress on the wire that the run did not count', () => {
     // The observation counted no progress for the call's token, but the transcript shows one: drift's own reading.
+    const noneCounted = { completed: true, progress: 0, durationMs: 4 };
     const stray = run('quick_read', [
-      check(
-        'progress',
-        'inconclusive',
-        'quick_read answered in 4 ms and sent no progress',
-        { completed: true, progress: 0, durationMs: 4 },
-        progressAt([2]),
-      ),
+      check('progress', 'inconclusive', 'quick_read answered in 4 ms and sent no progress', noneCounted, progressAt([2])),
     ]);
-    const quick = operationLines(written([{ tool: 'quick_read', report: stray }]), 'quick_read');
+    const quick = quickReadAfter(stray);
     expect(quick).not.toContain('emits: false');
     expect(quick).toContain(
       '# DECIDE progress.emits: the wire contradicts what it showed: quick_read answered in 4 ms and sent no progress',
@@ -272,7 +270,7 @@ describe('init --observe: what was seen is the claim, with its observation and d
         progressAt([100, 200]),
       ),
     ]);
-    const quick = operationLines(written([{ tool: 'quick_read', report: twice }]), 'quick_read');
+    const quick = quickReadAfter(twice);
     expect(quick).toContain('emits: true # seen on the wire 2026-12-05: 2 progress notifications in a run of 300 ms');
     expect(quick).toContain(
       '# DECIDE progress.minIntervalMs: not seen on the wire: fewer than three progress notifications: no interval could be measured',
