@@ -78,11 +78,12 @@ export function serverProposals(report: ProbeReport): ClaimProposal[] {
 }
 
 /**
- * A progress interval as a round figure: two significant digits (2 013 ms → 2 000, 237 → 240), never off by more than
- * 5 %, well inside what drift accepts of a median gap (80 % of the claim).
+ * A progress interval as a round figure at or below the median gap: two significant digits, rounded down (2 096 ms
+ * → 2 000, 237 → 230), never more than 5 % under it and never above it — a minimum the server kept, well inside what
+ * drift accepts of a median gap (80 % of the claim).
  */
 export function roundedInterval(medianMs: number): number {
-  if (medianMs < 10) return Math.max(1, Math.round(medianMs));
+  if (medianMs < 10) return Math.max(1, Math.floor(medianMs));
   const step = 10 ** (Math.floor(Math.log10(medianMs)) - 1);
-  return Math.round(medianMs / step) * step;
+  return Math.floor(medianMs / step) * step;
 }
