@@ -113,10 +113,7 @@ function toolNotes(entry: ToolObservation, proposals: readonly ClaimProposal[], 
       open.push(`task.cancel, task.survivesDisconnect: not seen on the wire: ${oneLine(tasks.summary)}`);
   }
   open.push(...NEVER_ON_THE_WIRE);
-  const ran = observationOf(
-    report.checks.find((check) => check.id === 'progress'),
-    'progress',
-  )?.durationMs;
+  const ran = observationOf(progressCheck, 'progress')?.durationMs;
   const timeouts = `TODO: idleMs and maxMs, the client's limits: not observable on the wire${ran === undefined ? '' : ` (a run took ${ran} ms)`}`;
   return { claims: decided.claims, open, comments: { timeouts } };
 }

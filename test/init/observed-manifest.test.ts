@@ -328,6 +328,13 @@ describe('init --observe: what was seen is the claim, with its observation and d
     );
   });
 
+  it('a probe that could not start leaves every claim of its tool open, saying why', () => {
+    const refused: ProbeReport = { ...quickRead, startedOk: false, problem: 'the server exited before it answered initialize' };
+    expect(quickReadAfter(refused)).toContain(
+      '# DECIDE the claims the probe can see: its probe could not start: the server exited before it answered initialize\n',
+    );
+  });
+
   it('with no tool to call, a run that called none still shows the server', () => {
     const serverOnly: ProbeReport = {
       ...run('', []),
