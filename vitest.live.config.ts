@@ -13,6 +13,8 @@ export const LIVE = [
   'test/probe/known-servers.test.ts',
   // drift on server-everything with the manifest init writes for it (its long tool, probed twice).
   'test/probe/drift-everything.test.ts',
+  // init --observe on server-everything (stdio and HTTP) and the SDK 1.x server, then lint and drift of what it wrote.
+  'test/probe/init-observe.test.ts',
   // The chosen hostile manifests through every command of the built CLI (about 85 runs); npm test keeps four.
   'test/hostile/cli-hostile-inputs.test.ts',
   // Load: the hostile size series (100 to 3 000 operations) through every stage in process, held to scaling.

@@ -1,4 +1,7 @@
-import { scaffoldManifest } from '../init/scaffold-manifest.js';
+import { type ScaffoldInput, scaffoldManifest } from '../init/scaffold-manifest.js';
+import { observationPlan } from '../init/observation-plan.js';
+import { observedManifest } from '../init/observed-manifest.js';
+import { observeTools } from '../api/observe-tools.js';
 import { lstatSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { SCHEMA_PATH, templateManifest } from '../init/template.js';
@@ -27,12 +30,26 @@ export async function runInit(options: {
   output?: string;
   /** Overwrite an existing --output file (without it, an existing file is refused and left as it is). */
   force?: boolean;
+  /** Probe each read-only tool and write what was seen as its claims (`--observe`). */
+  observe?: boolean;
+  /** With observe: probe the tools that may change state too, named on stderr first. */
+  allowMutations?: boolean;
+  /** With observe: each tool's probe budget (ms). */
+  maxTimeMs?: number;
+  /** With observe: the clock whose day the comments name. */
+  now?: () => Date;
 }): Promise<number> {
   if (options.output !== undefined && options.force !== true && exists(options.output)) {
     process.stderr.write(`error: ${displayText(options.output)} already exists; give --force to overwrite it\n`);
     return 2;
   }
   const schemaPath = options.output === undefined ? SCHEMA_PATH : schemaPathFrom(options.output, process.cwd());
+  if (options.observe === true ? options.template !== undefined : options.allowMutations === true || options.maxTimeMs !== undefined) {
+    process.stderr.write(
+      'error: --observe probes the tools of a server (--from-stdio/--from-url, not --template); --allow-mutations and --max-time go with it\n',
+    );
+    return 2;
+  }
   if (options.template !== undefined) {
     if (options.stdio !== undefined || options.url !== undefined || options.headers !== undefined) {
       process.stderr.write('error: --template writes without a server; give it, or --from-stdio/--from-url (and --header), not both\n');
@@ -64,6 +81,7 @@ export async function runInit(options: {
   const clock = () => performance.now() - started;
   const log = new WireLog(clock);
   const connection: Connection = 'stdio' in target ? new StdioConnection(target.stdio, log, clock) : new HttpConnection(target, log, clock);
+  let scaffold: ScaffoldInput;
   try {
     const session = new ProbeSession(connection, log);
     const opened = await session.open(options.specVersion, 10_000);
@@ -96,7 +114,7 @@ export async function runInit(options: {
     }
     const initialize = log.entries.find((entry) => entry.direction === '←' && entry.text.includes('"serverInfo"'));
     const named = initialize === undefined ? undefined : /"serverInfo":\{"name":"([^"]+)"/.exec(initialize.text)?.[1];
-    const manifest = scaffoldManifest({
+    scaffold = {
       serverName: named ?? serverName,
       specVersion: session.revision,
       transport: connection.transport,
@@ -104,21 +122,56 @@ export async function runInit(options: {
       source: target.shown,
       tools: summariseTools(tools),
       schemaPath,
-    });
-    // A secret the server echoed (in a description, say) stays out of a file meant to be committed.
-    const text = redactSecrets(manifest, secrets);
-    if (options.output === undefined) process.stdout.write(text);
-    else {
-      writeOutputFile(options.output, text, 'the manifest');
-      process.stderr.write(
-        `wrote ${options.output}: ${plural(summariseTools(tools).length, 'operation')}; run mcprely lint ${options.output} for what is left to decide\n`,
-      );
-    }
-    return 0;
+    };
   } finally {
     await connection.close();
   }
+  const manifest = options.observe === true ? await observed(scaffold, options) : scaffoldManifest(scaffold);
+  // A secret the server echoed (in a description, say) stays out of a file meant to be committed.
+  const text = redactSecrets(manifest, secrets);
+  if (options.output === undefined) process.stdout.write(text);
+  else {
+    writeOutputFile(options.output, text, 'the manifest');
+    process.stderr.write(
+      `wrote ${options.output}: ${plural(scaffold.tools.length, 'operation')}; run mcprely lint ${options.output} for what is left to decide\n`,
+    );
+  }
+  return 0;
 }
+
+/**
+ * The manifest with what the probe saw of each tool it may call (init --observe): the tools that may change state
+ * named on stderr before any is called, each tool announced as its probe starts.
+ */
+async function observed(
+  scaffold: ScaffoldInput,
+  options: {
+    stdio?: string;
+    url?: string;
+    headers?: readonly AddedHeader[];
+    allowMutations?: boolean;
+    maxTimeMs?: number;
+    now?: () => Date;
+  },
+): Promise<string> {
+  const plan = observationPlan(scaffold.tools, options.allowMutations === true);
+  if (plan.mayChangeState.length > 0)
+    process.stderr.write(`--allow-mutations: calling tools that may change state: ${displayText(plan.mayChangeState.join(', '))}\n`);
+  const maxTimeMs = options.maxTimeMs ?? OBSERVE_MAX_TIME_MS;
+  const observations = await observeTools(plan, {
+    ...(options.stdio === undefined ? {} : { stdio: options.stdio }),
+    ...(options.url === undefined ? {} : { url: options.url }),
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
+    specVersion: scaffold.specVersion,
+    maxTimeMs,
+    onTool: (index, total, tool) =>
+      process.stderr.write(`probing ${displayText(tool)} (${index + 1} of ${total}), up to ${Math.round(maxTimeMs / 1000)} s\n`),
+  });
+  return observedManifest({ ...scaffold, observations, day: (options.now ?? (() => new Date()))().toISOString().slice(0, 10) });
+}
+
+/** Each tool's probe budget under --observe by default: a run of up to 24 s (two fifths), cancelled and timed out. */
+const OBSERVE_MAX_TIME_MS = 60_000;
 
 /** Whether anything (a file, a folder, a dangling link) is at `path`. */
 function exists(path: string): boolean {

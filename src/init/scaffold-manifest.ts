@@ -1,7 +1,7 @@
 import type { ToolSummary } from '../probe/tool-summary.js';
 import type { SpecVersion } from '../spec/revisions.js';
 import { CommentedDocument } from './commented-document.js';
-import { SCHEMA_PATH } from './template.js';
+import { DECIDE, SCHEMA_PATH } from './template.js';
 import { METHODS } from '../protocol/methods.js';
 
 /** Argument names that carry an idempotency key, by convention. */
@@ -18,6 +18,23 @@ export interface ScaffoldInput {
   readonly tools: readonly ToolSummary[];
   /** The `$schema` path in the editor comment, relative to the file written (default: SCHEMA_PATH). */
   readonly schemaPath?: string;
+  /** What init --observe saw on the wire, by tool name (`''`: the server's own claims), written with its comments. */
+  readonly observed?: ReadonlyMap<string, ObservedNotes>;
+}
+
+/** A claim init writes from what it observed: the field (dotted, under the operation or from the root), its value, its comment. */
+export interface WrittenClaim {
+  readonly field: string;
+  readonly value: unknown;
+  readonly comment: string;
+}
+
+/** What was observed of one tool (or of the server): the claims seen, and each decision left open with why (comments). */
+export interface ObservedNotes {
+  readonly claims: readonly WrittenClaim[];
+  readonly open: readonly string[];
+  /** Comments that replace the scaffold's own on these fields (timeouts: with how long a run took). */
+  readonly comments?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -28,37 +45,91 @@ export interface ScaffoldInput {
  * timeouts; no retry or flow control), so mcprely lint reports each decision still to make.
  */
 export function scaffoldManifest(input: ScaffoldInput): string {
-  const operations = input.tools.map((tool) => scaffoldOperation(tool));
-  const doc = new CommentedDocument(
-    {
-      mcprely: 1,
-      specVersion: input.specVersion,
-      server: { name: input.serverName, transports: [input.transport] },
-      operations: operations.map(({ value }) => value),
-    },
-    [
-      `yaml-language-server: $schema=${input.schemaPath ?? SCHEMA_PATH}`,
-      `Written by mcprely init from the tools/list of ${input.source.replace(/[\r\n]+/g, ' ')}.`,
-      'Fields listed in x-mcprely-unverified were inferred from tool annotations, which are untrusted hints:',
-      'confirm each against the implementation, then remove it from the list. Run mcprely lint on this file:',
-      'it reports every decision still to make (timeouts, retry, idempotency, flow control, recovery).',
-    ],
-  );
+  const operations = input.tools.map((tool) => observedOperation(scaffoldOperation(tool), input.observed?.get(tool.name)));
+  const server = input.observed?.get('');
+  const root: Record<string, unknown> = {
+    mcprely: 1,
+    specVersion: input.specVersion,
+    server: { name: input.serverName, transports: [input.transport] },
+    operations: operations.map(({ value }) => value),
+  };
+  for (const claim of server?.claims ?? []) setField(root, claim.field, claim.value);
+  const doc = new CommentedDocument(root, [
+    `yaml-language-server: $schema=${input.schemaPath ?? SCHEMA_PATH}`,
+    `Written by mcprely init from the tools/list of ${input.source.replace(/[\r\n]+/g, ' ')}.`,
+    'Fields listed in x-mcprely-unverified were inferred from tool annotations, which are untrusted hints:',
+    'confirm each against the implementation, then remove it from the list. Run mcprely lint on this file:',
+    'it reports every decision still to make (timeouts, retry, idempotency, flow control, recovery).',
+  ]);
   doc.quote(['specVersion']);
   if (misread(input.serverName)) doc.quote(['server', 'name']);
   doc.flow(['server', 'transports']);
+  for (const claim of server?.claims ?? []) doc.comment(claim.field.split('.'), claim.comment);
+  if (server?.claims.some((claim) => claim.field === 'server.http.sseHeaders')) {
+    doc.flow(['server', 'http', 'sseHeaders']);
+    // "no" is a boolean to a YAML 1.1 reader.
+    doc.quote(['server', 'http', 'sseHeaders', 'X-Accel-Buffering']);
+  }
+  if (server !== undefined && server.open.length > 0) doc.comment(['server'], decisions(server.open), true);
   if (operations.length === 0) {
     doc.flow(['operations']);
     doc.comment(['operations'], 'TODO: the server listed no tools');
   }
-  operations.forEach(({ value, comments }, index) => {
-    const at = (field: string) => ['operations', index, field];
+  operations.forEach(({ value, comments, observed }, index) => {
+    const at = (field: string) => ['operations', index, ...field.split('.')];
     if (value.description !== undefined) doc.quote(at('description'));
     if (misread(value.name)) doc.quote(at('name'));
-    for (const field of ['annotations', 'task', 'idempotency', 'progress', 'x-mcprely-unverified', 'timeouts']) doc.flow(at(field));
+    // A mapping whose fields carry a comment each is written a field a line.
+    const commented = new Set(observed?.claims.map((claim) => claim.field.split('.')[0]));
+    for (const field of ['annotations', 'task', 'idempotency', 'progress', 'x-mcprely-unverified', 'timeouts'])
+      if (!commented.has(field)) doc.flow(at(field));
     for (const [field, text] of Object.entries(comments)) doc.comment(at(field), text);
+    for (const claim of observed?.claims ?? []) doc.comment(at(claim.field), claim.comment);
+    if (observed !== undefined && observed.open.length > 0) doc.comment(at('timeouts'), decisions(observed.open), true);
   });
   return doc.toString();
+}
+
+/**
+ * An operation with what was observed of its tool: each claim seen set at its field (a field inferred from the
+ * description and now seen on the wire is no longer unverified, nor commented as inferred).
+ */
+function observedOperation(
+  scaffolded: { value: ScaffoldedOperation; comments: Record<string, string> },
+  observed: ObservedNotes | undefined,
+): { value: ScaffoldedOperation; comments: Record<string, string>; observed?: ObservedNotes } {
+  if (observed === undefined) return scaffolded;
+  const value: Record<string, unknown> = { ...scaffolded.value };
+  const comments = { ...scaffolded.comments };
+  for (const claim of observed.claims) {
+    const [head] = claim.field.split('.');
+    value[head!] = { ...((value[head!] as Record<string, unknown> | undefined) ?? {}) };
+    setField(value, claim.field, claim.value);
+    delete comments[head!];
+  }
+  Object.assign(comments, observed.comments);
+  const seen = new Set(observed.claims.map((claim) => claim.field));
+  value['x-mcprely-unverified'] = (value['x-mcprely-unverified'] as string[]).filter((field) => !seen.has(field));
+  // The fields go in the order a reader expects them (the scaffold's), the ones observed after progress.
+  const { 'x-mcprely-unverified': unverified, timeouts, ...rest } = value;
+  return { value: { ...(rest as ScaffoldedOperation), 'x-mcprely-unverified': unverified, timeouts }, comments, observed };
+}
+
+/** Decisions left open, one comment line each, marked DECIDE. */
+function decisions(open: readonly string[]): string {
+  return open.map((line) => `${DECIDE} ${line}`).join('\n ');
+}
+
+/** Sets the value at a dotted path, making the mappings on the way. */
+function setField(target: Record<string, unknown>, field: string, value: unknown): void {
+  const segments = field.split('.');
+  let node = target;
+  for (const segment of segments.slice(0, -1)) {
+    const next = node[segment];
+    node[segment] = typeof next === 'object' && next !== null && !Array.isArray(next) ? { ...(next as object) } : {};
+    node = node[segment] as Record<string, unknown>;
+  }
+  node[segments[segments.length - 1]!] = value;
 }
 
 /** A name another YAML reader might take for something else (a YAML 1.1 boolean, a number, null): quoted. */

@@ -317,11 +317,12 @@ function wireDrift(manifest: LoadedManifest, report: ProbeReport, add: Add): voi
 }
 
 /** When each progress notification of a check arrived (ms on the probe's clock). */
-function progressTimes(transcript: readonly WireEntry[]): number[] {
+export function progressTimes(transcript: readonly WireEntry[]): number[] {
   return transcript.filter((entry) => entry.direction === '←' && entry.text.includes('"notifications/progress"')).map((entry) => entry.t);
 }
 
-function medianGap(times: readonly number[]): number | undefined {
+/** The median gap between progress notifications (ms), from three of them: what drift holds progress.minIntervalMs to. */
+export function medianGap(times: readonly number[]): number | undefined {
   if (times.length < 3) return undefined;
   const gaps = times
     .slice(1)

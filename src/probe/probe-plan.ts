@@ -188,7 +188,7 @@ export function probePlan(options: PlanOptions, tools: readonly ListedTool[], se
 }
 
 /** Whether calling the tool cannot change state: the manifest's contract first, then the tool's own annotations. */
-function safetyOf(tool: ListedTool, spec: OperationSpec | undefined): { safe: boolean; why: string } {
+export function safetyOf(tool: ListedTool, spec: OperationSpec | undefined): { safe: boolean; why: string } {
   if (spec?.sideEffect !== undefined) {
     return spec.sideEffect === 'none'
       ? { safe: true, why: 'read-only by the manifest (sideEffect: none)' }

@@ -88,6 +88,18 @@ describe('init --template: a commented manifest without a server', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--template writes without a server');
   });
+
+  it.each([
+    [['--template', '--observe']],
+    [['--from-stdio', 'node -e 0', '--allow-mutations']],
+    [['--from-stdio', 'node -e 0', '--max-time', '1000']],
+  ])('refuses --observe without a server, and its options without it: %j', (args) => {
+    const run = runCli(['init', ...args]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      'error: --observe probes the tools of a server (--from-stdio/--from-url, not --template); --allow-mutations and --max-time go with it\n',
+    );
+  });
 });
 
 describe('init from a server: the scaffold is written through the yaml document API', () => {

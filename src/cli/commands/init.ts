@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { SPEC_VERSIONS, type SpecVersion } from '../../spec/revisions.js';
-import { type HeaderFlags, headerOption, headersFrom } from '../live-options.js';
+import { type HeaderFlags, headerOption, headersFrom, parsePositive } from '../live-options.js';
 
 /** `mcprely init`'s options as commander parses them. */
 interface InitFlags extends HeaderFlags {
@@ -11,6 +11,9 @@ interface InitFlags extends HeaderFlags {
   readonly specVersion?: SpecVersion;
   readonly output?: string;
   readonly force: boolean;
+  readonly observe: boolean;
+  readonly allowMutations: boolean;
+  readonly maxTime?: number;
 }
 
 export function registerInit(program: Command): void {
@@ -29,6 +32,9 @@ export function registerInit(program: Command): void {
     .addOption(new Option('--spec-version <revision>', 'protocol revision to speak').choices([...SPEC_VERSIONS]))
     .option('-o, --output <file>', 'write the manifest here instead of standard output (never over an existing file)')
     .option('--force', 'with --output: overwrite the file if it exists', false)
+    .option('--observe', 'with --from-stdio/--from-url: probe each read-only tool and write what was seen as its claims', false)
+    .option('--allow-mutations', 'with --observe: probe the tools that may change state too (named on stderr first)', false)
+    .option('--max-time <ms>', "with --observe: each tool's probe budget, in ms (default 60 000)", parsePositive)
     .action(async (options: InitFlags) => {
       const { runInit } = await import('../init-command.js');
       process.exitCode = await runInit({
@@ -39,6 +45,10 @@ export function registerInit(program: Command): void {
         ...(typeof options.specVersion === 'string' ? { specVersion: options.specVersion } : {}),
         ...(typeof options.output === 'string' ? { output: options.output } : {}),
         force: options.force === true,
+        ...(options.observe === true ? { observe: true } : {}),
+        ...(options.allowMutations === true ? { allowMutations: true } : {}),
+        ...(options.maxTime === undefined ? {} : { maxTimeMs: options.maxTime }),
+        now: () => new Date(),
       });
     });
 }
