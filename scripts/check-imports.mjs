@@ -57,8 +57,10 @@ export const ALLOWED = {
   judges: ['protocol', 'document', 'findings', 'live', 'manifest', 'reference', 'spec', 'text'],
   recording: ['protocol', 'judges'],
   listener: ['protocol'],
+  // What every MCP server of mcprely shares: the envelope, the handshake replies, the stdio lines, the HTTP exchange.
+  'mcp-serving': ['protocol', 'spec'],
   proxy: ['protocol', 'judges', 'listener', 'probe', 'recording', 'text'],
-  'probe-client': ['protocol', 'judges', 'listener', 'live', 'recording', 'spec', 'text'],
+  'probe-client': ['protocol', 'judges', 'listener', 'live', 'mcp-serving', 'recording', 'spec', 'text'],
   audit: ['protocol', 'html', 'judges', 'live', 'review', 'simulator', 'text'],
   workspace: ['config', 'document', 'findings', 'generated', 'lint', 'report', 'rules', 'text'],
   'lint-cache': ['json', 'lint', 'rules', 'text'],
