@@ -99,6 +99,8 @@ export const ALLOWED = {
     'verify',
     'workspace',
   ],
+  // `mcprely mcp`: a front end over the Node API, as the CLI is (the API never imports it).
+  'mcp-server': ['api', 'document', 'findings', 'listener', 'mcp-serving', 'protocol', 'recording', 'review', 'spec', 'text', 'workspace'],
   cli: ['*'],
   action: ['*'],
 };

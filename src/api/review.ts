@@ -47,7 +47,14 @@ export async function review(options: ReviewOptions): Promise<ReviewOutcome> {
   if (!input.ok) return { ok: false, problem: input.report };
   const { operation, signal } = options;
   if (operation !== undefined && !input.manifest.operations.some((one) => one.own.name === operation))
-    return { ok: false, problem: unknownOperation(options.manifest, operation, input.manifest.operations.map((one) => one.own.name)) };
+    return {
+      ok: false,
+      problem: unknownOperation(
+        options.manifest,
+        operation,
+        input.manifest.operations.map((one) => one.own.name),
+      ),
+    };
   const fixtures = generateFixtures(input.manifest).filter((fixture) => operation === undefined || fixture.operation === operation);
   const runs: FixtureRun[] = [];
   for (const [index, fixture] of fixtures.entries()) {
