@@ -39,6 +39,8 @@ export class McpHttpServer {
   readonly #tools: ToolServer<McpCallRequest>;
   readonly #sessions = new Map<string, HttpSession>();
   readonly #stateless: ToolCalls;
+  /** The calls running in every session. */
+  readonly #work = { running: 0 };
   #uses = 0;
 
   constructor(
@@ -48,7 +50,7 @@ export class McpHttpServer {
     limits: ListenerLimits = LISTENER_LIMITS,
   ) {
     this.#tools = mcprelyToolServer(version);
-    this.#stateless = new ToolCalls(workingFolder);
+    this.#stateless = new ToolCalls(workingFolder, this.#work);
     this.#server = createListener((req, res) => {
       this.#route(req, res).catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
@@ -116,7 +118,7 @@ export class McpHttpServer {
       }
     }
     const id = randomUUID();
-    this.#sessions.set(id, { revision, calls: new ToolCalls(this.workingFolder), used: ++this.#uses });
+    this.#sessions.set(id, { revision, calls: new ToolCalls(this.workingFolder, this.#work), used: ++this.#uses });
     return id;
   }
 

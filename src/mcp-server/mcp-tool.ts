@@ -12,6 +12,8 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** Tells the client how far the work is (a progress notification, when the request asked for them). */
   readonly progress: (done: number, total: number, message: string) => void;
+  /** How many other tool calls the server runs now (every session's). */
+  readonly otherCallsRunning: () => number;
 }
 
 /** A handler's answer: structured content (valid against its output schema) and the same as text, or a tool error. */

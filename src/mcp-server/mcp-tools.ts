@@ -4,6 +4,7 @@ import { generateFixturesTool } from './tools/generate-fixtures.js';
 import { lintManifestTool } from './tools/lint-manifest.js';
 import { manifestFromToolsTool } from './tools/manifest-from-tools.js';
 import { reviewOperationTool } from './tools/review-operation.js';
+import { serverStatusTool } from './tools/server-status.js';
 
 /** Every tool of `mcprely mcp`, in the order `tools/list` gives them. */
 export const MCP_TOOLS: readonly McpTool[] = [
@@ -12,6 +13,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   generateFixturesTool,
   explainRuleTool,
   manifestFromToolsTool,
+  serverStatusTool,
 ];
 
 export function mcpToolNamed(name: unknown): McpTool | undefined {

@@ -10,6 +10,12 @@ import type { McpCallRequest } from './mcprely-tool-server.js';
  */
 export const MAX_RUNNING_CALLS = 8;
 
+/**
+ * The least time between two progress notifications of a call (ms): both parties SHOULD rate-limit progress, and a
+ * review's fixtures end milliseconds apart. The first goes out at once; a step within the interval is not told.
+ */
+export const PROGRESS_MIN_INTERVAL_MS = 100;
+
 /** Where a call's messages go: its progress and its answer (`send`), then the end of its stream (`end`). */
 export interface CallSink {
   send(message: JsonObject): void;
@@ -29,7 +35,11 @@ export class ToolCalls {
   readonly #running = new Map<string, AbortController>();
   readonly #runs = new Set<Promise<void>>();
 
-  constructor(private readonly workingFolder: string) {}
+  /** `work`: the count of calls running in the whole server, which every session's calls share. */
+  constructor(
+    private readonly workingFolder: string,
+    private readonly work: { running: number } = { running: 0 },
+  ) {}
 
   start(call: McpCallRequest, sink: CallSink): void {
     if (this.#running.size >= MAX_RUNNING_CALLS) {
@@ -48,19 +58,26 @@ export class ToolCalls {
     const controller = new AbortController();
     this.#running.set(key, controller);
     let last = Number.NEGATIVE_INFINITY;
+    let lastAt = Number.NEGATIVE_INFINITY;
     const progress = (done: number, total: number, message: string) => {
       if (call.token === undefined || controller.signal.aborted || done <= last) return;
+      if (performance.now() - lastAt < PROGRESS_MIN_INTERVAL_MS) return;
       last = done;
+      lastAt = performance.now();
       sink.send({ jsonrpc: '2.0', method: METHODS.progress, params: { progressToken: call.token, progress: done, total, message } });
     };
-    const context = { workingFolder: this.workingFolder, signal: controller.signal, progress };
+    const work = this.work;
+    const context = { workingFolder: this.workingFolder, signal: controller.signal, progress, otherCallsRunning: () => work.running - 1 };
     const run = (async () => {
+      work.running++;
       let outcome: ToolOutcome;
       try {
         outcome = await call.tool.run(call.args, context);
       } catch (error) {
         outcome = toolError(`mcprely could not finish ${call.tool.name}: ${error instanceof Error ? error.message : String(error)}`);
       }
+      // A cancelled call counts as running until its work has stopped (at its next step), not when it was asked to.
+      work.running--;
       if (this.#running.get(key) === controller) this.#running.delete(key);
       if (!controller.signal.aborted) sink.send(resultReply(call.id, callToolResult(outcome)));
       sink.end();
