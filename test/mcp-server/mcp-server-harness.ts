@@ -40,3 +40,14 @@ export function startHttpMcp(
     child.once('exit', (code) => reject(new Error(`mcprely mcp exited ${code}: ${told}`)));
   });
 }
+
+/** The server the README's MCP configuration block names (between its mcp-config markers). */
+export function readmeMcpConfig(): { command: string; args: string[] } {
+  const readme = readFileSync('README.md', 'utf8');
+  const block = /<!-- mcp-config:begin -->\n```json\n([\s\S]*?)\n```\n<!-- mcp-config:end -->/.exec(readme)?.[1];
+  if (block === undefined) throw new Error('the README has no MCP configuration block between its markers');
+  return (JSON.parse(block) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers['mcprely'] as {
+    command: string;
+    args: string[];
+  };
+}

@@ -55,6 +55,7 @@ async function call(name: string, args: Record<string, unknown>, signal = new Ab
 
 const structured = (called: Called) => {
   if (!called.outcome.ok) throw new Error(`a tool error: ${called.outcome.message}`);
+  // biome-ignore lint/suspicious/noExplicitAny: read as the output schema, checked in call(), says
   return called.outcome.structured as Record<string, any>;
 };
 const toolErrorOf = (called: Called) => {

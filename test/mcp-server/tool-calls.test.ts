@@ -25,7 +25,7 @@ function stepper(steps: number, stepMs: number, ran: { steps: number }): McpTool
 function started(steps: number, stepMs: number, token?: string) {
   const calls = new ToolCalls('.');
   const ran = { steps: 0 };
-  const sent: Record<string, any>[] = [];
+  const sent: Record<string, unknown>[] = [];
   let ended = false;
   calls.start(
     { kind: 'call', id: 1, tool: stepper(steps, stepMs, ran), args: {}, ...(token === undefined ? {} : { token }) },
