@@ -11,7 +11,8 @@ import { ToolCalls } from './tool-calls.js';
 
 /**
  * `mcprely mcp` over stdio: one session, newline-delimited JSON-RPC on `input` and `output`, either revision. A line
- * longer than a message may be (4 MiB) ends the session, told on `errors`. `ended` settles when the client has closed
+ * longer than a message may be (4 MiB) ends the session, told on `errors`; so does a client that closes its end of
+ * the output. `ended` settles when the client has closed
  * the input and the calls it made have been answered.
  */
 export function serveMcpStdio(
@@ -22,7 +23,16 @@ export function serveMcpStdio(
   const server = mcprelyToolServer(options.version);
   const calls = new ToolCalls(options.workingFolder);
   let revision: SpecVersion | undefined;
-  const write = (message: JsonObject) => output.write(`${JSON.stringify(shapedForRevision(message, revision, server.info))}\n`);
+  let gone = false;
+  // The client closed its end of the pipe (EPIPE): the session is over, nothing more can reach it.
+  output.on('error', () => {
+    gone = true;
+    calls.stopAll();
+    input.destroy();
+  });
+  const write = (message: JsonObject) => {
+    if (!gone) output.write(`${JSON.stringify(shapedForRevision(message, revision, server.info))}\n`);
+  };
   const ended = readLines(
     input,
     (member) => {
