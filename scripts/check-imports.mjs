@@ -58,7 +58,7 @@ export const ALLOWED = {
   recording: ['protocol', 'judges'],
   listener: ['protocol'],
   // What every MCP server of mcprely shares: the envelope, the handshake replies, the stdio lines, the HTTP exchange.
-  'mcp-serving': ['protocol', 'spec'],
+  'mcp-serving': ['listener', 'protocol', 'spec'],
   proxy: ['protocol', 'judges', 'listener', 'probe', 'recording', 'text'],
   'probe-client': ['protocol', 'judges', 'listener', 'live', 'mcp-serving', 'recording', 'spec', 'text'],
   audit: ['protocol', 'html', 'judges', 'live', 'review', 'simulator', 'text'],

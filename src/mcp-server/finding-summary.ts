@@ -1,3 +1,4 @@
+import { objectSchema, STRING } from './json-schema.js';
 import type { Finding } from '../findings/finding.js';
 
 /** A finding as the tools give it: rule, severity, message, where (1-based line and column), and the fix. */
@@ -13,19 +14,18 @@ export function findingSummary(finding: Finding): Record<string, unknown> {
 }
 
 /** The output schema of a finding. */
-export const FINDING_SCHEMA = {
-  type: 'object',
-  properties: {
-    ruleId: { type: 'string' },
+export const FINDING_SCHEMA = objectSchema(
+  {
+    ruleId: STRING,
     severity: { enum: ['error', 'warn', 'info'] },
-    message: { type: 'string' },
-    path: { type: 'string', description: 'JSON Pointer of the key or value the finding is about' },
+    message: STRING,
+    path: { ...STRING, description: 'JSON Pointer of the key or value the finding is about' },
     line: { type: 'integer', minimum: 1 },
     column: { type: 'integer', minimum: 1 },
-    fix: { type: 'string' },
+    fix: STRING,
   },
-  required: ['ruleId', 'severity', 'message', 'path'],
-} as const;
+  ['ruleId', 'severity', 'message', 'path'],
+);
 
 /** A finding as one line of text: `line:column severity rule message (fix)`. */
 export function findingLine(finding: Finding): string {

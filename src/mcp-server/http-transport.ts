@@ -1,14 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type GuardedListener, refusalBody, refusalOf } from '../listener/request-guard.js';
+import type { GuardedListener } from '../listener/request-guard.js';
 import { createListener, LISTENER_LIMITS, type ListenerLimits } from '../recording/http-listener.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { HTTP_HEADERS, HTTP_HEADER_KEYS, SSE_RESPONSE_HEADERS } from '../protocol/http-headers.js';
 import { METHODS } from '../protocol/methods.js';
-import { MAX_BODY, mcpHeaders, REFUSAL_STATUS, readBody, sessionless, sseFrame } from '../mcp-serving/http-exchange.js';
+import {
+  type ListenAt,
+  listenOn,
+  MAX_BODY,
+  mcpHeaders,
+  REFUSAL_STATUS,
+  readBody,
+  refusedByGuard,
+  sessionless,
+  sseFrame,
+} from '../mcp-serving/http-exchange.js';
 import { errorReply, type JsonObject } from '../mcp-serving/json-rpc-replies.js';
 import { shapedForRevision } from '../mcp-serving/result-shape.js';
 import { serveMessage, type ToolServer } from '../mcp-serving/served-message.js';
@@ -60,15 +69,8 @@ export class McpHttpServer {
   }
 
   /** Listens; the endpoint's URL. */
-  listen(at: { readonly host: string; readonly port: number }): Promise<string> {
-    return new Promise((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(at.port, at.host, () => {
-        const address = this.#server.address() as AddressInfo;
-        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-        resolve(`http://${host}:${address.port}/mcp`);
-      });
-    });
+  listen(at: ListenAt): Promise<string> {
+    return listenOn(this.#server, at);
   }
 
   /** Stops every call and listening; open streams are cut. */
@@ -80,12 +82,7 @@ export class McpHttpServer {
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const refusal = refusalOf(this.guarded.guard, req.headers.host, req.headers.origin);
-    if (refusal !== undefined) {
-      this.guarded.refused(refusal);
-      res.writeHead(403, { 'Content-Type': 'application/json', Connection: 'close' }).end(refusalBody(refusal));
-      return;
-    }
+    if (refusedByGuard(this.guarded, req, res)) return;
     if (req.method === 'POST') return this.#post(req, res);
     const named = req.headers[HTTP_HEADER_KEYS.sessionId];
     if (req.method === 'DELETE' && typeof named === 'string' && this.#sessions.has(named)) {

@@ -1,17 +1,13 @@
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { asRecord } from '../protocol/message-guards.js';
 import { errorReply, resultReply } from '../mcp-serving/json-rpc-replies.js';
-import { progressToken, type Reply, type ToolServer } from '../mcp-serving/served-message.js';
+import { type CallRequest, progressToken, type Reply, type ToolServer } from '../mcp-serving/served-message.js';
 import { callToolResult, type McpTool, toolError, toolListing } from './mcp-tool.js';
 import { MCP_TOOLS, mcpToolNamed } from './mcp-tools.js';
 
 /** A call of one of mcprely's tools, to start. */
-export interface McpCallRequest {
-  readonly kind: 'call';
-  readonly id: string | number;
+export interface McpCallRequest extends CallRequest {
   readonly tool: McpTool;
-  readonly args: Readonly<Record<string, unknown>>;
-  readonly token?: string | number;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ChecklistLine, OperationReview, Review, Section } from '../review/review-types.js';
 import { FINDING_SCHEMA, findingSummary } from './finding-summary.js';
+import { arrayOf, BOOLEAN, COUNT, objectSchema, STRING, STRINGS } from './json-schema.js';
 
 /**
  * A review as `review_operation` gives it: per operation the sections a reviewer reads (race table per transport,
@@ -69,127 +70,48 @@ export function reviewSummary(review: Review): Record<string, unknown> {
   };
 }
 
-const LINES = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: { mark: { enum: ['ok', 'note', 'warn', 'fail'] }, text: { type: 'string' }, because: { type: 'string' } },
-    required: ['mark', 'text'],
-  },
-} as const;
-const SECTION = { type: 'object', properties: { lines: LINES }, required: ['lines'] } as const;
-const STRINGS = { type: 'array', items: { type: 'string' } } as const;
+const LINES = arrayOf(objectSchema({ mark: { enum: ['ok', 'note', 'warn', 'fail'] }, text: STRING, because: STRING }, ['mark', 'text']));
+const SECTION = objectSchema({ lines: LINES });
 
-export const REVIEW_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    file: { type: 'string' },
-    specVersion: { type: 'string' },
-    productionReady: { type: 'boolean' },
-    operations: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          name: { type: 'string' },
-          method: { type: 'string' },
-          sideEffect: { type: 'string' },
-          transports: STRINGS,
-          raceTables: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                transport: { type: 'string' },
-                rows: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    properties: {
-                      order: { type: 'string' },
-                      terminalState: { type: 'string' },
-                      finalResponse: { type: 'string' },
-                      clientBehaviour: { type: 'string' },
-                      asRequired: { type: 'boolean' },
-                    },
-                    required: ['order', 'terminalState', 'finalResponse', 'clientBehaviour', 'asRequired'],
-                  },
-                },
-              },
-              required: ['transport', 'rows'],
-            },
-          },
-          retry: {
-            type: 'object',
-            properties: { classification: { type: 'string' }, reason: { type: 'string' }, lines: LINES },
-            required: ['classification', 'reason', 'lines'],
-          },
-          idempotencyBoundary: {
-            type: 'object',
-            properties: { inside: STRINGS, outside: STRINGS, lines: LINES },
-            required: ['inside', 'outside', 'lines'],
-          },
-          flowControl: SECTION,
-          reconnect: SECTION,
-          deadlines: SECTION,
-          progress: SECTION,
-          fixtures: {
-            type: 'object',
-            properties: {
-              total: { type: 'integer', minimum: 0 },
-              passed: { type: 'integer', minimum: 0 },
-              failing: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: { id: { type: 'string' }, transport: { type: 'string' }, failures: STRINGS },
-                  required: ['id', 'transport', 'failures'],
-                },
-              },
-            },
-            required: ['total', 'passed', 'failing'],
-          },
-          findings: { type: 'array', items: FINDING_SCHEMA },
-          verdict: {
-            type: 'object',
-            properties: {
-              productionReady: { type: 'boolean' },
-              refusals: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: { condition: { type: 'string' }, detail: { type: 'string' } },
-                  required: ['condition', 'detail'],
-                },
-              },
-            },
-            required: ['productionReady', 'refusals'],
-          },
-        },
-        required: [
-          'name',
-          'method',
-          'sideEffect',
-          'transports',
-          'raceTables',
-          'retry',
-          'idempotencyBoundary',
-          'flowControl',
-          'reconnect',
-          'deadlines',
-          'progress',
-          'fixtures',
-          'findings',
-          'verdict',
-        ],
-      },
-    },
-    otherFindings: { type: 'array', items: FINDING_SCHEMA },
+const RACE_TABLE = objectSchema({
+  transport: STRING,
+  rows: arrayOf(
+    objectSchema({ order: STRING, terminalState: STRING, finalResponse: STRING, clientBehaviour: STRING, asRequired: BOOLEAN }),
+  ),
+});
+
+const OPERATION = objectSchema({
+  name: STRING,
+  method: STRING,
+  sideEffect: STRING,
+  transports: STRINGS,
+  raceTables: arrayOf(RACE_TABLE),
+  retry: objectSchema({ classification: STRING, reason: STRING, lines: LINES }),
+  idempotencyBoundary: objectSchema({ inside: STRINGS, outside: STRINGS, lines: LINES }),
+  flowControl: SECTION,
+  reconnect: SECTION,
+  deadlines: SECTION,
+  progress: SECTION,
+  fixtures: objectSchema({
+    total: COUNT,
+    passed: COUNT,
+    failing: arrayOf(objectSchema({ id: STRING, transport: STRING, failures: STRINGS })),
+  }),
+  findings: arrayOf(FINDING_SCHEMA),
+  verdict: objectSchema({ productionReady: BOOLEAN, refusals: arrayOf(objectSchema({ condition: STRING, detail: STRING })) }),
+});
+
+export const REVIEW_OUTPUT_SCHEMA = objectSchema(
+  {
+    file: STRING,
+    specVersion: STRING,
+    productionReady: BOOLEAN,
+    operations: arrayOf(OPERATION),
+    otherFindings: arrayOf(FINDING_SCHEMA),
     problems: {
-      type: 'array',
-      items: FINDING_SCHEMA,
+      ...arrayOf(FINDING_SCHEMA),
       description: 'why the manifest could not be reviewed, each at its line and column (then operations is empty)',
     },
   },
-  required: ['file', 'productionReady', 'operations', 'otherFindings', 'problems'],
-} as const;
+  ['file', 'productionReady', 'operations', 'otherFindings', 'problems'],
+);

@@ -1,4 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type GuardedListener, refusalBody, refusalOf } from '../listener/request-guard.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion } from '../spec/revisions.js';
 import { HTTP_HEADERS } from '../protocol/http-headers.js';
@@ -62,5 +64,35 @@ export function readBody(req: IncomingMessage, max: number): Promise<Buffer | un
     });
     req.once('end', () => resolve(Buffer.concat(chunks)));
     req.once('close', () => reject(new Error('the client left before the end of its request')));
+  });
+}
+
+/**
+ * Answers a request whose Host or Origin the guard refuses (another name for this machine, a page of another origin:
+ * DNS rebinding) with 403 and a JSON-RPC error, and tells the listener's owner; whether it was refused.
+ */
+export function refusedByGuard(guarded: GuardedListener, req: IncomingMessage, res: ServerResponse): boolean {
+  const refusal = refusalOf(guarded.guard, req.headers.host, req.headers.origin);
+  if (refusal === undefined) return false;
+  guarded.refused(refusal);
+  res.writeHead(403, { 'Content-Type': 'application/json', Connection: 'close' }).end(refusalBody(refusal));
+  return true;
+}
+
+/** Where a listener listens. */
+export interface ListenAt {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Listens on `at`; the endpoint's URL (`/mcp`, an IPv6 address in brackets). */
+export function listenOn(server: Server, at: ListenAt): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(at.port, at.host, () => {
+      const address = server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve(`http://${host}:${address.port}/mcp`);
+    });
   });
 }

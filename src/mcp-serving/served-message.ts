@@ -21,6 +21,14 @@ export interface Arrival {
   readonly sessionRevision?: SpecVersion;
 }
 
+/** A tools/call to start: the request's id, the arguments, and the progress token it carried. */
+export interface CallRequest {
+  readonly kind: 'call';
+  readonly id: string | number;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly token?: string | number;
+}
+
 /** An answer now (and, for a handshake, the revision it settled). */
 export interface Reply {
   readonly kind: 'reply';

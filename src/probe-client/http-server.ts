@@ -1,15 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { responseRecord } from '../judges/stream-records.js';
-import { type GuardedListener, refusalBody, refusalOf } from '../listener/request-guard.js';
+import type { GuardedListener } from '../listener/request-guard.js';
 import { createListener, LISTENER_LIMITS, type ListenerLimits } from '../recording/http-listener.js';
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { HTTP_HEADERS, HTTP_HEADER_KEYS, SSE_RESPONSE_HEADERS } from '../protocol/http-headers.js';
-import { MAX_BODY, mcpHeaders, REFUSAL_STATUS, readBody, sessionless, sseFrame } from '../mcp-serving/http-exchange.js';
+import {
+  type ListenAt,
+  listenOn,
+  MAX_BODY,
+  mcpHeaders,
+  REFUSAL_STATUS,
+  readBody,
+  refusedByGuard,
+  sessionless,
+  sseFrame,
+} from '../mcp-serving/http-exchange.js';
 import type { ScenarioCall } from './scenario-call.js';
 import { errorReply, type JsonObject } from '../mcp-serving/json-rpc-replies.js';
 import { mayLog } from './scenario-protocol.js';
@@ -50,11 +59,6 @@ interface HttpCall {
   readonly events: SentEvent[];
   stream: { readonly id: string; readonly res: ServerResponse } | undefined;
   answered: boolean;
-}
-
-export interface ListenAt {
-  readonly host: string;
-  readonly port: number;
 }
 
 /**
@@ -105,14 +109,7 @@ export class ScenarioHttpServer {
 
   /** Listens; the endpoint's URL. */
   listen(at: ListenAt): Promise<string> {
-    return new Promise((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(at.port, at.host, () => {
-        const address = this.#server.address() as AddressInfo;
-        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-        resolve(`http://${host}:${address.port}/mcp`);
-      });
-    });
+    return listenOn(this.#server, at);
   }
 
   /** Every session so far, in the order they began. */
@@ -208,12 +205,7 @@ export class ScenarioHttpServer {
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const refusal = refusalOf(this.guarded.guard, req.headers.host, req.headers.origin);
-    if (refusal !== undefined) {
-      this.guarded.refused(refusal);
-      res.writeHead(403, { 'Content-Type': 'application/json', Connection: 'close' }).end(refusalBody(refusal));
-      return;
-    }
+    if (refusedByGuard(this.guarded, req, res)) return;
     if (req.method === 'POST') return this.#post(req, res);
     const session = this.#sessionOf(req);
     if (session === undefined) {

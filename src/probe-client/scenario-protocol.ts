@@ -3,18 +3,21 @@ import type { SpecVersion } from '../spec/revisions.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { LOG_LEVELS, type LogLevel } from '../protocol/log-levels.js';
 import { errorReply, type JsonObject } from '../mcp-serving/json-rpc-replies.js';
-import { type Arrival, progressToken, type Served, serveMessage, type ToolServer } from '../mcp-serving/served-message.js';
+import {
+  type Arrival,
+  type CallRequest,
+  progressToken,
+  type Served,
+  serveMessage,
+  type ToolServer,
+} from '../mcp-serving/served-message.js';
 import { type Scenario, SCENARIOS, scenarioNamed } from './scenarios.js';
 import { asRecord } from '../protocol/message-guards.js';
 import type { Transport } from '../protocol/transports.js';
 
-/** A scenario call to start: the request's id, the scenario, its arguments, progress token and log level. */
-export interface ScenarioCallRequest {
-  readonly kind: 'call';
-  readonly id: string | number;
+/** A scenario call to start: the scenario, and the log level the request asks for. */
+export interface ScenarioCallRequest extends CallRequest {
   readonly scenario: Scenario;
-  readonly args: Readonly<Record<string, unknown>>;
-  readonly token?: string | number;
   /** The minimum log level the request's envelope asks for, where the revision sets it per request. */
   readonly logLevel?: LogLevel;
 }

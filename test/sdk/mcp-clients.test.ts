@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MCPRELY, readmeMcpConfig, startHttpMcp, workingFolder } from '../mcp-server/mcp-server-harness.js';
+import { MCP_TOOLS } from '../../src/mcp-server/mcp-tools.js';
 import { python } from './sdk-server-process.js';
 
 /**
@@ -50,14 +51,7 @@ function drive(program: string, args: readonly string[], options: { cwd?: string
 }
 
 function expectEveryTool(driven: Driven): void {
-  expect(driven.tools.map((tool) => tool.name)).toEqual([
-    'lint_manifest',
-    'review_operation',
-    'generate_fixtures',
-    'explain_rule',
-    'manifest_from_tools',
-    'server_status',
-  ]);
+  expect(driven.tools.map((tool) => tool.name)).toEqual(MCP_TOOLS.map((tool) => tool.name));
   for (const tool of driven.tools) expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
   const schemas = new Map(driven.tools.map((tool) => [tool.name, tool.outputSchema]));
   const [outsideCall, ...calls] = [driven.results.at(-1), ...driven.results.slice(0, -1)];

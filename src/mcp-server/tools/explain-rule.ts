@@ -1,4 +1,5 @@
 import { catalog } from '../../api/catalog.js';
+import { objectSchema, STRING } from '../json-schema.js';
 import { type McpTool, toolError } from '../mcp-tool.js';
 import { isProblem, optionalString } from '../tool-arguments.js';
 
@@ -15,19 +16,18 @@ export const explainRuleTool: McpTool = {
     required: ['id'],
     additionalProperties: false,
   },
-  outputSchema: {
-    type: 'object',
-    properties: {
-      id: { type: 'string' },
-      kind: { type: 'string' },
-      party: { type: 'string' },
+  outputSchema: objectSchema(
+    {
+      id: STRING,
+      kind: STRING,
+      party: STRING,
       severity: { enum: ['error', 'warn', 'info'] },
-      description: { type: 'string' },
-      basis: { type: 'string' },
-      page: { type: 'string', description: 'the rule page, markdown' },
+      description: STRING,
+      basis: STRING,
+      page: { ...STRING, description: 'the rule page, markdown' },
     },
-    required: ['id', 'kind', 'party', 'description', 'basis', 'page'],
-  },
+    ['id', 'kind', 'party', 'description', 'basis', 'page'],
+  ),
   async run(args) {
     const id = optionalString(args, 'id');
     if (isProblem(id)) return toolError(id.problem);

@@ -2,6 +2,7 @@ import { fixtures } from '../../api/fixtures.js';
 import { FINDING_SCHEMA, findingLine, findingSummary } from '../finding-summary.js';
 import { MANIFEST_PROPERTIES, manifestArgument } from '../manifest-argument.js';
 import { manifestProblems } from '../manifest-problems.js';
+import { arrayOf, objectSchema, STRING } from '../json-schema.js';
 import { type McpTool, toolError } from '../mcp-tool.js';
 import { isProblem, optionalString } from '../tool-arguments.js';
 
@@ -18,31 +19,22 @@ export const generateFixturesTool: McpTool = {
     properties: { ...MANIFEST_PROPERTIES, operation: { type: 'string', description: "this operation's fixtures only" } },
     additionalProperties: false,
   },
-  outputSchema: {
-    type: 'object',
-    properties: {
-      file: { type: 'string' },
-      fixtures: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            id: { type: 'string' },
-            kind: { type: 'string' },
-            title: { type: 'string' },
-            operation: { type: 'string' },
-            transport: { type: 'string' },
-            specVersion: { type: 'string' },
-            steps: { type: 'array' },
-            expect: { type: 'array' },
-          },
-          required: ['id', 'kind', 'title', 'operation', 'transport', 'specVersion', 'steps', 'expect'],
-        },
-      },
-      problems: { type: 'array', items: FINDING_SCHEMA, description: 'why the manifest could not be used, at line and column' },
-    },
-    required: ['file', 'fixtures', 'problems'],
-  },
+  outputSchema: objectSchema({
+    file: STRING,
+    fixtures: arrayOf(
+      objectSchema({
+        id: STRING,
+        kind: STRING,
+        title: STRING,
+        operation: STRING,
+        transport: STRING,
+        specVersion: STRING,
+        steps: { type: 'array' },
+        expect: { type: 'array' },
+      }),
+    ),
+    problems: { ...arrayOf(FINDING_SCHEMA), description: 'why the manifest could not be used, at line and column' },
+  }),
   async run(args, context) {
     const input = manifestArgument(args, context.workingFolder);
     if (!input.ok) return toolError(input.message);

@@ -1,6 +1,7 @@
 import { lint } from '../../api/lint.js';
 import { FINDING_SCHEMA, findingLine, findingSummary } from '../finding-summary.js';
 import { MANIFEST_PROPERTIES, manifestArgument } from '../manifest-argument.js';
+import { arrayOf, BOOLEAN, COUNT, objectSchema, STRING } from '../json-schema.js';
 import { type McpTool, toolError } from '../mcp-tool.js';
 
 /** `lint_manifest`: `mcprely lint` of one manifest, its findings as data. */
@@ -12,18 +13,14 @@ export const lintManifestTool: McpTool = {
     'recovery): each finding with its rule id, severity, message, line, column and fix. Give the YAML text, or a path ' +
     'under the working folder. A manifest that cannot be read gives its problems the same way.',
   inputSchema: { type: 'object', properties: MANIFEST_PROPERTIES, additionalProperties: false },
-  outputSchema: {
-    type: 'object',
-    properties: {
-      file: { type: 'string' },
-      errors: { type: 'integer', minimum: 0 },
-      warnings: { type: 'integer', minimum: 0 },
-      infos: { type: 'integer', minimum: 0 },
-      usable: { type: 'boolean', description: 'false when the manifest could not be read as one (its problems are the findings)' },
-      findings: { type: 'array', items: FINDING_SCHEMA },
-    },
-    required: ['file', 'errors', 'warnings', 'infos', 'usable', 'findings'],
-  },
+  outputSchema: objectSchema({
+    file: STRING,
+    errors: COUNT,
+    warnings: COUNT,
+    infos: COUNT,
+    usable: { ...BOOLEAN, description: 'false when the manifest could not be read as one (its problems are the findings)' },
+    findings: arrayOf(FINDING_SCHEMA),
+  }),
   async run(args, context) {
     const input = manifestArgument(args, context.workingFolder);
     if (!input.ok) return toolError(input.message);

@@ -1,6 +1,7 @@
 import { manifestFromTools } from '../../api/manifest-from-tools.js';
 import { TRANSPORTS, type Transport } from '../../protocol/transports.js';
 import { isSpecVersion, SPEC_VERSIONS } from '../../spec/revisions.js';
+import { objectSchema, STRING, STRINGS } from '../json-schema.js';
 import { type McpTool, toolError } from '../mcp-tool.js';
 import { isProblem, optionalString } from '../tool-arguments.js';
 
@@ -39,14 +40,7 @@ export const manifestFromToolsTool: McpTool = {
     required: ['toolsList'],
     additionalProperties: false,
   },
-  outputSchema: {
-    type: 'object',
-    properties: {
-      manifest: { type: 'string', description: 'the manifest, YAML' },
-      tools: { type: 'array', items: { type: 'string' } },
-    },
-    required: ['manifest', 'tools'],
-  },
+  outputSchema: objectSchema({ manifest: { ...STRING, description: 'the manifest, YAML' }, tools: STRINGS }),
   async run(args) {
     const toolsList = toolsListOf(args['toolsList']);
     if (toolsList === undefined) return toolError('give toolsList, the tools/list result');

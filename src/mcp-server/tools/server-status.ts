@@ -1,3 +1,4 @@
+import { COUNT, objectSchema } from '../json-schema.js';
 import type { McpTool } from '../mcp-tool.js';
 
 /**
@@ -12,11 +13,7 @@ export const serverStatusTool: McpTool = {
     'How many tool calls this server is running now, besides this one (every session): after cancelling a review_operation, ' +
     'the count shows that its work stopped.',
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  outputSchema: {
-    type: 'object',
-    properties: { runningCalls: { type: 'integer', minimum: 0 } },
-    required: ['runningCalls'],
-  },
+  outputSchema: objectSchema({ runningCalls: COUNT }),
   async run(_args, context) {
     const runningCalls = Math.max(0, context.otherCallsRunning());
     return { ok: true, structured: { runningCalls }, text: JSON.stringify({ runningCalls }) };
