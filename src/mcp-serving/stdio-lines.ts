@@ -14,6 +14,8 @@ export function readLines(
   bound?: { readonly maxLineBytes: number; readonly onTooLong: () => void },
 ): Promise<void> {
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  // An input destroyed (closed without its end) ends the lines too.
+  input.once('close', () => lines.close());
   if (bound !== undefined) {
     let pending = 0;
     const watch = (chunk: Buffer | string) => {

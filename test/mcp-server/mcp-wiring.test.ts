@@ -72,5 +72,7 @@ describe('mcprely mcp as a process', () => {
     });
     expect(rebound).toBe(403);
     expect((await fetch(server.url)).status).toBe(405);
+    // A body past 4 MiB is refused whole (413), read to its end so that the client reads the answer.
+    expect((await post({ jsonrpc: '2.0', id: 9, method: 'ping', params: { pad: 'x'.repeat(5 * 1024 * 1024) } }, headers)).status).toBe(413);
   });
 });
