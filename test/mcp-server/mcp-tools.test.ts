@@ -305,4 +305,9 @@ describe('manifest_from_tools', () => {
   ])('%j: a tool error', async (args, message) => {
     expect(toolErrorOf(await call('manifest_from_tools', args))).toMatch(message);
   });
+
+  it('a tools/list text past the manifest bound: a tool error', async () => {
+    const huge = ' '.repeat(2 * 1024 * 1024 + 1);
+    expect(toolErrorOf(await call('manifest_from_tools', { toolsList: huge }))).toMatch(/toolsList is at most 2097152 characters/);
+  });
 });

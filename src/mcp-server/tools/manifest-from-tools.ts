@@ -1,17 +1,16 @@
 import { manifestFromTools } from '../../api/manifest-from-tools.js';
+import { MAX_MANIFEST_BYTES } from '../../document/limits.js';
 import { TRANSPORTS, type Transport } from '../../protocol/transports.js';
 import { isSpecVersion, SPEC_VERSIONS } from '../../spec/revisions.js';
 import { objectSchema, STRING, STRINGS } from '../json-schema.js';
 import { type McpTool, toolError } from '../mcp-tool.js';
 import { isProblem, optionalString } from '../tool-arguments.js';
 
-/** The most characters of a tools/list given as JSON text: the bound of a manifest. */
-const MAX_TOOLS_LIST_CHARACTERS = 2 * 1024 * 1024;
-
 /** The tools/list argument: an object or array as given, or JSON text of one. */
 function toolsListOf(value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  if (value.length > MAX_TOOLS_LIST_CHARACTERS) return { problem: `toolsList is at most ${MAX_TOOLS_LIST_CHARACTERS} characters` };
+  // A tools/list given as JSON text is bounded as a manifest is.
+  if (value.length > MAX_MANIFEST_BYTES) return { problem: `toolsList is at most ${MAX_MANIFEST_BYTES} characters` };
   try {
     return JSON.parse(value) as unknown;
   } catch (error) {
