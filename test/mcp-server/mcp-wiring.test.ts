@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCliAsync, showsStackTrace } from '../helpers/run-cli.js';
 import { MCPRELY, startHttpMcp } from './mcp-server-harness.js';
 
 /** One real process per transport: `mcprely mcp` initializes, lists its tools and answers one call. */
@@ -74,5 +75,16 @@ describe('mcprely mcp as a process', () => {
     expect((await fetch(server.url)).status).toBe(405);
     // A body past 4 MiB is refused whole (413), read to its end so that the client reads the answer.
     expect((await post({ jsonrpc: '2.0', id: 9, method: 'ping', params: { pad: 'x'.repeat(5 * 1024 * 1024) } }, headers)).status).toBe(413);
+  });
+
+  it.each([
+    [['--allow-host', 'box.example'], /--allow-host and --allow-origin widen an HTTP listener: give them with --listen/],
+    [['--listen', 'here'], /--listen here: give a port, or host:port/],
+    [['--folder', 'no/such/folder'], /--folder no\/such\/folder is not a folder: give an existing folder/],
+  ])('bad options %j: exit 2 with what to do, no stack trace', async (args, message) => {
+    const run = await runCliAsync(['mcp', ...args]);
+    expect(run.stderr).toMatch(message);
+    expect(showsStackTrace(run.stderr)).toBe(false);
+    expect(run.status).toBe(2);
   });
 });
