@@ -57,8 +57,10 @@ export const ALLOWED = {
   judges: ['protocol', 'document', 'findings', 'live', 'manifest', 'reference', 'spec', 'text'],
   recording: ['protocol', 'judges'],
   listener: ['protocol'],
+  // What every MCP server of mcprely shares: the envelope, the handshake replies, the stdio lines, the HTTP exchange.
+  'mcp-serving': ['listener', 'protocol', 'spec'],
   proxy: ['protocol', 'judges', 'listener', 'probe', 'recording', 'text'],
-  'probe-client': ['protocol', 'judges', 'listener', 'live', 'recording', 'spec', 'text'],
+  'probe-client': ['protocol', 'judges', 'listener', 'live', 'mcp-serving', 'recording', 'spec', 'text'],
   audit: ['protocol', 'html', 'judges', 'live', 'review', 'simulator', 'text'],
   workspace: ['config', 'document', 'findings', 'generated', 'lint', 'report', 'rules', 'text'],
   'lint-cache': ['json', 'lint', 'rules', 'text'],
@@ -92,10 +94,13 @@ export const ALLOWED = {
     'review',
     'rules',
     'simulator',
+    'spec',
     'text',
     'verify',
     'workspace',
   ],
+  // `mcprely mcp`: a front end over the Node API, as the CLI is (the API never imports it).
+  'mcp-server': ['api', 'document', 'findings', 'listener', 'mcp-serving', 'protocol', 'recording', 'review', 'spec', 'text', 'workspace'],
   cli: ['*'],
   action: ['*'],
 };

@@ -6,7 +6,14 @@ export { type AuditedTrace, type AuditOptions, type AuditOutcome, audit, type Se
 export { type EvidenceOptions, type EvidenceOutcome, type EvidenceWritten, evidence } from './evidence.js';
 export type { LiveCallOptions } from './live-call-options.js';
 export type { LiveServer } from './live-fixtures-of.js';
+export { type FixturesOptions, type FixturesOutcome, fixtures } from './fixtures.js';
+export type { Fixture } from '../fixtures/fixture-types.js';
 export { type LintOptions, type LintOutcome, lint } from './lint.js';
+export {
+  type ManifestFromToolsOptions,
+  type ManifestFromToolsOutcome,
+  manifestFromTools,
+} from './manifest-from-tools.js';
 export type { OnProgress } from './on-progress.js';
 export { type ProbeOptions, type ProbeOutcome, probe } from './probe.js';
 export {

@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
-import { MAX_MANIFEST_BYTES } from '../document/limits.js';
 import type { Severity } from '../findings/finding.js';
 import type { RuleDescriptor } from '../findings/rule-descriptor.js';
 import type { FixedFile } from '../fix-writer/fix-files.js';
 import { exitCodeOf, type LintResult } from '../lint/lint-result.js';
-import { type FileRead, tooLargeFinding } from '../workspace/read-manifest-file.js';
+import { textRead } from './manifest-input.js';
 import { type LintSettingsOptions, lintPaths } from './lint-paths.js';
 
 declare const MCPRELY_VERSION: string | undefined;
@@ -72,10 +71,4 @@ export async function lint(options: LintOptions): Promise<LintOutcome> {
     ...(maxWarnings === undefined ? {} : { maxWarnings }),
   });
   return { ok: true, result: run.result, exitCode, notes: run.notes, fixed: run.fixed, rules: run.rules };
-}
-
-/** A manifest given as text, read as a file would be: refused as too large past the same bound. */
-function textRead(file: string, content: string | Uint8Array): FileRead {
-  const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
-  return bytes.length > MAX_MANIFEST_BYTES ? { ok: false, finding: tooLargeFinding(file) } : { ok: true, bytes };
 }

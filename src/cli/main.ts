@@ -8,6 +8,7 @@ import { registerFixtures } from './commands/fixtures.js';
 import { registerInit } from './commands/init.js';
 import { registerLint } from './commands/lint.js';
 import { registerLsp } from './commands/lsp.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerProbe } from './commands/probe.js';
 import { registerProbeClient } from './commands/probe-client.js';
 import { registerProxy } from './commands/proxy.js';
@@ -25,6 +26,7 @@ export const COMMAND_NAMES = [
   'verify',
   'evidence',
   'lsp',
+  'mcp',
   'probe',
   'drift',
   'proxy',
@@ -43,6 +45,7 @@ const REGISTRATIONS: Record<CommandName, (program: Command) => void> = {
   verify: registerVerify,
   evidence: registerEvidence,
   lsp: registerLsp,
+  mcp: registerMcp,
   probe: registerProbe,
   drift: registerDrift,
   proxy: registerProxy,

@@ -1,23 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { responseRecord } from '../judges/stream-records.js';
-import { type GuardedListener, refusalBody, refusalOf } from '../listener/request-guard.js';
+import type { GuardedListener } from '../listener/request-guard.js';
 import { createListener, LISTENER_LIMITS, type ListenerLimits } from '../recording/http-listener.js';
 import { traceOpenProblem } from '../recording/session-recorder.js';
 import { fact } from '../spec/revision-facts.js';
 import { isSpecVersion, MOST_DEPLOYED_REVISION, type SpecVersion } from '../spec/revisions.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { HTTP_HEADERS, HTTP_HEADER_KEYS, SSE_RESPONSE_HEADERS } from '../protocol/http-headers.js';
-import type { McpHeaders, Refusal } from './request-envelope.js';
+import {
+  type ListenAt,
+  listenOn,
+  MAX_BODY,
+  mcpHeaders,
+  REFUSAL_STATUS,
+  readBody,
+  refusedByGuard,
+  sessionless,
+  sseFrame,
+} from '../mcp-serving/http-exchange.js';
 import type { ScenarioCall } from './scenario-call.js';
-import { errorReply, type JsonObject, mayLog } from './scenario-protocol.js';
+import { errorReply, type JsonObject } from '../mcp-serving/json-rpc-replies.js';
+import { mayLog } from './scenario-protocol.js';
 import { ScenarioSession } from './scenario-session.js';
 import type { ScenarioTiming } from './scenarios.js';
 import { METHODS } from '../protocol/methods.js';
-
-/** The most a POST body may hold (bytes): a client message, never a payload. */
-const MAX_BODY = 4 * 1024 * 1024;
 
 /**
  * The most calls one session runs at once. A call the client left runs on until its answer or the hold (2 minutes by
@@ -52,69 +59,6 @@ interface HttpCall {
   readonly events: SentEvent[];
   stream: { readonly id: string; readonly res: ServerResponse } | undefined;
   answered: boolean;
-}
-
-export interface ListenAt {
-  readonly host: string;
-  readonly port: number;
-}
-
-/**
- * The HTTP status of a request refused before its method was served (streamable-http.mdx and basic/index.mdx of the
- * stateless revision: a malformed envelope, headers that contradict the body and an unsupported version are 400 Bad
- * Request; a method the server does not implement is 404 Not Found). Errors of a served method stay in the body of a 200.
- */
-const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = {
-  'malformed-envelope': 400,
-  'header-mismatch': 400,
-  'unsupported-version': 400,
-  'method-not-found': 404,
-};
-
-/** A request's MCP headers, one value each (a repeated header is not one value: it is left out, so that it reads as missing). */
-function mcpHeaders(req: IncomingMessage): McpHeaders {
-  const one = (name: string) => {
-    const value = req.headers[name.toLowerCase()];
-    return typeof value === 'string' ? value : undefined;
-  };
-  const protocolVersion = one(HTTP_HEADERS.protocolVersion);
-  const method = one(HTTP_HEADERS.method);
-  const name = one(HTTP_HEADERS.name);
-  return {
-    ...(protocolVersion === undefined ? {} : { protocolVersion }),
-    ...(method === undefined ? {} : { method }),
-    ...(name === undefined ? {} : { name }),
-  };
-}
-
-/** Whether a request's MCP-Protocol-Version names a revision without sessions (where an Mcp-Session-Id is ignored). */
-function sessionless(headers: McpHeaders): boolean {
-  const named = headers.protocolVersion?.trim();
-  return isSpecVersion(named) && fact(named, 'http-sessions').value === false;
-}
-
-/** One event as it goes on the wire. */
-function sseFrame(event: SentEvent): string {
-  return `${event.id === undefined ? '' : `id: ${event.id}\n`}data: ${JSON.stringify(event.message)}\n\n`;
-}
-
-/** A request's body; undefined once it passes `max` bytes (the rest is read and dropped); rejected when the client left mid-body. */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      if (size > max) return;
-      size += chunk.length;
-      if (size <= max) chunks.push(chunk);
-      else {
-        chunks.length = 0;
-        resolve(undefined);
-      }
-    });
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('close', () => reject(new Error('the client left before the end of its request')));
-  });
 }
 
 /**
@@ -165,14 +109,7 @@ export class ScenarioHttpServer {
 
   /** Listens; the endpoint's URL. */
   listen(at: ListenAt): Promise<string> {
-    return new Promise((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(at.port, at.host, () => {
-        const address = this.#server.address() as AddressInfo;
-        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-        resolve(`http://${host}:${address.port}/mcp`);
-      });
-    });
+    return listenOn(this.#server, at);
   }
 
   /** Every session so far, in the order they began. */
@@ -268,12 +205,7 @@ export class ScenarioHttpServer {
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const refusal = refusalOf(this.guarded.guard, req.headers.host, req.headers.origin);
-    if (refusal !== undefined) {
-      this.guarded.refused(refusal);
-      res.writeHead(403, { 'Content-Type': 'application/json', Connection: 'close' }).end(refusalBody(refusal));
-      return;
-    }
+    if (refusedByGuard(this.guarded, req, res)) return;
     if (req.method === 'POST') return this.#post(req, res);
     const session = this.#sessionOf(req);
     if (session === undefined) {
@@ -399,7 +331,7 @@ export class ScenarioHttpServer {
           if (call === undefined) {
             // Answered at once (a key seen before): on its own stream, which then ends.
             session.sent(reply, stream);
-            res.write(sseFrame({ message: reply, delivered: true }));
+            res.write(sseFrame({ message: reply }));
             this.#end(session, stream, res);
             return;
           }

@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '../protocol/error-codes.js';
-import { errorReply, type JsonObject, textResult } from './scenario-protocol.js';
+import { errorReply, type JsonObject } from '../mcp-serving/json-rpc-replies.js';
+import { textResult } from './scenario-protocol.js';
 import type { ScenarioPlan, ScenarioTiming } from './scenarios.js';
 import { METHODS } from '../protocol/methods.js';
 

@@ -1,22 +1,14 @@
 import { idKey } from '../judges/session-requests.js';
 import type { SessionTranscript } from '../judges/session-transcript.js';
 import { SessionRecorder } from '../recording/session-recorder.js';
-import { fact } from '../spec/revision-facts.js';
-import { isSpecVersion, type SpecVersion } from '../spec/revisions.js';
+import type { SpecVersion } from '../spec/revisions.js';
 import type { LogLevel } from '../protocol/log-levels.js';
-import { META_KEYS } from '../protocol/meta-keys.js';
-import type { McpHeaders } from './request-envelope.js';
+import type { McpHeaders } from '../mcp-serving/request-envelope.js';
+import { envelopeRevision, shapedForRevision } from '../mcp-serving/result-shape.js';
 import { type CallSink, duplicateAnswer, KeyBook, ScenarioCall } from './scenario-call.js';
 import { type Handled, handleMessage, type JsonObject, SERVER_INFO } from './scenario-protocol.js';
 import type { ScenarioPlan, ScenarioTiming } from './scenarios.js';
 import { TRACE_TRANSPORT, type Transport } from '../protocol/transports.js';
-
-/** The revision a request's per-request envelope names (`_meta`), where the revision has one. */
-function envelopeRevision(message: unknown): SpecVersion | undefined {
-  const meta = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
-  const named = meta?.[META_KEYS.protocolVersion];
-  return isSpecVersion(named) && fact(named, 'request-metadata').value === 'per-request-envelope' ? named : undefined;
-}
 
 /**
  * One client's session with the scenario server: its recording (the client's messages from `client`, so that the
@@ -70,15 +62,7 @@ export class ScenarioSession {
    * `_meta`, where the revision asks for them.
    */
   shaped(message: JsonObject): JsonObject {
-    const result = message['result'];
-    if (this.revision === undefined || typeof result !== 'object' || result === null || Array.isArray(result)) return message;
-    let shaped = result as JsonObject;
-    if (fact(this.revision, 'result-type').value === 'required' && !('resultType' in shaped))
-      shaped = { ...shaped, resultType: 'complete' };
-    const meta = shaped['_meta'];
-    if (fact(this.revision, 'server-info').value === 'result-meta' && (meta === undefined || typeof meta === 'object'))
-      shaped = { ...shaped, _meta: { ...(meta as JsonObject | undefined), [META_KEYS.serverInfo]: SERVER_INFO } };
-    return shaped === result ? message : { ...message, result: shaped };
+    return shapedForRevision(message, this.revision, SERVER_INFO);
   }
 
   /** A message of the server, recorded as it is sent. */

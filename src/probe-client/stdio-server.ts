@@ -1,7 +1,7 @@
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { ERROR_CODES } from '../protocol/error-codes.js';
-import { errorReply, type JsonObject } from './scenario-protocol.js';
+import { errorReply, type JsonObject } from '../mcp-serving/json-rpc-replies.js';
+import { readLines } from '../mcp-serving/stdio-lines.js';
 import { ScenarioSession } from './scenario-session.js';
 import type { ScenarioTiming } from './scenarios.js';
 
@@ -23,24 +23,20 @@ export function serveStdio(
     session.sent(message);
     output.write(`${JSON.stringify(message)}\n`);
   };
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  lines.on('line', (line) => {
-    if (line.trim() === '' || session.ended) return;
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      session.receiveText(line);
-      write(errorReply(null, ERROR_CODES.parseError, 'Parse error: each line is one JSON-RPC message'));
-      return;
-    }
-    for (const member of Array.isArray(message) ? message : [message]) {
+  const ended = readLines(
+    input,
+    (member) => {
+      if (session.ended) return;
       const handled = session.receive(member);
       if (handled.kind === 'reply') write(handled.message);
       else if (handled.kind === 'cancel') session.call(handled.requestId)?.cancel();
       else if (handled.kind === 'call') session.startCall(handled, { send: (reply) => write(reply), drop: () => undefined });
-    }
-  });
-  const ended = new Promise<void>((resolve) => lines.once('close', () => resolve()));
+    },
+    (line) => {
+      if (session.ended) return;
+      session.receiveText(line);
+      write(errorReply(null, ERROR_CODES.parseError, 'Parse error: each line is one JSON-RPC message'));
+    },
+  );
   return { session, ended };
 }
