@@ -5,7 +5,7 @@
 // that evaluates the imported modules when it is called.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -138,6 +138,9 @@ await build({
   define: { ...define, MCPRELY_CLI_SCRIPT_ID: JSON.stringify(cliScriptId) },
   plugins: [entryImports, lazyChildProcess, builtinsByRequire],
 });
+// The programs run as themselves (`./dist/mcprely.js`, a project's `npx mcprely` inside this repository): executable, as
+// npm makes a package's bin when it installs it.
+for (const program of ['mcprely.js', 'action.js']) chmodSync(join(root, 'dist', program), 0o755);
 
 // The Node API (package export "."): src/api/index.ts as an ES module for `import { lint } from 'mcprely'`, with no
 // shebang (it is a library, not a program), and its declarations (below).
