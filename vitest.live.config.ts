@@ -11,6 +11,8 @@ import { defineConfig } from 'vitest/config';
 export const LIVE = [
   'test/probe/hostile-servers.test.ts',
   'test/probe/known-servers.test.ts',
+  // A tool that never answers: a default run (its 65 s limit once) talks on stderr as it goes and ends within 90 s.
+  'test/probe/probe-talks.test.ts',
   // drift on server-everything with the manifest init writes for it (its long tool, probed twice).
   'test/probe/drift-everything.test.ts',
   // The chosen hostile manifests through every command of the built CLI (about 85 runs); npm test keeps four.

@@ -7,7 +7,7 @@ export { type EvidenceOptions, type EvidenceOutcome, type EvidenceWritten, evide
 export type { LiveCallOptions } from './live-call-options.js';
 export type { LiveServer } from './live-fixtures-of.js';
 export { type LintOptions, type LintOutcome, lint } from './lint.js';
-export type { OnProgress } from './on-progress.js';
+export type { CheckLimit, OnProbeEvent, OnProgress, ProbeEvent, Stall } from './on-progress.js';
 export { type ProbeOptions, type ProbeOutcome, probe } from './probe.js';
 export {
   type Interruption,
