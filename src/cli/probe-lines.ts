@@ -27,8 +27,8 @@ export function probeEventLine(event: ProbeEvent): string {
 export function probeReporter(
   quiet: boolean,
   write: (line: string) => void = (line) => process.stderr.write(line),
+  counter: { readonly onProgress: OnProgress; readonly done: () => void } = terminalProgress(),
 ): { readonly onProgress: OnProgress; readonly onProbeEvent?: OnProbeEvent; readonly done: () => void } {
-  const counter = terminalProgress();
   if (quiet) return counter;
   let probing = false;
   return {

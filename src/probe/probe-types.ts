@@ -73,7 +73,7 @@ export const RESERVE_MS = 2000;
 
 /** The longest one run of the long tool may take: the probe's limit for one run, within what is left of its budget. */
 export function runLimitMs(context: ProbeContext): number {
-  return Math.max(0, Math.min(context.plan.longRunMs, context.budgetLeft() - RESERVE_MS));
+  return Math.max(0, Math.round(Math.min(context.plan.longRunMs, context.budgetLeft() - RESERVE_MS)));
 }
 
 /** What a check leaves to be watched after it ends: late messages are still its own. */

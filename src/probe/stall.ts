@@ -85,15 +85,15 @@ export function stallNotice(stall: Stall): string {
 export function stallSummary(stall: Stall): string {
   const idle = durationWords(stall.idleMs);
   const max = durationWords(stall.maxMs);
-  const seen = `${stall.tool} never answered: no response within ${durationWords(stall.limitMs)} (${quiet(stall)})`;
+  const seen = `no response within ${durationWords(stall.limitMs)} (${quiet(stall)})`;
   if (!hostGivesUp(stall))
     return (
-      `${seen}. The probe watched less than the idle timeout of ${idle} (${stall.timeoutsFrom}), so whether a host's idle ` +
+      `${stall.tool} did not answer: ${seen}. The probe watched less than the idle timeout of ${idle} (${stall.timeoutsFrom}), so whether a host's idle ` +
       'timeout fires cannot be told: raise --max-time, or lower --idle-timeout to what your host keeps.'
     );
   const idleFires = stall.progress === 0 ? `after ${idle}` : `${idle} after its last progress`;
   return (
-    `${seen}. A host keeping the idle timeout of ${idle} (${stall.timeoutsFrom}) gives up on every call ${idleFires}; ` +
+    `${stall.tool} never answered: ${seen}. A host keeping the idle timeout of ${idle} (${stall.timeoutsFrom}) gives up on every call ${idleFires}; ` +
     `one keeping only the maximum of ${max} gives up at ${max}; the TypeScript SDK's default request timeout ` +
     `(${durationWords(SDK_DEFAULT_REQUEST_TIMEOUT_MS)}) ends every call; a host with neither timeout waits for ever. ` +
     'Send progress while the work runs and answer (or fail) within the maximum.'

@@ -314,6 +314,9 @@ export const CASES: Readonly<Record<string, Case>> = {
       expect(report.stall).toMatchObject({ tool: 'slow_job', limitMs: 5000, silentMs: 5000, progress: 0, idleMs: 2000 });
       expect(statuses(report)).toMatchObject({ 'cancel-before-completion': 'inconclusive', 'client-timeouts': 'inconclusive' });
       expect(check(report, 'client-timeouts').summary).toMatch(/the idle timeout \(2000 ms\) ends every call of it/);
+      // Not a full limit again: a sign of work awaited (1.5 s), the cancellation watched for the grace period (300 ms).
+      expect(check(report, 'cancel-before-completion').durationMs).toBeLessThan(3000);
+      expect(check(report, 'client-timeouts').durationMs).toBeLessThan(100);
     },
   },
   'never-answers over HTTP (2025-11-25)': {
