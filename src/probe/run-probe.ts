@@ -160,16 +160,7 @@ async function probeServer(options: ProbeOptions, secrets: readonly string[]): P
     if (toolsOutcome.status === 'fail') run.fatalReported = connection.fatal !== undefined;
     for (const [index, check] of PROBE_CHECKS.entries()) {
       const position = { index, total: PROBE_CHECKS.length };
-      const result = await run.check(check, plan === undefined ? `not run: ${toolsOutcome.summary}` : plan, position);
-      options.onEvent?.({
-        kind: 'check-ended',
-        ...position,
-        check: check.id,
-        status: result.status,
-        summary: result.summary,
-        durationMs: result.durationMs,
-      });
-      results.push(result);
+      results.push(await run.check(check, plan === undefined ? `not run: ${toolsOutcome.summary}` : plan, position));
     }
     // What is still on its way belongs to the check that caused it: wait a little, then judge it there.
     connection.owner = 'the end of the probe';
@@ -263,7 +254,7 @@ class CheckRun {
 
   /**
    * Runs one check, or says why it cannot run (`plan` is then that reason); tells its start (with its limit on a tool,
-   * when it will call one) before anything else.
+   * when it will call one) before anything else, and its end with its outcome (what comes late may still change it).
    */
   async check(check: ProbeCheck, plan: ProbePlan | string, position: { index: number; total: number }): Promise<CheckResult> {
     const connection = this.session.connection;
@@ -313,7 +304,16 @@ class CheckRun {
     // already (on another request's stream, during its own last steps), fails it. A failed check reported what it saw.
     if (result.watch !== undefined)
       this.#watches.set(check.id, { watch: result.watch, seen: result.status === 'fail' ? lateCount(result.watch) : 0 });
-    return resultOf(check, result, this.log.entries.slice(from), Math.round(this.clock() - checkStart));
+    const reported = resultOf(check, result, this.log.entries.slice(from), Math.round(this.clock() - checkStart));
+    this.options.onEvent?.({
+      kind: 'check-ended',
+      ...position,
+      check: check.id,
+      status: reported.status,
+      summary: reported.summary,
+      durationMs: reported.durationMs,
+    });
+    return reported;
   }
 
   /** What a check is given: the session, its plan, what earlier checks measured, the budget left, whom to tell. */
