@@ -11,6 +11,8 @@ import { defineConfig } from 'vitest/config';
 export const LIVE = [
   'test/probe/hostile-servers.test.ts',
   'test/probe/known-servers.test.ts',
+  // A tool that never answers: a default run (its 65 s limit once) talks on stderr as it goes and ends within 90 s.
+  'test/probe/probe-talks.test.ts',
   // drift on server-everything with the manifest init writes for it (its long tool, probed twice).
   'test/probe/drift-everything.test.ts',
   // init --observe on server-everything (stdio and HTTP) and the SDK 1.x server, then lint and drift of what it wrote.

@@ -24,7 +24,7 @@ import type { ProbeReport } from '../probe/probe-types.js';
 import { renderProbeText } from '../probe/render-probe.js';
 import { ruleDocLinks } from '../workspace/rule-docs-base.js';
 import { type LiveServer, liveFixturesOf } from './live-fixtures-of.js';
-import type { OnProgress } from './on-progress.js';
+import type { OnProbeEvent, OnProgress } from './on-progress.js';
 
 /** What to bundle: `mcprely evidence`'s options as values. */
 export interface EvidenceOptions {
@@ -38,6 +38,8 @@ export interface EvidenceOptions {
   readonly server?: LiveServer;
   /** Told before each operation's fixtures run (and each probe check, with a server). */
   readonly onProgress?: OnProgress;
+  /** With a server: told as each probe check starts and ends, and the moment the long tool stalls. */
+  readonly onProbeEvent?: OnProbeEvent;
 }
 
 /** The bundle written, or why it could not be (the manifest, the configuration, the folder, the server). */
@@ -56,7 +58,14 @@ export type EvidenceOutcome =
  * made, so memory stays small whatever the number of operations. Prints nothing.
  */
 export async function evidence(options: EvidenceOptions): Promise<EvidenceOutcome> {
-  const outcome = await writeEvidence(options.manifest, options.output, options.config, options.server, options.onProgress);
+  const outcome = await writeEvidence(
+    options.manifest,
+    options.output,
+    options.config,
+    options.server,
+    options.onProgress,
+    options.onProbeEvent,
+  );
   if (!outcome.ok) return { ok: false, problem: outcome.report };
   const { failed, productionReady } = outcome.written;
   return { ok: true, written: outcome.written, exitCode: failed > 0 || !productionReady ? 1 : 0 };
@@ -82,6 +91,7 @@ async function writeEvidence(
   config: string | false | undefined,
   target: LiveServer | undefined,
   onProgress: OnProgress | undefined,
+  onProbeEvent?: OnProbeEvent,
 ): Promise<{ readonly ok: true; readonly written: EvidenceWritten } | { readonly ok: false; readonly report: string }> {
   // Each operation's lint findings go to a temporary file as soon as lint ends (`RecordSpool`), its outcomes as
   // its runs end; each file that shows them reads them back an operation at a time. Every file of the bundle goes
@@ -103,7 +113,7 @@ async function writeEvidence(
     checkBundleFolder(directory);
     let live: LiveEvidence | undefined;
     if (target !== undefined) {
-      const run = await liveFixturesOf(path, target, onProgress);
+      const run = await liveFixturesOf(path, target, onProgress, onProbeEvent);
       if (!run.ok) return { ok: false, report: run.problem };
       live = liveEvidence(run.report, run.drift, run.results, run.claims);
     }

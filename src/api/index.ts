@@ -14,7 +14,7 @@ export {
   type ManifestFromToolsOutcome,
   manifestFromTools,
 } from './manifest-from-tools.js';
-export type { OnProgress } from './on-progress.js';
+export type { CheckLimit, OnProbeEvent, OnProgress, ProbeEvent, Stall } from './on-progress.js';
 export { type ProbeOptions, type ProbeOutcome, probe } from './probe.js';
 export {
   type Interruption,

@@ -4,7 +4,7 @@ import type { WireClaim } from '../live/wire-claims.js';
 import { type LiveFixtureResult, liveFixtureResults } from '../probe/live-fixtures.js';
 import type { ProbeReport } from '../probe/probe-types.js';
 import type { LiveCallOptions } from './live-call-options.js';
-import type { OnProgress } from './on-progress.js';
+import type { OnProbeEvent, OnProgress } from './on-progress.js';
 import { probeForDrift } from './probe-for-drift.js';
 
 /** The server a manifest is checked against: a command (stdio) or an endpoint, and how the probe calls it. */
@@ -20,11 +20,17 @@ export async function liveFixturesOf(
   manifest: string,
   server: LiveServer,
   onProgress?: OnProgress,
+  onProbeEvent?: OnProbeEvent,
 ): Promise<
   | { ok: true; report: ProbeReport; results: LiveFixtureResult[]; drift: readonly Finding[]; claims: readonly WireClaim[] }
   | { ok: false; problem: string }
 > {
-  const run = await probeForDrift({ ...server, manifest, ...(onProgress === undefined ? {} : { onProgress }) });
+  const run = await probeForDrift({
+    ...server,
+    manifest,
+    ...(onProgress === undefined ? {} : { onProgress }),
+    ...(onProbeEvent === undefined ? {} : { onProbeEvent }),
+  });
   if (!run.ok) return run;
   return {
     ok: true,

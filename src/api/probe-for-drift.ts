@@ -7,7 +7,7 @@ import { displayText } from '../text/display-text.js';
 import { type WireClaim, wireClaims } from '../live/wire-claims.js';
 import { type LiveCallOptions, liveCallOptions } from './live-call-options.js';
 import { readManifestInput } from './manifest-input.js';
-import type { OnProgress } from './on-progress.js';
+import type { OnProbeEvent, OnProgress } from './on-progress.js';
 import { probeTarget } from './probe-target.js';
 
 /** A manifest and the server it describes (give exactly one of `stdio` and `url`), and how the probe calls it. */
@@ -18,6 +18,8 @@ export interface ProbeForDriftOptions extends LiveCallOptions {
   readonly specVersion?: ProbeRevision;
   /** Told before each probe check. */
   readonly onProgress?: OnProgress;
+  /** Told as each probe check starts (with its limit) and ends (with its outcome), and the moment the long tool stalls. */
+  readonly onProbeEvent?: OnProbeEvent;
 }
 
 /** A probe run with a manifest, and the drift it found; or why it could not run (exit 2). */
@@ -44,6 +46,7 @@ export async function probeForDrift(options: ProbeForDriftOptions): Promise<Drif
     ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
     ...liveCallOptions(options),
     ...(options.onProgress === undefined ? {} : { onCheck: options.onProgress }),
+    ...(options.onProbeEvent === undefined ? {} : { onEvent: options.onProbeEvent }),
   });
   if ('usage' in report) return { ok: false, problem: `error: ${displayText(report.usage)}\n` };
   if (!report.startedOk)

@@ -5,7 +5,7 @@ import { runProbe } from '../probe/run-probe.js';
 import { displayText } from '../text/display-text.js';
 import { type LiveCallOptions, liveCallOptions } from './live-call-options.js';
 import { readOptionalManifest } from './manifest-input.js';
-import type { OnProgress } from './on-progress.js';
+import type { OnProbeEvent, OnProgress } from './on-progress.js';
 import { probeTarget } from './probe-target.js';
 
 /** The server to probe and how: `mcprely probe`'s options as values. Give exactly one of `stdio` and `url`. */
@@ -22,6 +22,8 @@ export interface ProbeOptions extends LiveCallOptions {
   readonly record?: string;
   /** Told before each check. */
   readonly onProgress?: OnProgress;
+  /** Told as each check starts (with its limit) and ends (with its outcome), and the moment the long tool stalls. */
+  readonly onProbeEvent?: OnProbeEvent;
 }
 
 /** What the probe saw, or why it could not run as asked. */
@@ -59,6 +61,7 @@ export async function probe(options: ProbeOptions): Promise<ProbeOutcome> {
     ...(options.record === undefined ? {} : { record: options.record }),
     ...liveCallOptions(options),
     ...(options.onProgress === undefined ? {} : { onCheck: options.onProgress }),
+    ...(options.onProbeEvent === undefined ? {} : { onEvent: options.onProbeEvent }),
   });
   if ('usage' in report) return { ok: false, problem: `error: ${displayText(report.usage)}\n` };
   return { ok: true, report, exitCode: probeExitCode(report) };

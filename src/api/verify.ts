@@ -19,7 +19,7 @@ import { runFixture } from '../simulator/run-fixture.js';
 import { type SourcedRun, type VerifyOutcome, verifySummary } from '../verify/verify-report.js';
 import { readManifestFile } from '../workspace/read-manifest-file.js';
 import { type LiveServer, liveFixturesOf } from './live-fixtures-of.js';
-import type { OnProgress } from './on-progress.js';
+import type { OnProbeEvent, OnProgress } from './on-progress.js';
 
 /** What to verify: `mcprely verify`'s options as values. */
 export interface VerifyOptions {
@@ -31,6 +31,8 @@ export interface VerifyOptions {
   readonly server?: LiveServer;
   /** Told before each fixture (or each probe check, live). */
   readonly onProgress?: OnProgress;
+  /** Live: told as each probe check starts and ends, and the moment the long tool stalls. */
+  readonly onProbeEvent?: OnProbeEvent;
   /** Given each run on the reference implementation as it ends (its transcript included). */
   readonly onRun?: (run: FixtureRun) => void;
 }
@@ -71,7 +73,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyResult> {
   if (options.server === undefined) return verifyOnReference(options);
   if (options.paths.length !== 1)
     return { ok: false, problem: 'error: verify --stdio/--url takes one manifest (its fixtures are run against the server)\n' };
-  const live = await liveFixturesOf(options.paths[0]!, options.server, options.onProgress);
+  const live = await liveFixturesOf(options.paths[0]!, options.server, options.onProgress, options.onProbeEvent);
   if (!live.ok) return live;
   const counts = countOutcomes(live.results);
   const exitCode = counts.fail > 0 ? 1 : counts.pass === 0 ? 3 : 0;

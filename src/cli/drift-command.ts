@@ -13,11 +13,13 @@ import { STATUS_LABELS } from '../probe/probe-types.js';
 import { claimName, exercised, type WireClaim } from '../live/wire-claims.js';
 import { putsCallInFlight } from '../probe/probe-check-catalog.js';
 import { type DriftRun, type ProbeForDriftOptions, probeForDrift } from '../api/probe-for-drift.js';
-import { terminalProgress } from './terminal-progress.js';
+import { probeReporter } from './probe-lines.js';
 
-export interface DriftOptions extends Omit<ProbeForDriftOptions, 'onProgress'> {
+export interface DriftOptions extends Omit<ProbeForDriftOptions, 'onProgress' | 'onProbeEvent'> {
   readonly failSeverity: Severity;
   readonly outputs: readonly OutputSpec[];
+  /** No line on stderr as each probe check starts and ends (`--quiet`). */
+  readonly quiet?: boolean;
 }
 
 /**
@@ -26,12 +28,12 @@ export interface DriftOptions extends Omit<ProbeForDriftOptions, 'onProgress'> {
  * the manifest cannot be used or the probe cannot start.
  */
 export async function runDrift(options: DriftOptions, toolVersion: string): Promise<number> {
-  const progress = terminalProgress();
+  const { done, ...told } = probeReporter(options.quiet === true);
   let run: DriftRun;
   try {
-    run = await probeForDrift({ ...options, onProgress: progress.onProgress });
+    run = await probeForDrift({ ...options, ...told });
   } finally {
-    progress.done();
+    done();
   }
   if (!run.ok) {
     process.stderr.write(run.problem);

@@ -5,10 +5,10 @@ import type { LiveServer } from '../api/live-fixtures-of.js';
 import { toSlashes } from '../workspace/load-settings.js';
 import { displayText } from '../text/display-text.js';
 import { plural } from '../text/plural.js';
-import { terminalProgress } from './terminal-progress.js';
+import { probeReporter } from './probe-lines.js';
 
 /** `mcprely evidence <manifest> -o dir`: the evidence bundle. Exit 1 when a fixture fails or the verdict is not production-ready. */
-export async function runEvidence(path: string, options: { output: string } & LiveServer): Promise<number> {
+export async function runEvidence(path: string, options: { output: string; quiet?: boolean } & LiveServer): Promise<number> {
   const directory = options.output;
   const target =
     options.stdio === undefined && options.url === undefined
@@ -18,17 +18,17 @@ export async function runEvidence(path: string, options: { output: string } & Li
           ...(options.url === undefined ? {} : { url: options.url }),
           ...liveCallOptions(options),
         };
-  const progress = terminalProgress();
+  const { done, ...told } = probeReporter(options.quiet === true);
   let outcome: EvidenceOutcome;
   try {
     outcome = await evidence({
       manifest: path,
       output: directory,
       ...(target === undefined ? {} : { server: target }),
-      onProgress: progress.onProgress,
+      ...told,
     });
   } finally {
-    progress.done();
+    done();
   }
   if (!outcome.ok) {
     process.stderr.write(outcome.problem);

@@ -13,7 +13,8 @@ export function addLiveOptions(command: Command, mutations: string): Command {
     .option('--idle-timeout <ms>', 'the client idle timeout the probe enforces (default: the manifest, else 10 s)', parsePositive)
     .option('--max-timeout <ms>', 'the client maximum timeout the probe enforces (default: the manifest, else 30 s)', parsePositive)
     .option('--grace <ms>', 'how long to watch for messages that must not come', parseCount, DEFAULT_WATCH_GRACE_MS)
-    .option('--max-time <ms>', "the probe's own budget for everything, in ms", parsePositive, DEFAULT_MAX_TIME_MS);
+    .option('--max-time <ms>', "the probe's own budget for everything, in ms", parsePositive, DEFAULT_MAX_TIME_MS)
+    .option('--quiet', 'no line on stderr as each probe check starts and ends', false);
 }
 
 /** The `--header`s as commander parses them (absent when none was given). */
@@ -30,6 +31,8 @@ export interface LiveFlags extends HeaderFlags {
   readonly maxTimeout?: number;
   readonly grace: number;
   readonly maxTime: number;
+  /** No probe lines on stderr (`--quiet`). */
+  readonly quiet?: boolean;
 }
 
 /** The live options as commander parsed them. */
@@ -44,6 +47,11 @@ export function liveOptionsFrom(options: LiveFlags): ResolvedLiveCallOptions {
     maxTimeMs: options.maxTime,
     ...headersFrom(options),
   };
+}
+
+/** Whether `--quiet` was given: the probe's lines on stderr are not written. */
+export function quietFrom(options: LiveFlags): { quiet: boolean } {
+  return { quiet: options.quiet === true };
 }
 
 /**

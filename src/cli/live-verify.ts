@@ -6,13 +6,15 @@ import { countsInWords } from '../evidence/live-evidence.js';
 import { type LiveCallOptions, liveCallOptions } from '../api/live-call-options.js';
 import { writeOutputFile } from '../workspace/output-files.js';
 import { verify } from '../api/verify.js';
-import { terminalProgress } from './terminal-progress.js';
+import { probeReporter } from './probe-lines.js';
 
 export interface LiveVerifyOptions extends LiveCallOptions {
   readonly stdio?: string;
   readonly url?: string;
   readonly format: VerifyFormat;
   readonly output?: string;
+  /** No line on stderr as each probe check starts and ends (`--quiet`). */
+  readonly quiet?: boolean;
 }
 
 /**
@@ -22,14 +24,14 @@ export interface LiveVerifyOptions extends LiveCallOptions {
  * start, 3 when none was exercised (inconclusive: not a pass).
  */
 export async function runLiveVerify(paths: readonly string[], options: LiveVerifyOptions, toolVersion: string): Promise<number> {
-  const { stdio, url, format: _format, output: _output, ...call } = options;
+  const { stdio, url, format: _format, output: _output, quiet, ...call } = options;
   const server = { ...(stdio === undefined ? {} : { stdio }), ...(url === undefined ? {} : { url }), ...liveCallOptions(call) };
-  const progress = terminalProgress();
+  const { done, ...told } = probeReporter(quiet === true);
   let live: Awaited<ReturnType<typeof verify>>;
   try {
-    live = await verify({ paths, server, onProgress: progress.onProgress });
+    live = await verify({ paths, server, ...told });
   } finally {
-    progress.done();
+    done();
   }
   if (!live.ok) {
     process.stderr.write(live.problem);

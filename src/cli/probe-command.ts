@@ -7,7 +7,7 @@ import type { OutputSpec } from './output-spec.js';
 import { writeOutputFile } from '../workspace/output-files.js';
 import type { LiveCallOptions } from '../api/live-call-options.js';
 import { probe } from '../api/probe.js';
-import { terminalProgress } from './terminal-progress.js';
+import { probeReporter } from './probe-lines.js';
 
 export interface ProbeCommandOptions extends LiveCallOptions {
   readonly stdio?: string;
@@ -17,6 +17,8 @@ export interface ProbeCommandOptions extends LiveCallOptions {
   /** Where to write the probe's session as a trace (`--record`). */
   readonly record?: string;
   readonly outputs: readonly OutputSpec[];
+  /** No line on stderr as each check starts and ends (`--quiet`). */
+  readonly quiet?: boolean;
 }
 
 /**
@@ -25,13 +27,13 @@ export interface ProbeCommandOptions extends LiveCallOptions {
  * not, 3 when nothing failed but no request in flight could be judged (inconclusive: not a pass).
  */
 export async function runProbeCommand(options: ProbeCommandOptions, toolVersion: string): Promise<number> {
-  const { outputs, ...probeOptions } = options;
-  const progress = terminalProgress();
+  const { outputs, quiet, ...probeOptions } = options;
+  const { done, ...told } = probeReporter(quiet === true);
   let outcome: Awaited<ReturnType<typeof probe>>;
   try {
-    outcome = await probe({ ...probeOptions, onProgress: progress.onProgress });
+    outcome = await probe({ ...probeOptions, ...told });
   } finally {
-    progress.done();
+    done();
   }
   if (!outcome.ok) {
     process.stderr.write(outcome.problem);

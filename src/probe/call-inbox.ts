@@ -62,6 +62,11 @@ export class CallInbox {
   longestGapMs = 0;
   #lastAt: number;
 
+  /** When the last message before the response came (the probe's clock), or when the request was sent if none did. */
+  get lastMessageAt(): number {
+    return this.#lastAt;
+  }
+
   constructor(
     private readonly capacity = 256,
     private readonly lag: () => number = () => 0,

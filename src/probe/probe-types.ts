@@ -12,6 +12,8 @@ import type { ProbeCheckDeclarationOf, ProbeCheckId } from './probe-check-catalo
 import type { CheckMessage } from './check-message.js';
 import type { ProbeSession } from './session.js';
 import type { WireEntry, WireLog } from './wire-log.js';
+import type { CheckLimit, ProbeEvent } from './probe-events.js';
+import type { Stall } from './stall.js';
 
 export interface ProbeContext {
   readonly session: ProbeSession;
@@ -25,6 +27,8 @@ export interface ProbeContext {
   readonly measured: Measured;
   /** How much of the probe's budget (--max-time) is left, in ms. */
   readonly budgetLeft: () => number;
+  /** Tells what the check saw the moment it saw it (the long tool stalled), for whoever follows the run. */
+  readonly tell: (event: Extract<ProbeEvent, { kind: 'stalled' }>) => void;
   /**
    * Streamable HTTP only: a fresh connection to the same endpoint, with the revision's own start (a new session
    * and its initialize, or a fresh client's server/discover); the caller closes it. Over stdio there is none: a
@@ -43,6 +47,11 @@ export interface Measured {
   longToolBroken?: string;
   /** The cancellation check watched a cancelled run until it would have ended uncancelled, and saw nothing. */
   silentToNaturalEnd?: boolean;
+  /**
+   * The long tool did not answer within the probe's limit and went quiet: a later check does not wait a full limit
+   * again to learn the same thing (src/probe/stall.ts).
+   */
+  stall?: Stall;
 }
 
 /**
@@ -61,6 +70,11 @@ export function watchAfterCancel(context: ProbeContext, cancelledAfterMs: number
 
 /** What a check keeps of the budget for its own last steps (asking the server whether it still answers). */
 export const RESERVE_MS = 2000;
+
+/** The longest one run of the long tool may take: the probe's limit for one run, within what is left of its budget. */
+export function runLimitMs(context: ProbeContext): number {
+  return Math.max(0, Math.round(Math.min(context.plan.longRunMs, context.budgetLeft() - RESERVE_MS)));
+}
 
 /** What a check leaves to be watched after it ends: late messages are still its own. */
 export interface Watch {
@@ -88,6 +102,8 @@ export type ObservationOf<Id extends ProbeCheckId> = Id extends keyof Observatio
 /** A check the runner plays: its declaration (src/probe/check-declarations), and the run. */
 export type ProbeCheck<Id extends ProbeCheckId = ProbeCheckId> = ProbeCheckDeclarationOf<Id> & {
   run(context: ProbeContext): Promise<CheckOutcome<ObservationOf<Id>>>;
+  /** The longest the run may wait on a tool, as it starts (told to whoever follows the run); none when it calls none. */
+  limit?(context: ProbeContext): CheckLimit | undefined;
 };
 
 export interface CheckResult {
@@ -141,6 +157,8 @@ export interface ProbeReport {
   };
   /** When nothing failed and no request in flight was judged, why (exit 3: inconclusive, not a pass). */
   readonly inconclusive?: string;
+  /** The long tool did not answer within the probe's limit and went quiet (the summary leads with it). */
+  readonly stall?: Stall;
   readonly stderr?: string;
 }
 

@@ -19,6 +19,7 @@ export interface RecordedCall {
       | 'repeatedResponses'
       | 'coalesced'
       | 'why'
+      | 'lastMessageAt'
     >
   >;
 }

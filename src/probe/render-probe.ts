@@ -6,6 +6,7 @@ import { type CheckStatus, type ProbeReport, STATUS_LABELS, STATUS_WORDS } from 
 import { PROBE_CHECK_DECLARATIONS } from './probe-check-catalog.js';
 import { displayText } from '../text/display-text.js';
 import { judgementLines, SESSION_RULES } from '../judges/session-rules.js';
+import { stallSummary } from './stall.js';
 
 /** The probe report as text: what it called and why, each check's status, what it found, and its wire transcript. */
 export function renderProbeText(report: ProbeReport): string {
@@ -32,7 +33,9 @@ export function renderProbeText(report: ProbeReport): string {
         `(the server's judges; grace ${report.session.graceMs} ms, as audit --grace ${report.session.graceMs} of a --record trace):`,
       ...judgementLines(report.session.judgements),
     );
-  lines.push('', `Summary: ${probeSummary(report)}`);
+  // A tool that never answered leads the summary: it is what a host meets first, whatever the checks counted.
+  if (report.stall === undefined) lines.push('', `Summary: ${probeSummary(report)}`);
+  else lines.push('', `Summary: ${stallSummary(report.stall)}`, `         ${probeSummary(report)}`);
   if (report.stderr !== undefined) {
     const shown = report.stderr.trimEnd().split('\n').slice(0, 20);
     lines.push('', 'The server wrote to stderr (first 16 KiB):', ...shown.map((line) => `  | ${line}`));

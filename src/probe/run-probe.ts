@@ -39,6 +39,7 @@ import { revision as revisionCheck } from './check-declarations/revision.js';
 import { tools as toolsCheck } from './check-declarations/tools.js';
 import { wire as wireCheck } from './check-declarations/wire.js';
 import { foldJudgements, PROBE_JUDGED_PARTY, reportedJudgement } from './session-judgements.js';
+import type { OnProbeEvent, ProbeEvent } from './probe-events.js';
 
 /** The checks the probe runs, in order; `revision` first and `wire` last are decided from what the run saw. */
 export const PROBE_CHECKS: readonly ProbeCheck[] = [
@@ -69,6 +70,8 @@ export interface ProbeOptions extends PlanOptions {
   readonly maxTimeMs: number;
   /** Called before each check, for a progress display. */
   readonly onCheck?: (index: number, total: number, id: string) => void;
+  /** Told as each check starts (with its limit on a tool) and ends (with its outcome), and the moment the long tool stalls. */
+  readonly onEvent?: OnProbeEvent;
   /** Where to write the probe's session as a trace (`--record`), which `mcprely audit` judges again. */
   readonly record?: string;
 }
@@ -92,7 +95,10 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport | Pro
   // The secrets the probe sends (its headers, the query), which a server may echo (a 401 body quoting the token it
   // refused): never in the report, nor in the trace.
   const secrets = 'url' in options.target ? secretsOf(options.target) : [];
-  return redactedDeep(await probeServer(options, secrets), secrets);
+  // What is told as the run goes holds what the server sent (a summary quoting its 401 body): redacted as the report is.
+  const onEvent = options.onEvent;
+  const told = onEvent === undefined ? options : { ...options, onEvent: (event: ProbeEvent) => onEvent(redactedDeep(event, secrets)) };
+  return redactedDeep(await probeServer(told, secrets), secrets);
 }
 
 /** The probe itself (`runProbe`), its trace written without `secrets`; its report still holds what the server echoed. */
@@ -153,8 +159,8 @@ async function probeServer(options: ProbeOptions, secrets: readonly string[]): P
     const run = new CheckRun(session, log, clock, options, opened.negotiation.negotiated);
     if (toolsOutcome.status === 'fail') run.fatalReported = connection.fatal !== undefined;
     for (const [index, check] of PROBE_CHECKS.entries()) {
-      options.onCheck?.(index, PROBE_CHECKS.length, check.id);
-      results.push(await run.check(check, plan === undefined ? `not run: ${toolsOutcome.summary}` : plan));
+      const position = { index, total: PROBE_CHECKS.length };
+      results.push(await run.check(check, plan === undefined ? `not run: ${toolsOutcome.summary}` : plan, position));
     }
     // What is still on its way belongs to the check that caused it: wait a little, then judge it there.
     connection.owner = 'the end of the probe';
@@ -196,6 +202,7 @@ async function probeServer(options: ProbeOptions, secrets: readonly string[]): P
         ...(recording.writeError === undefined ? [] : [`the trace stopped being written (${recording.writeError}): it is cut short`]),
       ],
       ...(failed || ranRequests ? {} : { inconclusive: `no request in flight was judged: ${whyInconclusive(judged)}` }),
+      ...(run.stall === undefined ? {} : { stall: run.stall }),
       ...stderrOf(connection),
     };
   } finally {
@@ -232,6 +239,11 @@ class CheckRun {
   /** The defect that ended the connection has been reported as a check's failure. */
   fatalReported = false;
 
+  /** The long tool stalled uncancelled in a check (what the later ones read). */
+  get stall(): ProbeContext['measured']['stall'] {
+    return this.#measured.stall;
+  }
+
   constructor(
     readonly session: ProbeSession,
     readonly log: WireLog,
@@ -240,13 +252,26 @@ class CheckRun {
     readonly revision: SpecVersion,
   ) {}
 
-  /** Runs one check, or says why it cannot run (`plan` is then that reason). */
-  async check(check: ProbeCheck, plan: ProbePlan | string): Promise<CheckResult> {
+  /**
+   * Runs one check, or says why it cannot run (`plan` is then that reason); tells its start (with its limit on a tool,
+   * when it will call one) before anything else, and its end with its outcome (what comes late may still change it).
+   */
+  async check(check: ProbeCheck, plan: ProbePlan | string, position: { index: number; total: number }): Promise<CheckResult> {
     const connection = this.session.connection;
     const from = this.log.entries.length;
     const checkStart = this.clock();
     const left = this.options.maxTimeMs - checkStart;
     connection.owner = check.id;
+    const runs = typeof plan !== 'string' && left > 0 && connection.fatal === undefined;
+    const limit = runs ? check.limit?.(this.#contextOf(check.id, plan)) : undefined;
+    this.options.onEvent?.({
+      kind: 'check-started',
+      ...position,
+      check: check.id,
+      title: check.title,
+      ...(limit === undefined ? {} : { limit }),
+    });
+    this.options.onCheck?.(position.index, position.total, check.id);
     let result: CheckOutcome;
     if (typeof plan === 'string') result = outcome('inconclusive', plan);
     else if (left <= 0)
@@ -256,19 +281,8 @@ class CheckRun {
         ? outcome('inconclusive', `not run: ${connection.fatal}`)
         : outcome('fail', connection.fatal, [`the connection ended during ${connection.fatalOwner}, before this check could begin`]);
     else {
-      const context: ProbeContext = {
-        session: this.session,
-        log: this.log,
-        plan,
-        revision: this.revision,
-        clock: this.clock,
-        owner: check.id,
-        measured: this.#measured,
-        budgetLeft: () => this.options.maxTimeMs - this.clock(),
-        ...('url' in this.options.target ? { reconnect: () => this.#reconnect(check.id) } : {}),
-      };
       result =
-        (await within(check.run(context), left)) ??
+        (await within(check.run(this.#contextOf(check.id, plan)), left)) ??
         outcome(
           'inconclusive',
           `did not finish within the probe's remaining budget of ${Math.round(left)} ms: raise --max-time (now ${this.options.maxTimeMs} ms)`,
@@ -290,7 +304,32 @@ class CheckRun {
     // already (on another request's stream, during its own last steps), fails it. A failed check reported what it saw.
     if (result.watch !== undefined)
       this.#watches.set(check.id, { watch: result.watch, seen: result.status === 'fail' ? lateCount(result.watch) : 0 });
-    return resultOf(check, result, this.log.entries.slice(from), Math.round(this.clock() - checkStart));
+    const reported = resultOf(check, result, this.log.entries.slice(from), Math.round(this.clock() - checkStart));
+    this.options.onEvent?.({
+      kind: 'check-ended',
+      ...position,
+      check: check.id,
+      status: reported.status,
+      summary: reported.summary,
+      durationMs: reported.durationMs,
+    });
+    return reported;
+  }
+
+  /** What a check is given: the session, its plan, what earlier checks measured, the budget left, whom to tell. */
+  #contextOf(owner: string, plan: ProbePlan): ProbeContext {
+    return {
+      session: this.session,
+      log: this.log,
+      plan,
+      revision: this.revision,
+      clock: this.clock,
+      owner,
+      measured: this.#measured,
+      budgetLeft: () => this.options.maxTimeMs - this.clock(),
+      tell: (event) => this.options.onEvent?.(event),
+      ...('url' in this.options.target ? { reconnect: () => this.#reconnect(owner) } : {}),
+    };
   }
 
   /** A fresh connection to the endpoint, opened with the revision this probe speaks (the tasks check's disconnect). */

@@ -194,7 +194,7 @@ describe.concurrent('drift on the command line, against servers of known behavio
     );
     const run = await runCliAsync(['drift', manifest, '--stdio', SDK_V1, '--grace', '200']);
     expect(run.status, run.stdout + run.stderr).toBe(3);
-    expect(run.stderr).toMatch(/^inconclusive: no claim of the manifest was seen on a request in flight/);
+    expect(run.stderr).toMatch(/^inconclusive: no claim of the manifest was seen on a request in flight/m);
     expect(run.stdout).toMatch(
       /INCONCLUSIVE {2}slow_job: cancellation\.stopsWork: immediately — slow_job answered \d+ ms after the request, before a cancellation could be sent/,
     );

@@ -44,6 +44,20 @@ const toolChecksSkipped = (reason: RegExp) => (run: ProbeRun) => {
   }
 };
 
+/**
+ * After a stall, the later checks that call the tool do not wait a full limit again: the cancellation watches the grace
+ * period (300 ms) and calls its silence uninformative; the timeouts are not played.
+ */
+const notWaitedAgain = (limitMs: number) => (run: ProbeRun) => {
+  expect(statuses(run.report)).toMatchObject({ 'cancel-before-completion': 'inconclusive', 'client-timeouts': 'inconclusive' });
+  expect(check(run.report, 'cancel-before-completion').summary).toMatch(/its silence shows nothing about the cancellation/);
+  expect(check(run.report, 'client-timeouts').summary).toMatch(
+    new RegExp(`^not exercised again: slow_job never answered within ${limitMs} ms in progress`),
+  );
+  expect(check(run.report, 'cancel-before-completion').durationMs).toBeLessThan(3000);
+  expect(check(run.report, 'client-timeouts').durationMs).toBeLessThan(100);
+};
+
 /** The hostile server's defects, each on the transports and revisions it applies to, with the probe's verdict. */
 export const CASES: Readonly<Record<string, Case>> = {
   // Well-behaved, on every transport and revision.
@@ -260,14 +274,17 @@ export const CASES: Readonly<Record<string, Case>> = {
     also: ({ report }) => expect(check(report, 'client-timeouts').status).toBe('pass'),
   },
 
-  // The probe's limits are the probe's: a run that outlasts them is inconclusive, never the server's failure.
-  'stall over stdio: the probe gives up and cancels, and says it was its own limit': {
+  // The probe's limits are the probe's: a run that outlasts them is inconclusive, never the server's failure. A run that
+  // went quiet is recorded as a stall: the later checks do not wait for it again (its silence would show nothing).
+  'stall over stdio: the probe gives up and cancels, says it was its own limit, and does not wait for the tool again': {
     defect: 'stall',
     on: S25,
     args: ['--max-timeout', '1000', '--max-time', '12500'],
-    exit: 0,
+    // Nothing in flight was judged: the tool's silence after a cancellation is the silence it keeps anyway.
+    exit: 3,
     fails: {},
-    also: ({ report }) => {
+    also: (run) => {
+      const { report } = run;
       const progress = check(report, 'progress');
       expect(progress.status).toBe('inconclusive');
       expect(progress.summary).toMatch(/^slow_job had not finished after 5000 ms, the probe's limit for one run .*raise --max-time/);
@@ -275,8 +292,9 @@ export const CASES: Readonly<Record<string, Case>> = {
       expect(
         progress.transcript.some((entry) => entry.direction === '→' && entry.text.includes('"method":"notifications/cancelled"')),
       ).toBe(true);
-      // Its length unknown, the tool is still cancelled and timed out: both are played.
-      expect(statuses(report)).toMatchObject({ 'cancel-before-completion': 'pass', 'client-timeouts': 'pass' });
+      // Quiet for less than the idle timeout (10 s): recorded as a stall, not failed.
+      expect(report.stall).toMatchObject({ tool: 'slow_job', check: 'progress', limitMs: 5000, progress: 1, idleMs: 10_000 });
+      notWaitedAgain(5000)(run);
     },
   },
   'stall over HTTP (2026-07-28): giving up closes the stream': {
@@ -288,10 +306,34 @@ export const CASES: Readonly<Record<string, Case>> = {
     fails: {},
     also: ({ report }) => {
       expect(report.inconclusive).toMatch(/^no request in flight was judged: slow_job had not finished after 5000 ms/);
-      expect(statuses(report)).toMatchObject({ 'cancel-before-completion': 'not-observable', 'client-timeouts': 'not-observable' });
+      expect(statuses(report)).toMatchObject({ 'cancel-before-completion': 'not-observable', 'client-timeouts': 'inconclusive' });
       expect(check(report, 'progress').status).toBe('inconclusive');
       expect(check(report, 'progress').details).toContain('the probe cancelled the request with the closing of its stream');
     },
+  },
+  // A tool that never answers and sends nothing, quiet past the idle timeout played: a host gives up on every call.
+  'never-answers over stdio: the progress check fails it, the later checks do not wait again': {
+    defect: 'never-answers',
+    on: S25,
+    args: ['--idle-timeout', '2000', '--max-time', '12500'],
+    exit: 1,
+    fails: {
+      progress:
+        /^slow_job never answered: no response within 5000 ms, and nothing at all for the last 5000 ms, past the idle timeout of 2000 ms \(the command line\)/,
+    },
+    also: (run) => {
+      expect(run.report.stall).toMatchObject({ tool: 'slow_job', limitMs: 5000, silentMs: 5000, progress: 0, idleMs: 2000 });
+      expect(check(run.report, 'client-timeouts').summary).toMatch(/the idle timeout \(2000 ms\) ends every call of it/);
+      notWaitedAgain(5000)(run);
+    },
+  },
+  'never-answers over HTTP (2025-11-25)': {
+    defect: 'never-answers',
+    on: H25,
+    args: ['--idle-timeout', '2000', '--max-time', '12500'],
+    exit: 1,
+    fails: { progress: /^slow_job never answered: no response within 5000 ms/ },
+    also: notWaitedAgain(5000),
   },
   'crash over stdio': {
     defect: 'crash',

@@ -184,7 +184,10 @@ describe.concurrent('probe: the earlier deliberately broken servers still get th
     expect(failing(report)).toEqual({});
     expect(check(report, 'progress').status).toBe('inconclusive');
     expect(check(report, 'progress').summary).toMatch(/^slow_job had not finished after 3000 ms, the probe's limit for one run/);
-    expect(status).toBe(0);
+    // Quiet for its whole run: the later checks do not wait for it again, and nothing in flight was judged (exit 3).
+    expect(report.stall).toMatchObject({ tool: 'slow_job', limitMs: 3000, silentMs: 3000, progress: 0 });
+    expect(statuses(report)).toMatchObject({ 'cancel-before-completion': 'inconclusive', 'client-timeouts': 'inconclusive' });
+    expect(status).toBe(3);
   });
 
   it('missing SSE headers over HTTP: sse-headers fails, naming what is absent; cancellation still passes', async () => {

@@ -11,10 +11,10 @@ describe('the probe checks, declared once', () => {
     expect(ids).toEqual(['revision', 'tools', ...PROBE_CHECKS.map((check) => check.id), 'wire']);
   });
 
-  it('the checks the runner plays are their declarations with a run', () => {
+  it('the checks the runner plays are their declarations with a run (and the limit they tell as they start)', () => {
     for (const check of PROBE_CHECKS) {
       const declared = PROBE_CHECK_DECLARATIONS.find((declaration) => declaration.id === check.id);
-      const { run: _run, ...data } = check;
+      const { run: _run, limit: _limit, ...data } = check;
       expect(data, check.id).toEqual(declared);
     }
   });

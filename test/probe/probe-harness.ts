@@ -29,6 +29,8 @@ export interface Report {
   observations: string[];
   checks: ReportCheck[];
   inconclusive?: string;
+  /** The long tool did not answer within the probe's limit and went quiet. */
+  stall?: { tool: string; check: string; limitMs: number; silentMs: number; progress: number; idleMs: number; maxMs: number };
   stderr?: string;
   /** The probe's own session judged by the server's judges of proxy and audit. */
   session?: { messages: number; graceMs: number; judgements: { judge: string; status: string; summary: string }[] };

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { Severity } from '../../findings/finding.js';
 import { SPEC_VERSIONS, type SpecVersion } from '../../spec/revisions.js';
-import { addLiveOptions, type LiveFlags, liveOptionsFrom } from '../live-options.js';
+import { addLiveOptions, type LiveFlags, liveOptionsFrom, quietFrom } from '../live-options.js';
 import { OutputSpecs } from '../output-spec.js';
 import { failSeverityOption } from './option-parsers.js';
 import { formatOption, outputOption } from './output-options.js';
@@ -38,6 +38,7 @@ export function registerDrift(program: Command): void {
           ...(typeof options.url === 'string' ? { url: options.url } : {}),
           ...(typeof options.specVersion === 'string' ? { specVersion: options.specVersion } : {}),
           ...liveOptionsFrom(options),
+          ...quietFrom(options),
           failSeverity: options.failSeverity,
           outputs: outputs.resolve(),
         },

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../workspace/usage-error.js';
-import { addLiveOptions, HEADER_WITHOUT_URL, type LiveFlags, liveOptionsFrom } from '../live-options.js';
+import { addLiveOptions, HEADER_WITHOUT_URL, type LiveFlags, liveOptionsFrom, quietFrom } from '../live-options.js';
 
 /** `mcprely evidence`'s options as commander parses them. */
 interface EvidenceFlags extends LiveFlags {
@@ -27,6 +27,7 @@ export function registerEvidence(program: Command): void {
         ...(typeof options.stdio === 'string' ? { stdio: options.stdio } : {}),
         ...(typeof options.url === 'string' ? { url: options.url } : {}),
         ...liveOptionsFrom(options),
+        ...quietFrom(options),
       });
     },
   );

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { MOST_DEPLOYED_REVISION, SPEC_VERSIONS, type SpecVersion } from '../../spec/revisions.js';
-import { addLiveOptions, type LiveFlags, liveOptionsFrom } from '../live-options.js';
+import { addLiveOptions, type LiveFlags, liveOptionsFrom, quietFrom } from '../live-options.js';
 import { OutputSpecs } from '../output-spec.js';
 import { formatOption, outputOption } from './output-options.js';
 
@@ -43,6 +43,7 @@ export function registerProbe(program: Command): void {
           ...(typeof options.specVersion === 'string' ? { specVersion: options.specVersion } : {}),
           ...(typeof options.record === 'string' ? { record: options.record } : {}),
           ...liveOptionsFrom(options),
+          ...quietFrom(options),
           outputs: outputs.resolve(),
         },
         MCPRELY_VERSION,

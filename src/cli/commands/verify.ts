@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { UsageError } from '../../workspace/usage-error.js';
-import { addLiveOptions, HEADER_WITHOUT_URL, type LiveFlags, liveOptionsFrom } from '../live-options.js';
+import { addLiveOptions, HEADER_WITHOUT_URL, type LiveFlags, liveOptionsFrom, quietFrom } from '../live-options.js';
 
 declare const MCPRELY_VERSION: string;
 
@@ -40,6 +40,7 @@ export function registerVerify(program: Command): void {
             ...(typeof options.stdio === 'string' ? { stdio: options.stdio } : {}),
             ...(typeof options.url === 'string' ? { url: options.url } : {}),
             ...liveOptionsFrom(options),
+            ...quietFrom(options),
             format: options.format,
             ...(typeof options.output === 'string' ? { output: options.output } : {}),
           },

@@ -13,7 +13,12 @@ export const clientTimeouts = declareProbeCheck({
     'progress MAY reset the clock but a maximum SHOULD always be enforced',
   fix: 'treat a cancellation that follows a client timeout as any other: stop the work and send nothing more for the request',
   outcomes: ['pass', 'fail', 'inconclusive', 'not-observable'],
-  messages: ledBy('the {{fired}} timeout fired {{firedAtMs}} ms after the request and the probe cancelled with {{signalWords}}; '),
+  messages: {
+    ...ledBy('the {{fired}} timeout fired {{firedAtMs}} ms after the request and the probe cancelled with {{signalWords}}; '),
+    notPlayedAgain:
+      'not exercised again: {{tool}} never answered within {{limitMs}} ms in {{check}}, so the {{fired}} timeout ({{timeoutMs}} ms) ' +
+      'ends every call of it, and what follows the cancellation is the silence it keeps anyway',
+  },
   asserts: ['server-silent-after-cancel', 'server-messages-on-own-stream'],
   putsCallInFlight: true,
 });

@@ -20,6 +20,9 @@ export const SILENCE_MESSAGES = {
     'whether the work stopped cannot be seen on the wire (name a status tool in the manifest, probe.workStatus, to observe it)' +
     '; nothing came for it on the stream of request {{witness}} either',
   silent: 'nothing for request {{request}} in the {{watchedMs}} ms after the cancellation; the server still answers',
+  quietAnyway:
+    'nothing for request {{request}} in the {{watchedMs}} ms after the cancellation, but {{tool}} sent nothing for {{silentMs}} ms ' +
+    'uncancelled in {{check}}: its silence shows nothing about the cancellation (not watched a full limit again)',
 } as const;
 
 export type SilenceMessageId = keyof typeof SILENCE_MESSAGES;

@@ -40,6 +40,9 @@ export const tasks = declareProbeCheck({
     stillRunning:
       "task {{taskId}} of {{tool}} was still {{status}} {{limitMs}} ms after the request, the probe's limit for one run " +
       '(two fifths of --max-time, at most 65 s): its end was not seen; raise --max-time or give it shorter work with --arguments',
+    notWaitedAgain:
+      'task {{taskId}} of {{tool}} was still {{status}} {{limitMs}} ms after the request: not waited for again, since {{tool}} ' +
+      'never answered within {{stallMs}} ms as a plain call in {{check}}',
     cancelUnplayed: 'task {{taskId}} ended {{terminal}}; {{unplayed}}',
     passed: 'task {{taskId}} ended {{terminal}} {{runMs}} ms after the request ({{polls}} tasks/get); {{cancel}}; {{disconnect}}',
     getUnanswered: 'tasks/get of task {{taskId}} was not answered: {{why}}',

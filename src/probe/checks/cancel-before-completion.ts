@@ -2,7 +2,7 @@ import type { CancelObservation } from '../../live/probe-observations.js';
 import { cancelBeforeCompletion as declared } from '../check-declarations/cancel-before-completion.js';
 import { factsOf } from '../../spec/revision-facts.js';
 import { plural } from '../../text/plural.js';
-import { outcome, type ProbeCheck, since, watchAfterCancel } from '../probe-types.js';
+import { outcome, type ProbeCheck, type ProbeContext, since, watchAfterCancel } from '../probe-types.js';
 import { describeMessage, healthy, workRunning } from './observe.js';
 import { silenceRecord, watchWork } from './silence.js';
 import { judgeSilence } from './silence-judgement.js';
@@ -21,8 +21,33 @@ import { METHODS } from '../../protocol/methods.js';
  */
 const silenceMessage = messagesOf(declared);
 
+/** How long the check waits for a first sign of work before it cancels: a third of a run of known length, at most 1.5 s. */
+function firstSignMs(context: ProbeContext): number {
+  const measuredMs = context.measured.longToolMs;
+  return Math.min(1500, measuredMs === undefined ? 1500 : Math.max(20, measuredMs / 3));
+}
+
+/**
+ * How long it watches after the cancellation: to the run's natural end (`watchAfterCancel`); a grace period when the
+ * tool stalled uncancelled, whose silence after a cancellation is the silence it keeps anyway.
+ */
+function watchMsAfter(context: ProbeContext, cancelledAfterMs: number): number {
+  return context.measured.stall === undefined
+    ? watchAfterCancel(context, cancelledAfterMs)
+    : Math.min(context.plan.graceMs, watchAfterCancel(context, cancelledAfterMs));
+}
+
 export const cancelBeforeCompletion: ProbeCheck<'cancel-before-completion'> = {
   ...declared,
+  limit(context) {
+    const tool = context.plan.longTool;
+    if (tool === undefined || tool.taskSupport === 'required' || context.measured.longToolBroken !== undefined) return undefined;
+    return {
+      tool: tool.name,
+      ms: firstSignMs(context) + watchMsAfter(context, 0),
+      waitsFor: 'a sign of work, then anything after its cancellation',
+    };
+  },
   async run(context) {
     const asTask = taskRequired(context);
     if (asTask !== undefined) return asTask;
@@ -33,7 +58,7 @@ export const cancelBeforeCompletion: ProbeCheck<'cancel-before-completion'> = {
     const call = await session.call(METHODS.toolsCall, { name: tool.name, arguments: tool.arguments }, true, context.owner);
     // Cancel at the first sign of work, or a third of the way through a run of known length, at most 1.5 s in.
     const measuredMs = context.measured.longToolMs;
-    const first = await call.inbox.next(() => true, Math.min(1500, measuredMs === undefined ? 1500 : Math.max(20, measuredMs / 3)));
+    const first = await call.inbox.next(() => true, firstSignMs(context));
     if (first !== undefined && isResponse(first.message))
       return outcome(
         'inconclusive',
@@ -64,7 +89,7 @@ export const cancelBeforeCompletion: ProbeCheck<'cancel-before-completion'> = {
       signal === 'close-stream' && factsOf(context.revision)['request-scoped-notifications'].value === 'originating-stream'
         ? await session.call(METHODS.toolsCall, { name: tool.name, arguments: tool.arguments }, true, context.owner)
         : undefined;
-    const watchMs = watchAfterCancel(context, cancelledAfter);
+    const watchMs = watchMsAfter(context, cancelledAfter);
     // The witness is the probe's own run of the tool: the status tool counts it while it is open and working
     // (it has sent progress); open without a sign of work, nobody can tell whether it is counted.
     const witnessRuns = (): number | undefined => {
@@ -77,7 +102,13 @@ export const cancelBeforeCompletion: ProbeCheck<'cancel-before-completion'> = {
     const toNaturalEnd = rest !== undefined && work.watched >= rest;
     details.push(
       `watched ${work.watched} ms for anything more about request ${call.id}` +
-        `${measuredMs === undefined ? " (the tool's length is unknown: it outlasted the progress check)" : ` (uncancelled, the tool takes ${measuredMs} ms)`}` +
+        `${
+          context.measured.stall !== undefined
+            ? ` (a grace period only: ${tool.name} sent nothing for ${context.measured.stall.silentMs} ms uncancelled in ${context.measured.stall.check})`
+            : measuredMs === undefined
+              ? " (the tool's length is unknown: it outlasted the progress check)"
+              : ` (uncancelled, the tool takes ${measuredMs} ms)`
+        }` +
         `${witness === undefined ? '' : `, with request ${witness.id} open beside it`}`,
     );
     details.push(
@@ -102,6 +133,7 @@ export const cancelBeforeCompletion: ProbeCheck<'cancel-before-completion'> = {
         signal,
         ...silenceRecord(context, notification, work.running),
         ...(sick === undefined ? {} : { unhealthy: sick }),
+        ...(context.measured.stall === undefined ? {} : { stall: context.measured.stall }),
         details,
         observed,
         watchedMs: work.watched,

@@ -8,6 +8,7 @@ import { silenceRecord, watchWork } from './silence.js';
 import { judgeSilence } from './silence-judgement.js';
 import { messagesOf } from '../check-message.js';
 import { taskRequired } from './task-wire.js';
+import { judgeTimeoutsAfterStall } from './client-timeouts-judgement.js';
 import { isResponse } from '../../protocol/message-guards.js';
 import { METHODS } from '../../protocol/methods.js';
 
@@ -40,6 +41,16 @@ const silenceMessage = messagesOf(declared);
 
 export const clientTimeouts: ProbeCheck<'client-timeouts'> = {
   ...declared,
+  limit(context) {
+    const tool = context.plan.longTool;
+    const measured = context.measured;
+    if (tool === undefined || tool.taskSupport === 'required' || measured.longToolBroken !== undefined || measured.stall !== undefined)
+      return undefined;
+    const { idleMs, maxMs } = playedTimeouts(context);
+    // The maximum always fires by then (the idle one may fire sooner); the watch after it is at most this long.
+    const watchMs = measured.silentToNaturalEnd === true ? context.plan.graceMs : watchAfterCancel(context, Math.min(idleMs, maxMs));
+    return { tool: tool.name, ms: maxMs + watchMs, waitsFor: 'a timeout to fire, then anything after its cancellation' };
+  },
   async run(context) {
     const asTask = taskRequired(context);
     if (asTask !== undefined) return asTask;
@@ -47,6 +58,7 @@ export const clientTimeouts: ProbeCheck<'client-timeouts'> = {
     if (tool === undefined) return outcome('inconclusive', `no long-running tool: ${context.plan.noLongTool}`);
     if (context.measured.longToolBroken !== undefined) return outcome('inconclusive', `not run: ${context.measured.longToolBroken}`);
     const { idleMs, maxMs, how } = playedTimeouts(context);
+    if (context.measured.stall !== undefined) return judgeTimeoutsAfterStall(context.measured.stall, { idleMs, maxMs });
     if (Math.min(idleMs, maxMs) > context.budgetLeft() - RESERVE_MS)
       return outcome(
         'inconclusive',

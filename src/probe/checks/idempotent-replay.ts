@@ -5,6 +5,8 @@ import { judgeReplay, type ReplayAnswer, replayGoesOn } from './idempotent-repla
 import { METHODS } from '../../protocol/methods.js';
 
 const message = messagesOf(declared);
+/** At most three calls: the key twice with the same arguments, then once with changed ones. */
+const REPLAYS = 3;
 
 /**
  * Only with --allow-mutations: calls the mutation twice with one fresh key and the same arguments, then (when both were
@@ -12,6 +14,11 @@ const message = messagesOf(declared);
  */
 export const idempotentReplay: ProbeCheck<'idempotent-replay'> = {
   ...declared,
+  limit(context) {
+    const mutation = context.plan.mutation;
+    if (mutation === undefined) return undefined;
+    return { tool: mutation.name, ms: REPLAYS * context.plan.requestTimeoutMs, waitsFor: `an answer to each of its ${REPLAYS} calls` };
+  },
   async run(context) {
     const mutation = context.plan.mutation;
     if (mutation === undefined) return judged('inconclusive', message('notRun', {}));

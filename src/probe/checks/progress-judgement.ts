@@ -5,6 +5,7 @@ import { type CheckMessage, messagesOf } from '../check-message.js';
 import { type CheckOutcome, judged, since } from '../probe-types.js';
 import type { RecordedCall } from '../recorded-call.js';
 import { describeMessage, toolFailed } from './observe.js';
+import { hostGivesUp, type Stall, stallOf } from '../stall.js';
 
 const message = messagesOf(progress);
 
@@ -21,17 +22,22 @@ export interface ProgressRun {
    * come by then, and the signal the probe gave up with (none when none was due).
    */
   readonly unanswered?: { readonly why?: string; readonly progressCount: number; readonly signal?: 'close-stream' | 'notification' };
+  /** The timeouts the probe plays as a host's, against which a run that went quiet is judged. */
+  readonly timeouts: { readonly idleMs: number; readonly maxMs: number; readonly source: string };
 }
 
 /** The progress check's verdict, and why the long tool cannot be called again when it cannot (for the later checks). */
 export interface ProgressVerdict {
   readonly outcome: CheckOutcome<ProgressObservation>;
   readonly broken?: string;
+  /** The run was not answered and went quiet: what the later checks read instead of waiting again. */
+  readonly stall?: Stall;
 }
 
 /**
  * Judges a run of the long tool: every progress value greater than the last, none after the response, one response.
- * A run that did not finish, failed as a tool, or sent no progress judged nothing (inconclusive). Pure.
+ * A run that was not answered and went quiet for the idle timeout a host keeps fails (the host gives up on every call);
+ * one that did not finish otherwise, failed as a tool, or sent no progress judged nothing (inconclusive). Pure.
  */
 export function judgeProgress(run: ProgressRun): ProgressVerdict {
   const { call, tool } = run;
@@ -51,12 +57,30 @@ export function judgeProgress(run: ProgressRun): ProgressVerdict {
       };
     const problems = progressProblems(inbox);
     if (problems.length > 0) return { outcome: failedWith(problems, [seen, ...cancelled]) };
+    const observed = { completed: false, progress: inbox.progressCount };
+    const stall = stallOf({
+      tool,
+      check: progress.id,
+      limitMs: run.limitMs,
+      sentAt: call.sentAt,
+      lastMessageAt: inbox.lastMessageAt,
+      progress: inbox.progressCount,
+      timeouts: run.timeouts,
+    });
+    if (stall !== undefined && hostGivesUp(stall)) {
+      const data = { tool, limitMs: stall.limitMs, silentMs: stall.silentMs, idleMs: stall.idleMs, timeoutsFrom: stall.timeoutsFrom };
+      return { outcome: judged('fail', message('stalled', data), [seen, ...cancelled], undefined, observed), stall };
+    }
     const limitReason = run.limitedByBudget ? "what was left of the probe's budget" : 'two fifths of --max-time, at most 65 s';
     return {
-      outcome: judged('inconclusive', message('unfinished', { tool, limitMs: run.limitMs, limitReason }), [seen, ...cancelled], undefined, {
-        completed: false,
-        progress: inbox.progressCount,
-      }),
+      outcome: judged(
+        'inconclusive',
+        message('unfinished', { tool, limitMs: run.limitMs, limitReason }),
+        [seen, ...cancelled],
+        undefined,
+        observed,
+      ),
+      ...(stall === undefined ? {} : { stall }),
     };
   }
   const response = inbox.response;

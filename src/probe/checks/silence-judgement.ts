@@ -7,6 +7,7 @@ import { isResponse } from '../../protocol/message-guards.js';
 import type { CancelledCall } from '../recorded-call.js';
 import { knownBehaviour, type ProbedSession } from '../sdk-behaviours.js';
 import { describeMessage } from './observe.js';
+import type { Stall } from '../stall.js';
 
 /** What came for a cancelled request after its silence began, by kind: what the claims of a manifest are judged on. */
 export function silenceFacts(call: CancelledCall): SilenceObservation {
@@ -39,13 +40,16 @@ export interface SilenceRun<Observation extends CancelObservation | FiredTimeout
   readonly watchedMs: number;
   /** A second request open beside the cancelled one (whose stream must not carry its messages). */
   readonly witness?: { readonly id: number };
+  /** The tool stalled uncancelled in an earlier check: its silence after the cancellation is the silence it keeps anyway. */
+  readonly stall?: Stall;
 }
 
 /**
  * The outcome of a cancellation's silence: failed by what came (on any stream, after the in-flight allowance, or as an
  * answer to the cancellation), by work the status tool still counts, or by a server that stopped answering; inconclusive
  * when the response crossed the cancellation; not observable where closing the stream is the cancellation and no status
- * tool tells; else passed. Pure.
+ * tool tells; inconclusive when the tool stalled uncancelled before (nothing after the cancellation shows nothing); else
+ * passed. Pure.
  */
 export function judgeSilence<Observation extends CancelObservation | FiredTimeoutObservation>(
   run: SilenceRun<Observation>,
@@ -75,6 +79,20 @@ export function judgeSilence<Observation extends CancelObservation | FiredTimeou
       run.witness === undefined
         ? message('streamClosed', { revision: run.session.revision, request })
         : message('streamClosedWitnessed', { revision: run.session.revision, request, witness: run.witness.id }),
+      details,
+      undefined,
+      observed,
+    );
+  if (run.stall !== undefined)
+    return judged(
+      'inconclusive',
+      message('quietAnyway', {
+        request,
+        watchedMs: run.watchedMs,
+        tool: run.stall.tool,
+        silentMs: run.stall.silentMs,
+        check: run.stall.check,
+      }),
       details,
       undefined,
       observed,

@@ -2,6 +2,7 @@ import { tasks } from '../check-declarations/tasks.js';
 import { type CheckMessage, messagesOf } from '../check-message.js';
 import { type CheckOutcome, judged } from '../probe-types.js';
 import type { TasksObservation } from '../../live/probe-observations.js';
+import type { Stall } from '../stall.js';
 
 const message = messagesOf(tasks);
 
@@ -30,16 +31,28 @@ export function judgeTaskSetup<Tool extends { readonly name: string; readonly ta
   return { verdict: judged('inconclusive', verdict) };
 }
 
-/** The first task, still not terminal at the probe's limit for one run: its end was not seen. Pure. */
+/**
+ * The first task, still not terminal at the probe's limit for one run: its end was not seen; or, its tool having stalled
+ * as a plain call in an earlier check, it was polled a few times only and not waited for again. Pure.
+ */
 export function judgeUnfinished(
-  unfinished: { readonly taskId: string; readonly tool: string; readonly status?: string; readonly limitMs: number },
+  unfinished: {
+    readonly taskId: string;
+    readonly tool: string;
+    readonly status?: string;
+    readonly limitMs: number;
+    readonly stall?: Pick<Stall, 'limitMs' | 'check'>;
+  },
   details: readonly string[],
   observed: TasksObservation,
 ): CheckOutcome<TasksObservation> {
-  const { taskId, tool, limitMs } = unfinished;
+  const { taskId, tool, limitMs, stall } = unfinished;
+  const status = unfinished.status ?? 'unread';
   return judged(
     'inconclusive',
-    message('stillRunning', { taskId, tool, status: unfinished.status ?? 'unread', limitMs }),
+    stall === undefined
+      ? message('stillRunning', { taskId, tool, status, limitMs })
+      : message('notWaitedAgain', { taskId, tool, status, limitMs, stallMs: stall.limitMs, check: stall.check }),
     details,
     undefined,
     observed,

@@ -2,7 +2,7 @@ import { tasks } from '../check-declarations/tasks.js';
 import { type CheckMessage, messagesOf } from '../check-message.js';
 import type { Call } from '../connection.js';
 import type { ToolChoice } from '../probe-plan.js';
-import { type CheckOutcome, judged, type ProbeCheck, type ProbeContext, RESERVE_MS } from '../probe-types.js';
+import { type CheckOutcome, judged, type ProbeCheck, type ProbeContext, RESERVE_MS, runLimitMs } from '../probe-types.js';
 import { isProgress } from '../received.js';
 import type { ProbeSession } from '../session.js';
 import { pause, unanswered } from './observe.js';
@@ -15,6 +15,7 @@ import { type Disconnect, judgeDisconnect, judgeTaskProgress } from './task-life
 import { TERMINAL_TASK_STATUSES } from '../../protocol/task-status.js';
 import { METHODS } from '../../protocol/methods.js';
 import type { TasksObservation } from '../../live/probe-observations.js';
+import type { Stall } from '../stall.js';
 
 const message = messagesOf(tasks);
 
@@ -28,6 +29,18 @@ const TTL_MS = 60_000;
 /** How often the probe polls a task that suggests no interval, and the least it waits between two polls whatever it suggests. */
 const DEFAULT_POLL_MS = 200;
 const MIN_POLL_MS = 50;
+/** How long the first task is polled when its tool stalled as a plain call: tasks/get is read a few times, not a full limit. */
+const STALLED_POLL_MS = 2000;
+
+/**
+ * How long the first task is polled for a terminal status: the probe's limit for one run, or, when the tool stalled as a
+ * plain call in an earlier check, a few polls (whether the task ends is not waited for again); and the stall, if so.
+ */
+function pollLimit(context: ProbeContext, tool: ToolChoice): { ms: number; stall?: Stall } {
+  const stall = context.measured.stall;
+  if (stall === undefined || stall.tool !== tool.name) return { ms: runLimitMs(context) };
+  return { ms: Math.min(runLimitMs(context), STALLED_POLL_MS), stall };
+}
 
 /**
  * Tasks on the wire, with the revision's protocol: a task-augmented tools/call returns a task, tasks/get reaches a
@@ -38,6 +51,11 @@ const MIN_POLL_MS = 50;
  */
 export const tasksOnTheWire: ProbeCheck<'tasks'> = {
   ...tasks,
+  limit(context) {
+    const tool = context.plan.taskTool;
+    if (tool === undefined) return undefined;
+    return { tool: tool.name, ms: pollLimit(context, tool).ms, waitsFor: 'its first task to end' };
+  },
   async run(context): Promise<CheckOutcome<TasksObservation>> {
     const wire = wireOf(context.revision);
     const declared = advertises(context.session.serverCapabilities ?? {}, wire);
@@ -60,7 +78,7 @@ export const tasksOnTheWire: ProbeCheck<'tasks'> = {
     if (first.task === undefined)
       return judged('inconclusive', first.unplayed ?? message('noTask', {}), details, undefined, { created: false });
     observed.created = true;
-    const limit = Math.max(0, Math.min(context.plan.longRunMs, context.budgetLeft() - RESERVE_MS));
+    const { ms: limit, stall } = pollLimit(context, tool);
     const run = await poll(context, wire, first.call, first.task, context.clock() + limit, true);
     details.push(run.text);
     observed.polls = run.polls;
@@ -70,7 +88,13 @@ export const tasksOnTheWire: ProbeCheck<'tasks'> = {
     const runMs = run.terminalAt === undefined ? undefined : Math.round(run.terminalAt - first.call.sentAt);
     if (run.problem === undefined && (terminal === undefined || !TERMINAL_TASK_STATUSES.has(terminal))) {
       await cancelQuietly(context, wire, first.task.taskId);
-      const unfinished = { taskId: first.task.taskId, tool: tool.name, ...optional('status', terminal), limitMs: limit };
+      const unfinished = {
+        taskId: first.task.taskId,
+        tool: tool.name,
+        ...optional('status', terminal),
+        limitMs: limit,
+        ...optional('stall', stall),
+      };
       return judgeUnfinished(unfinished, details, observed);
     }
     if (run.problem === undefined) {

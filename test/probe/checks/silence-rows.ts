@@ -2,9 +2,22 @@ import type { CheckStatus } from '../../../src/live/outcome.js';
 import type { CancelObservation, CancelSignal } from '../../../src/live/probe-observations.js';
 import type { SilenceRun } from '../../../src/probe/checks/silence-judgement.js';
 import { MOST_DEPLOYED_REVISION } from '../../../src/spec/revisions.js';
+import type { Stall } from '../../../src/probe/stall.js';
 import { cancelledCall, errorAt, type JudgementCase, progressAt, resultAt } from './judgement-tester.js';
 
 type Run = SilenceRun<CancelObservation>;
+
+/** What the progress check recorded of a tool that never answered: nothing at all for its 65 s. */
+export const STALL: Stall = {
+  tool: 'slow_job',
+  check: 'progress',
+  limitMs: 65_000,
+  silentMs: 65_000,
+  progress: 0,
+  idleMs: 10_000,
+  maxMs: 30_000,
+  timeoutsFrom: 'defaults',
+};
 
 /** A cancellation at 250 ms with an in-flight allowance to 350 ms, after progress 1 and 2; then `after`. */
 function run(after: Parameters<typeof cancelledCall>[0], more: Partial<Run> = {}, signal: CancelSignal = 'notification'): Run {
@@ -38,6 +51,12 @@ export const SILENCE_ROWS: Partial<Record<CheckStatus, readonly JudgementCase<Ru
     {
       name: 'the status tool counts no work after the cancellation',
       input: run([], { workStatus: { tool: 'jobs', running: 0 } }),
+      messageId: 'workStopped',
+      data: { tool: 'jobs', request: 1 },
+    },
+    {
+      name: 'a tool that stalled before: the status tool still shows the work stopped',
+      input: run([], { workStatus: { tool: 'jobs', running: 0 }, stall: STALL }),
       messageId: 'workStopped',
       data: { tool: 'jobs', request: 1 },
     },
@@ -83,6 +102,11 @@ export const SILENCE_ROWS: Partial<Record<CheckStatus, readonly JudgementCase<Ru
       data: { tool: 'jobs', running: 1 },
     },
     {
+      name: 'a tool that stalled before still fails for answering the cancellation',
+      input: run([], { answer: 'an error response {"code":-32601}', stall: STALL }),
+      messageId: 'answeredCancellation',
+    },
+    {
       name: 'the server stopped answering afterwards',
       input: run([], { unhealthy: 'the server no longer answers tools/list: the process exited' }),
       messageId: 'unhealthy',
@@ -95,6 +119,12 @@ export const SILENCE_ROWS: Partial<Record<CheckStatus, readonly JudgementCase<Ru
       input: run([resultAt(300)]),
       messageId: 'crossed',
       data: { request: 1, atMs: 300 },
+    },
+    {
+      name: 'nothing after the cancellation of a tool that sent nothing uncancelled either: its silence shows nothing',
+      input: run([], { stall: STALL, watchedMs: 1000 }),
+      messageId: 'quietAnyway',
+      data: { request: 1, watchedMs: 1000, tool: 'slow_job', silentMs: 65_000, check: 'progress' },
     },
   ],
   'not-observable': [

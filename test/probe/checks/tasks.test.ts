@@ -434,7 +434,7 @@ table(
 
 table(
   'the first task not terminal at the limit',
-  (input: { taskId: string; tool: string; status?: string; limitMs: number }) => ({
+  (input: Parameters<typeof judgeUnfinished>[0]) => ({
     messages: [asMessage(judgeUnfinished(input, [], { created: true }))],
   }),
   [
@@ -443,6 +443,12 @@ table(
       input: { taskId: 't1', tool: 'export', status: 'working', limitMs: 25_000 },
       messageId: 'stillRunning',
       data: { taskId: 't1', tool: 'export', status: 'working', limitMs: 25_000 },
+    },
+    {
+      name: 'its tool stalled as a plain call: polled a few times, not waited for again',
+      input: { taskId: 't1', tool: 'export', status: 'working', limitMs: 2000, stall: { limitMs: 65_000, check: 'progress' } },
+      messageId: 'notWaitedAgain',
+      data: { taskId: 't1', tool: 'export', status: 'working', limitMs: 2000, stallMs: 65_000, check: 'progress' },
     },
   ],
 );

@@ -21,6 +21,7 @@
 //   cancelled-error             answers a cancelled request with the error -32800 "Request cancelled", 5 ms after the cancellation
 //   late-error-to-cancellation  answers a cancellation with an error 1.2 s later
 //   stall                       sends one progress notification for tools/call, then nothing
+//   never-answers               sends nothing at all for tools/call: no progress, no response, ever
 //   crash                       exits with code 7 during tools/call
 //   killed                      kills itself (SIGKILL) during tools/call
 //   flood                       stdio: after the handshake, writes progress for an unknown token as fast as it can;
@@ -110,6 +111,7 @@ function startJob(message, direct, job) {
     });
   if (message.params?.name === 'purge_long_term_storage') process.stderr.write('PURGED\n');
   if (defect === 'stall') return progress(1);
+  if (defect === 'never-answers') return;
   if (defect === 'crash' || defect === 'killed') {
     progress(1);
     setTimeout(() => (defect === 'crash' ? process.exit(7) : process.kill(process.pid, 'SIGKILL')), 100);

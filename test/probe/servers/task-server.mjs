@@ -17,6 +17,7 @@
 //                                fresh client's server/discover (2026-07-28) does not find them
 //   cancel-terminal-accepted     (2025-11-25) tasks/cancel of a terminal task answers with the task, not -32602
 //   progress-after-terminal      (2025-11-25) progress once more, 400 ms after the task completed
+//   never-ends                   (2026-07-28) a plain call gets nothing at all, ever; a task stays working until cancelled
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 
@@ -88,6 +89,7 @@ function startTask(message, send, scope) {
   task.timers.push(tick);
   task.timers.push(
     setTimeout(() => {
+      if (defect === 'never-ends') return;
       clearInterval(tick);
       task.done = true;
       if (task.status !== 'working' && defect !== 'completes-after-cancel') return;
@@ -107,6 +109,7 @@ function startTask(message, send, scope) {
 
 /** A plain tools/call (2026-07-28 without the extension): progress, then the result; stops when cancelled. */
 function plainCall(message, send, job) {
+  if (defect === 'never-ends') return;
   const token = message.params?._meta?.progressToken;
   let step = 0;
   const tick = setInterval(() => {
