@@ -10,6 +10,11 @@ export { type FixturesOptions, type FixturesOutcome, fixtures } from './fixtures
 export type { Fixture } from '../fixtures/fixture-types.js';
 export { type LintOptions, type LintOutcome, lint } from './lint.js';
 export {
+  type ManifestFromServerOptions,
+  type ManifestFromServerOutcome,
+  manifestFromServer,
+} from './manifest-from-server.js';
+export {
   type ManifestFromToolsOptions,
   type ManifestFromToolsOutcome,
   manifestFromTools,

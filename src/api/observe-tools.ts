@@ -2,6 +2,7 @@ import type { ToolObservation } from '../init/observed-manifest.js';
 import type { ObservationPlan } from '../init/observation-plan.js';
 import type { ProbeRevision } from '../probe/connection.js';
 import type { LiveCallOptions } from './live-call-options.js';
+import type { OnProbeEvent } from './on-progress.js';
 import { probe } from './probe.js';
 
 /** The run that calls no tool, as its observation names it: the server's claims only. */
@@ -14,6 +15,8 @@ export interface ObserveToolsOptions extends Pick<LiveCallOptions, 'headers' | '
   readonly specVersion?: ProbeRevision;
   /** Told before each tool is probed. */
   readonly onTool?: (index: number, total: number, tool: string) => void;
+  /** Each probe check as it starts and ends, and the moment a tool stalls. */
+  readonly onProbeEvent?: OnProbeEvent;
 }
 
 /**
@@ -36,6 +39,7 @@ export async function observeTools(plan: ObservationPlan, options: ObserveToolsO
       ...(options.maxTimeMs === undefined ? {} : { maxTimeMs: options.maxTimeMs }),
       ...(tool === SERVER_ONLY ? {} : { operation: tool }),
       allowMutations: plan.mayChangeState.includes(tool),
+      ...(options.onProbeEvent === undefined ? {} : { onProbeEvent: options.onProbeEvent }),
     });
     observations.push(outcome.ok ? { tool, report: outcome.report } : { tool, notProbed: outcome.problem.replace(/^error: /, '').trim() });
   }

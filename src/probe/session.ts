@@ -5,6 +5,8 @@ import { HttpConnection } from './http-connection.js';
 import type { StdioConnection } from './stdio-connection.js';
 import type { WireLog } from './wire-log.js';
 import { METHODS } from '../protocol/methods.js';
+import { asRecord } from '../protocol/message-guards.js';
+import { META_KEYS } from '../protocol/meta-keys.js';
 
 declare const MCPRELY_VERSION: string;
 const CLIENT_INFO = { name: 'mcprely-probe', version: typeof MCPRELY_VERSION === 'string' ? MCPRELY_VERSION : 'dev' };
@@ -36,6 +38,8 @@ export class ProbeSession {
   readonly #roundTrips: number[] = [];
   /** The capabilities the server declared (initialize's result, or server/discover's): untrusted data, read with care. */
   serverCapabilities: Record<string, unknown> | undefined;
+  /** The server's name (initialize's serverInfo, or a result's serverInfo `_meta` where the revision puts it): untrusted text. */
+  serverName: string | undefined;
 
   constructor(
     readonly connection: Connection,
@@ -108,6 +112,8 @@ export class ProbeSession {
     if (answer['error'] !== undefined) return { ok: false, reason: `initialize was refused: ${JSON.stringify(answer['error'])}` };
     await this.notify(METHODS.initialized, {}, 'session');
     this.serverCapabilities = objectOr((answer['result'] as { capabilities?: unknown } | undefined)?.capabilities);
+    const serverInfoName = asRecord(asRecord(answer['result'])?.['serverInfo'])?.['name'];
+    if (typeof serverInfoName === 'string') this.serverName = serverInfoName;
     const serverVersion = (answer['result'] as { protocolVersion?: unknown } | undefined)?.protocolVersion;
     return {
       ok: true,
@@ -123,12 +129,23 @@ export class ProbeSession {
 
   /** A round trip after the handshake, measured too; the server's tools, or why it did not list them (no answer, or its error). */
   async listTools(timeoutMs: number): Promise<{ tools: unknown[] } | { unanswered: string } | { error: unknown }> {
-    const call = await this.#timed(METHODS.toolsList, {}, timeoutMs);
-    const answer = call.inbox.response?.message;
-    if (answer === undefined) return { unanswered: call.inbox.why ?? `no response within ${timeoutMs} ms` };
-    if (answer['error'] !== undefined) return { error: answer['error'] };
-    const tools = (answer['result'] as { tools?: unknown } | undefined)?.tools;
-    return { tools: Array.isArray(tools) ? tools : [] };
+    const tools: unknown[] = [];
+    let cursor: unknown;
+    // Every page (a server may split its tools): a tool on the second page is as much the server's as one on the first.
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const call = await this.#timed(METHODS.toolsList, typeof cursor === 'string' ? { cursor } : {}, timeoutMs);
+      const answer = call.inbox.response?.message;
+      if (answer === undefined) return { unanswered: call.inbox.why ?? `no response within ${timeoutMs} ms` };
+      if (answer['error'] !== undefined) return { error: answer['error'] };
+      const result = asRecord(answer['result']);
+      const listed = result?.['tools'];
+      if (Array.isArray(listed)) tools.push(...listed);
+      const named = asRecord(asRecord(result?.['_meta'])?.[META_KEYS.serverInfo])?.['name'];
+      if (this.serverName === undefined && typeof named === 'string') this.serverName = named;
+      cursor = result?.['nextCursor'];
+      if (typeof cursor !== 'string') break;
+    }
+    return { tools };
   }
 
   /** A request whose answer is awaited (up to `timeoutMs`, then given up on); the call carries it, or why it did not come. */
@@ -237,6 +254,9 @@ export class ProbeSession {
 
 /** Where the fences' ids start: far from the requests', which count from 1. */
 const FENCE_IDS = 1_000_000_001;
+
+/** The most `tools/list` pages read: a server whose cursor never ends is not listed for ever (50 pages of tools is far past any real server). */
+const MAX_TOOL_PAGES = 50;
 
 function objectOr(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

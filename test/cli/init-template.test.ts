@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { scaffoldManifest } from '../../src/init/scaffold-manifest.js';
 import { lintText } from '../helpers/lint-text.js';
 import { runCli } from '../helpers/run-cli.js';
+import { HOSTILE } from '../probe/probe-harness.js';
 
 describe('init --template: a commented manifest without a server', () => {
   it.each([
@@ -93,16 +94,24 @@ describe('init --template: a commented manifest without a server', () => {
     [['--template', '--observe']],
     [['--from-stdio', 'node -e 0', '--allow-mutations']],
     [['--from-stdio', 'node -e 0', '--max-time', '1000']],
+    [['--from-stdio', 'node -e 0', '--quiet']],
   ])('refuses --observe without a server, and its options without it: %j', (args) => {
     const run = runCli(['init', ...args]);
     expect(run.status).toBe(2);
     expect(run.stderr).toBe(
-      'error: --observe probes the tools of a server (--from-stdio/--from-url, not --template); --allow-mutations and --max-time go with it\n',
+      'error: --observe probes the tools of a server (--from-stdio/--from-url, not --template); --allow-mutations, --max-time and --quiet go with it\n',
     );
   });
 });
 
 describe('init from a server: the scaffold is written through the yaml document API', () => {
+  it('every page of tools/list is read: a tool behind a cursor gets its operation; the server is named as initialize names it', () => {
+    const run = runCli(['init', '--from-stdio', `node ${HOSTILE} paged-tools`]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}name: hostile-paged-tools$/m);
+    expect([...run.stdout.matchAll(/^ {2}- name: (\S+)$/gm)].map((match) => match[1])).toEqual(['quick_look', 'slow_job']);
+  });
+
   it('hostile names and descriptions read back exactly; comments carry what was inferred; no tools is an empty list', () => {
     const tools = [
       { name: 'yes', description: 'line one\nline two # not a comment', annotations: { readOnlyHint: true } },

@@ -62,6 +62,9 @@ describe.concurrent('init --observe against server-everything, then lint and dri
       const { text, stderr, file } = await observe(`everything-${transport === 'stdio' ? 'stdio' : 'http'}`, initArgs);
       const day = today();
       expect(stderr).toMatch(/^probing trigger-long-running-operation \(\d+ of \d+\), up to 60 s$/m);
+      // Each probe check told as it starts (with its limit) and ends, the lines mcprely probe writes.
+      expect(stderr).toMatch(/^probe \[1\/\d+\] progress: started, waiting up to .* for trigger-long-running-operation/m);
+      expect(stderr).toMatch(/^probe \[1\/\d+\] progress: (passed|failed|inconclusive|not observable) after /m);
       // The mutating tools are not called without --allow-mutations.
       expect(stderr).not.toMatch(
         /probing (toggle-simulated-logging|toggle-subscriber-updates|simulate-research-query|gzip-file-as-resource)/,
@@ -89,8 +92,11 @@ describe.concurrent('init --observe against server-everything, then lint and dri
     timeout: 120_000,
   }, async () => {
     const server = ['--from-stdio', `node ${SERVERS}/sdk-v1-server.mjs stdio`];
-    const safe = await observe('sdk-v1', server);
+    const safe = await observe('sdk-v1', server, ['--quiet']);
     expect(safe.stderr).not.toMatch(/probing charge/);
+    // --quiet: the tools probed are named, the checks are not.
+    expect(safe.stderr).toMatch(/^probing /m);
+    expect(safe.stderr).not.toMatch(/^probe \[/m);
     expect(safe.text).toContain(
       '# DECIDE the claims the probe can see: not probed: it may change state (its annotations say readOnlyHint: false)',
     );

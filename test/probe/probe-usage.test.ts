@@ -12,7 +12,9 @@ async function refused(args: readonly string[], message: RegExp): Promise<void> 
   const run = await runCliAsync(['probe', ...args], { nodeOptions: ['--max-old-space-size=64'] });
   expect(run.stdout + run.stderr).toMatch(message);
   expect(run.status, run.stdout + run.stderr).toBe(2);
-  expect(run.ms).toBeLessThan(5000);
+  // Before the handshake's 10 s limit: refused at once, not after waiting for a server (a CLI start on a loaded
+  // 2-core machine took 5.5 s, so the bound sits under the limit it tells apart, not at a quiet machine's figure).
+  expect(run.ms).toBeLessThan(9000);
   expect(showsStackTrace(run.stdout + run.stderr)).toBe(false);
 }
 

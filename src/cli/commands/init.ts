@@ -14,6 +14,7 @@ interface InitFlags extends HeaderFlags {
   readonly observe: boolean;
   readonly allowMutations: boolean;
   readonly maxTime?: number;
+  readonly quiet: boolean;
 }
 
 export function registerInit(program: Command): void {
@@ -35,6 +36,7 @@ export function registerInit(program: Command): void {
     .option('--observe', 'with --from-stdio/--from-url: probe each read-only tool and write what was seen as its claims', false)
     .option('--allow-mutations', 'with --observe: probe the tools that may change state too (named on stderr first)', false)
     .option('--max-time <ms>', "with --observe: each tool's probe budget, in ms (default 60 000)", parsePositive)
+    .option('--quiet', 'with --observe: no line on standard error as each probe check starts and ends', false)
     .action(async (options: InitFlags) => {
       const { runInit } = await import('../init-command.js');
       process.exitCode = await runInit({
@@ -48,6 +50,7 @@ export function registerInit(program: Command): void {
         ...(options.observe === true ? { observe: true } : {}),
         ...(options.allowMutations === true ? { allowMutations: true } : {}),
         ...(options.maxTime === undefined ? {} : { maxTimeMs: options.maxTime }),
+        ...(options.quiet === true ? { quiet: true } : {}),
         now: () => new Date(),
       });
     });

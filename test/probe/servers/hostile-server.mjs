@@ -22,6 +22,7 @@
 //   late-error-to-cancellation  answers a cancellation with an error 1.2 s later
 //   stall                       sends one progress notification for tools/call, then nothing
 //   never-answers               sends nothing at all for tools/call: no progress, no response, ever
+//   paged-tools                 (no defect) lists its tools over two pages: a quick tool, then slow_job behind a cursor
 //   crash                       exits with code 7 during tools/call
 //   killed                      kills itself (SIGKILL) during tools/call
 //   flood                       stdio: after the handshake, writes progress for an unknown token as fast as it can;
@@ -194,6 +195,12 @@ function answerPlain(message, send) {
         result: { supportedVersions: [STATELESS], capabilities: { tools: {} }, serverInfo: { name: `hostile-${defect}`, version: '0' } },
       });
     else send({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+    return true;
+  }
+  if (method === 'tools/list' && defect === 'paged-tools') {
+    const second = message.params?.cursor === 'page-2';
+    const quick = { name: 'quick_look', description: 'Answers at once', inputSchema: { type: 'object' }, annotations: READ_ONLY };
+    send({ jsonrpc: '2.0', id, result: second ? { tools: [SLOW_JOB] } : { tools: [quick], nextCursor: 'page-2' } });
     return true;
   }
   if (method === 'tools/list') {
