@@ -46,7 +46,7 @@ export class CallInbox {
   /** Messages waiting for the fence, by what time alone would make of them (counts, and the first few late ones). */
   readonly #undecided = { early: 0, late: 0, lateSamples: [] as Received[] };
   /** Called as the response is taken in, before the next message is (the fence's own inbox). */
-  onResponse: (() => void) | undefined;
+  onResponse: ((at: number) => void) | undefined;
   /** Messages about this request that arrived on another request's response stream (Streamable HTTP). */
   readonly onOtherStreams: Received[] = [];
   /** Responses whose id matched this request's in value but not in type. */
@@ -92,11 +92,18 @@ export class CallInbox {
     if (this.#fence === 'none') this.#fence = 'pending';
   }
 
-  /** The fence's answer came: every message that came before it crossed the cancellation on the wire. */
-  fencePassed(): void {
+  /**
+   * The fence's answer came (at `at`, probe clock): every message that came before it crossed the cancellation on the
+   * wire. The server had read the cancellation by then, however late it got to it (a loaded machine, a slow POST): the
+   * allowance after it counts from here, and only what held the probe up from here on is added to it.
+   */
+  fencePassed(at?: number): void {
     if (this.#fence !== 'pending') return;
     this.#fence = 'passed';
     this.crossedCancellation += this.#undecided.early + this.#undecided.late;
+    if (at === undefined || this.cancelledAt === undefined || this.silentFrom === undefined) return;
+    this.silentFrom = Math.max(this.silentFrom, at + this.silentFrom - this.cancelledAt);
+    this.#lagAtCancel = this.lag();
   }
 
   /** The fence's answer cannot be placed in order (it came before it was watched for): what waited is judged by time. */
@@ -154,7 +161,7 @@ export class CallInbox {
         return;
       }
       this.response = received;
-      this.onResponse?.();
+      this.onResponse?.(received.at);
     } else if (isProgress(message)) this.#progress(received);
     this.#enqueue(received);
   }

@@ -214,8 +214,17 @@ export class ProbeSession {
       call.closeStream();
       return { signal: 'close-stream' };
     }
+    if (this.connection.transport === 'stdio') {
+      const notification = await this.notify(METHODS.cancelled, { requestId: call.id, reason }, owner);
+      await this.#fence(call, owner);
+      return { signal: 'notification', notification };
+    }
+    // Over HTTP the POST's own answer is the fence: the server read the cancellation before it answered the POST, and
+    // what it wrote for the request before then, on the request's stream, may have crossed it however late it came.
+    call.inbox.awaitFence();
     const notification = await this.notify(METHODS.cancelled, { requestId: call.id, reason }, owner);
-    if (this.connection.transport === 'stdio') await this.#fence(call, owner);
+    if (notification.answer === undefined) call.inbox.fencePassed(this.connection.now());
+    else call.inbox.abandonFence();
     return { signal: 'notification', notification };
   }
 
@@ -228,7 +237,7 @@ export class ProbeSession {
     call.inbox.awaitFence();
     const fence = await this.connection.send({ jsonrpc: '2.0', id: FENCE_IDS + this.#fences++, method: METHODS.ping }, owner);
     if (fence.inbox.response !== undefined) call.inbox.abandonFence();
-    else fence.inbox.onResponse = () => call.inbox.fencePassed();
+    else fence.inbox.onResponse = (at) => call.inbox.fencePassed(at);
   }
 
   /** A handshake-phase request whose round trip is measured. */

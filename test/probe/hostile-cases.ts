@@ -106,13 +106,17 @@ export const CASES: Readonly<Record<string, Case>> = {
     also: ({ report }) =>
       expect(check(report, 'client-timeouts').details.join(' ')).toMatch(/the maximum is played at \d+ ms, half the run/),
   },
-  'response-after-cancel over HTTP (2025-11-25): one response, 200 ms after the cancellation': {
+  // It answers on the cancelled request's stream every 200 ms for 2 s. One answer 200 ms after the cancellation is within
+  // the in-flight allowance a loaded machine measures (twice the slowest round trip, 100 ms to 1 s, plus what held the
+  // probe up), so the probe rightly calls it crossed (tabled in test/probe/checks/silence-rows.ts); the later answers
+  // are past any allowance. Those that come after the check ended fail it after the fact ("after its cancellation").
+  'response-after-cancel over HTTP (2025-11-25): answers on its stream for 2 s after the cancellation': {
     defect: 'response-after-cancel',
     on: H25,
     exit: 1,
     fails: {
-      'cancel-before-completion': /^the server sent a response \d+ ms after request \d+ after the cancellation$/,
-      'client-timeouts': /; the server sent a response \d+ ms after request \d+ after the cancellation$/,
+      'cancel-before-completion': /^the server sent .*a response \d+ ms after request \d+.* after (the|its) cancellation$/,
+      'client-timeouts': /the server sent .*a response \d+ ms after request \d+.* after (the|its) cancellation$/,
     },
   },
   'progress-after-cancel over stdio (2026-07-28)': {

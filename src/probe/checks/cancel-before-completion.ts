@@ -141,8 +141,9 @@ export const cancelBeforeCompletion: ProbeCheck<'cancel-before-completion'> = {
       },
       silenceMessage,
     );
-    // Nothing came until the run would have ended uncancelled: the timeouts check need not watch that long again.
-    if (toNaturalEnd && judgedSilence.status !== 'fail' && signal !== 'close-stream') context.measured.silentToNaturalEnd = true;
+    // Nothing came until the run would have ended uncancelled: the timeouts check need not watch that long again. A
+    // response that crossed the cancellation (inconclusive) ended the run early: its silence after that shows nothing.
+    if (toNaturalEnd && judgedSilence.status === 'pass' && signal !== 'close-stream') context.measured.silentToNaturalEnd = true;
     return { ...judgedSilence, watch };
   },
 };

@@ -76,23 +76,32 @@ export function recordedCall(wire: Wire, ended?: { closed: string }, id = 1): Re
 /**
  * A request sent at 0, cancelled at `cancelledAt` with an in-flight allowance until `silentFrom`, and the server's
  * messages about it, taken in as the probe's inbox takes them (`onOtherStream`: carried by another request's stream).
+ * `acknowledgedAt`: when the server's answer to the cancellation's POST came (its fence), as the probe's session passes it.
  */
 export function cancelledCall(
   wire: readonly (Received & { readonly onOtherStream?: boolean })[],
   cancelledAt: number,
   silentFrom: number,
-  id = 1,
+  acknowledgedAt?: number,
 ): CancelledCall {
   const inbox = new CallInbox();
   let cancelled = false;
+  let acknowledged = false;
+  const cancel = () => {
+    inbox.cancel(cancelledAt, silentFrom);
+    if (acknowledgedAt !== undefined) inbox.awaitFence();
+    cancelled = true;
+  };
   for (const received of wire) {
-    if (!cancelled && received.at >= cancelledAt) {
-      inbox.cancel(cancelledAt, silentFrom);
-      cancelled = true;
+    if (!cancelled && received.at >= cancelledAt) cancel();
+    if (!acknowledged && acknowledgedAt !== undefined && received.at >= acknowledgedAt) {
+      inbox.fencePassed(acknowledgedAt);
+      acknowledged = true;
     }
     if (received.onOtherStream === true) inbox.crossedStreams({ at: received.at, message: received.message, stream: 2 });
     else inbox.push(received);
   }
-  if (!cancelled) inbox.cancel(cancelledAt, silentFrom);
-  return { id, sentAt: 0, cancelledAt, inbox };
+  if (!cancelled) cancel();
+  if (!acknowledged && acknowledgedAt !== undefined) inbox.fencePassed(acknowledgedAt);
+  return { id: 1, sentAt: 0, cancelledAt, inbox };
 }

@@ -19,10 +19,18 @@ export const STALL: Stall = {
   timeoutsFrom: 'defaults',
 };
 
-/** A cancellation at 250 ms with an in-flight allowance to 350 ms, after progress 1 and 2; then `after`. */
-function run(after: Parameters<typeof cancelledCall>[0], more: Partial<Run> = {}, signal: CancelSignal = 'notification'): Run {
+/**
+ * A cancellation at 250 ms with an in-flight allowance to 350 ms, after progress 1 and 2; then `after`. With
+ * `acknowledgedAt`, the server answered the cancellation's POST then (Streamable HTTP, 2025-11-25).
+ */
+function run(
+  after: Parameters<typeof cancelledCall>[0],
+  more: Partial<Run> = {},
+  signal: CancelSignal = 'notification',
+  acknowledgedAt?: number,
+): Run {
   return {
-    call: cancelledCall([progressAt(100, 1), progressAt(200, 2), ...after], 250, 350),
+    call: cancelledCall([progressAt(100, 1), progressAt(200, 2), ...after], 250, 350, acknowledgedAt),
     signal,
     session: { transport: 'stdio', hasSession: false, revision: MOST_DEPLOYED_REVISION },
     details: [],
@@ -45,6 +53,14 @@ export const SILENCE_ROWS: Partial<Record<CheckStatus, readonly JudgementCase<Ru
     {
       name: 'progress already on the wire crossed the cancellation (within the allowance)',
       input: run([progressAt(300, 3)]),
+      messageId: 'silent',
+      observed: { progressAfterCancel: false },
+    },
+    {
+      // A loaded machine: the POST of the cancellation reached the server late (answered at 700 ms); progress 3, read at
+      // 500 ms, past the allowance counted from the probe's sending, was written before the server read it.
+      name: "over HTTP, progress before the late answer to the cancellation's POST crossed it",
+      input: run([progressAt(500, 3)], {}, 'notification', 700),
       messageId: 'silent',
       observed: { progressAfterCancel: false },
     },
@@ -75,6 +91,13 @@ export const SILENCE_ROWS: Partial<Record<CheckStatus, readonly JudgementCase<Ru
       messageId: 'sentAfterCancel',
       data: { messages: 'a response 600 ms after request 1' },
       observed: { resultAfterCancel: true },
+    },
+    {
+      name: 'over HTTP, a response 200 ms after the late answer to the cancellation, past the allowance counted from there',
+      input: run([progressAt(500, 3), resultAt(900)], {}, 'notification', 700),
+      messageId: 'sentAfterCancel',
+      data: { messages: 'a response 900 ms after request 1' },
+      observed: { progressAfterCancel: false, resultAfterCancel: true },
     },
     {
       name: 'an error that answers the cancellation, even within the allowance',
@@ -119,6 +142,13 @@ export const SILENCE_ROWS: Partial<Record<CheckStatus, readonly JudgementCase<Ru
       input: run([resultAt(300)]),
       messageId: 'crossed',
       data: { request: 1, atMs: 300 },
+    },
+    {
+      // The allowance counts from the server's answer to the POST (700 ms), not from the probe's sending (250 ms).
+      name: 'over HTTP, the response within the allowance after the late answer to the cancellation crossed it',
+      input: run([resultAt(760)], {}, 'notification', 700),
+      messageId: 'crossed',
+      data: { request: 1, atMs: 760 },
     },
     {
       name: 'nothing after the cancellation of a tool that sent nothing uncancelled either: its silence shows nothing',

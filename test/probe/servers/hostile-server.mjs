@@ -154,8 +154,8 @@ function startJob(message, direct, job) {
   });
 }
 
-/** What a cancelled job still does, by defect: nothing, or 2 s of progress and answers. */
-function afterCancel(message, send) {
+/** What a cancelled job still does, by defect: nothing, or 2 s of progress and answers (then `end`s its HTTP stream). */
+function afterCancel(message, send, end = () => undefined) {
   // Answers the cancellation on the request itself, 5 ms after it: within any in-flight allowance, never excused by it.
   if (defect === 'cancelled-error')
     return setTimeout(() => send({ jsonrpc: '2.0', id: message.id, error: { code: -32800, message: 'Request cancelled' } }), 5);
@@ -168,7 +168,10 @@ function afterCancel(message, send) {
     if (defect === 'response-after-cancel')
       send({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done anyway' }] } });
   }, 200);
-  setTimeout(() => clearInterval(timer), 2000);
+  setTimeout(() => {
+    clearInterval(timer);
+    end();
+  }, 2000);
 }
 
 /** Answers one message that is not tools/call or a cancellation; false when it is not one of those. */
@@ -293,7 +296,7 @@ function serveHttp(port) {
         if (job !== undefined && revision !== STATELESS) {
           job.cancelled = true;
           job.cancelledAt = Date.now();
-          afterCancel(job.message, job.send);
+          afterCancel(job.message, job.send, job.end);
         }
         if (defect === 'error-to-cancellation')
           return res
@@ -341,7 +344,12 @@ function serveHttp(port) {
     }
     const stream = { res, open: true };
     openStreams.add(stream);
-    const job = { message, cancelled: false, send: undefined };
+    const job = { message, cancelled: false, send: undefined, end: undefined };
+    job.end = () => {
+      stream.open = false;
+      openStreams.delete(stream);
+      res.end();
+    };
     job.send = (reply) => {
       // A cancelled request's messages go nowhere — unless the server writes them into another open stream.
       const target = stream.open ? stream : defect === 'cross-stream' ? [...openStreams].find((other) => other.open) : undefined;
@@ -357,8 +365,10 @@ function serveHttp(port) {
         res.end();
         return;
       }
-      // The stream ends after the response, once this turn is over (a second response or a stray written in it still goes out).
-      if (reply.result !== undefined && target === stream && !stream.ending) {
+      // The stream ends after the response, once this turn is over (a second response or a stray written in it still goes out);
+      // response-after-cancel keeps it open while it goes on answering a cancelled request (2 s), as over stdio.
+      const answersOn = defect === 'response-after-cancel' && job.cancelled;
+      if (reply.result !== undefined && target === stream && !stream.ending && !answersOn) {
         stream.ending = true;
         setImmediate(() => {
           stream.open = false;
