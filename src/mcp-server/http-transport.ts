@@ -104,8 +104,14 @@ export class McpHttpServer {
     if (refusedByGuard(this.guarded, req, res)) return;
     if (req.method === 'POST') return this.#post(req, res);
     const named = req.headers[HTTP_HEADER_KEYS.sessionId];
-    if (req.method === 'DELETE' && typeof named === 'string' && this.#sessions.has(named)) {
-      this.#sessions.get(named)?.calls.stopAll();
+    if (req.method === 'DELETE' && typeof named === 'string' && named !== '' && !sessionless(mcpHeaders(req))) {
+      const session = this.#sessions.get(named);
+      // A session that ended (or never was) is not found, as a POST naming it is.
+      if (session === undefined) {
+        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('no live session has that Mcp-Session-Id\n');
+        return;
+      }
+      session.calls.stopAll();
       this.#sessions.delete(named);
       res.writeHead(200).end();
       return;
