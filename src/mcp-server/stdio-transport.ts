@@ -33,7 +33,12 @@ export function serveMcpStdio(
   });
   // A client that does not read stdout: reading its requests stops until what waits is written (so replies cannot pile
   // up), progress waits coalesced per token, and every answer waits in order, whole.
-  const writer = new CoalescingWriter(output, (waiting) => (waiting ? input.pause() : input.resume()));
+  // Once the lines have ended (the client closed the input, or a line past the bound stopped the reading), nothing resumes it.
+  let reading = true;
+  const writer = new CoalescingWriter(output, (waiting) => {
+    if (waiting) input.pause();
+    else if (reading) input.resume();
+  });
   const line = (message: JsonObject) => `${JSON.stringify(shapedForRevision(message, revision, server.info))}\n`;
   const write = (message: JsonObject) => {
     if (!gone) writer.message(line(message));
@@ -66,6 +71,9 @@ export function serveMcpStdio(
       maxLineBytes: MAX_BODY,
       onTooLong: () => options.errors.write(`mcprely mcp: a message longer than ${MAX_BODY} bytes: the session ends\n`),
     },
-  ).then(() => calls.settled());
+  ).then(() => {
+    reading = false;
+    return calls.settled();
+  });
   return { ended };
 }
