@@ -1,11 +1,12 @@
-// Hostile HTTP and load on mcprely's two listeners, each the built CLI in its own process: `mcprely probe-client
-// --listen` and `mcprely proxy --url` (relaying to the SDK v1 test server). Each class of attack is thrown with raw
+// Hostile HTTP and load on mcprely's three listeners, each the built CLI in its own process: `mcprely probe-client
+// --listen`, `mcprely proxy --url` (relaying to the SDK v1 test server) and `mcprely mcp --listen` (mcprely as an MCP
+// server, in a working folder with a manifest to review). Each class of attack is thrown with raw
 // node:net / node:http requests; after each the listener must be alive, a well-behaved session opened before the
 // attacks must still complete a tools/call, and its peak memory (VmHWM) must stay under the bound. At the end, every
 // message of the sessions that finished is in the trace exactly once. Prints a table; exits 1 on any failure.
-//   node scripts/listeners-hostile.mjs [--no-build] [--listener proxy|probe-client] [--class <words in its name>]…
+//   node scripts/listeners-hostile.mjs [--no-build] [--listener proxy|probe-client|mcp] [--class <words in its name>]…
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +32,9 @@ if (!process.argv.includes('--no-build')) {
  * its next full collection, its RSS back to ~75 MB. How high the peak goes is when the collector runs: seen here
  * probe-client 150-195 MB, proxy 276-452 MB on a machine shared with other jobs.
  */
-const PEAK_MB = { 'probe-client': 320, proxy: 512 };
+const PEAK_MB = { 'probe-client': 320, proxy: 512, mcp: 320 };
+/** The most sessions mcprely mcp keeps (MAX_SESSIONS of src/mcp-server/http-transport.ts): past it the least recently used ends. */
+const MCP_MAX_SESSIONS = 32;
 /** What a slow sender may take before the listener closes its connection (ms): the listeners' limits and a check interval's slack. */
 const HEADERS_CLOSED_WITHIN = 10_000 + 3_000;
 const REQUEST_CLOSED_WITHIN = 30_000 + 3_000;
@@ -95,6 +98,9 @@ const CLASSES = [
           );
           if (answer.status === undefined || answer.status >= 500)
             failures.push(`body ${index}${sessionId ? ' (in a session)' : ''}: ${answer.status ?? 'no answer'}`);
+          // mcprely mcp takes one message a POST: a batch (an array) or a body that is not JSON is a 400.
+          else if (ctx.kind === 'mcp' && (body.startsWith('[') || index <= 3) && answer.status !== 400)
+            failures.push(`body ${index}${sessionId ? ' (in a session)' : ''}: ${answer.status}, not 400`);
         }
       return { tried: bodies.length * 2, failures };
     },
@@ -105,7 +111,7 @@ const CLASSES = [
       const big = 'x'.repeat(6 * 1024 * 1024);
       const call = rpc('big', 'tools/call', { name: 'echo', arguments: { message: big } });
       const failures = [];
-      const expected = ctx.kind === 'probe-client' ? [413] : undefined;
+      const expected = ctx.kind === 'proxy' ? undefined : [413];
       const attempts = [
         () => raw(ctx.port, [requestBytes('POST', ctx.path, JSON_HEADERS, call)], { waitMs: 15_000 }),
         () =>
@@ -218,7 +224,10 @@ const CLASSES = [
         ...Array.from({ length: 10 }, () => raw(ctx.port, ['POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-'], { abortAfterMs: 50 })),
         // Mid-stream: a call that streams progress, left once its first events came.
         ...Array.from({ length: 20 }, (_, index) =>
-          raw(ctx.port, [requestBytes('POST', ctx.path, sessionHeaders, streamed)], { abortAfterMs: 400, reset: index % 2 === 1 }),
+          raw(ctx.port, [requestBytes('POST', ctx.path, sessionHeaders, streamed)], {
+            abortAfterMs: ctx.streamOpensWithinMs ?? 400,
+            reset: index % 2 === 1,
+          }),
         ),
       ];
       const answers = await Promise.all(attempts);
@@ -274,7 +283,9 @@ const CLASSES = [
           const answer = await raw(ctx.port, [
             requestBytes(method, ctx.path, { ...JSON_HEADERS, 'Mcp-Session-Id': sessionId, ...extra }, body),
           ]);
-          if (answer.status !== 404 && answer.status !== 400) failures.push(`${method}: ${answer.status ?? 'no answer'}`);
+          // mcprely mcp offers no GET stream at all: 405 whatever the session.
+          const right = method === 'GET' && ctx.kind === 'mcp' ? [405] : [404, 400];
+          if (!right.includes(answer.status)) failures.push(`${method}: ${answer.status ?? 'no answer'}`);
         }
       return { tried: attempts.length * 3, failures };
     },
@@ -307,8 +318,83 @@ const CLASSES = [
     },
   },
   {
+    name: 'foreign Host and Origin',
+    async run(ctx) {
+      // [Host (undefined: none), extra headers, the statuses that are right]
+      const attempts = [
+        ['evil.example', {}, [403]],
+        ['127.0.0.1.nip.io', {}, [403]],
+        ['localhost.evil.example:80', {}, [403]],
+        ['127.0.0.1', { Origin: 'http://evil.example' }, [403]],
+        ['127.0.0.1', { Origin: 'null' }, [403]],
+        ['127.0.0.1', { Origin: 'http://127.0.0.1.evil.example' }, [403]],
+        [undefined, {}, [400, 403]],
+      ];
+      const failures = [];
+      for (const [host, extra, right] of attempts) {
+        const bytes = requestBytes('POST', ctx.path, { ...JSON_HEADERS, ...extra }, rpc('foreign', 'tools/list'));
+        const answer = await raw(ctx.port, [bytes.replace('Host: 127.0.0.1\r\n', host === undefined ? '' : `Host: ${host}\r\n`)]);
+        if (!right.includes(answer.status))
+          failures.push(`Host ${host ?? '(none)'} ${JSON.stringify(extra)}: ${answer.status ?? 'no answer'}`);
+      }
+      return { tried: attempts.length, failures };
+    },
+  },
+  {
+    name: 'connection flood (500 at once)',
+    async run(ctx) {
+      const bytes = requestBytes('POST', ctx.path, JSON_HEADERS, rpc('flood', 'tools/list'));
+      const answers = await Promise.all(Array.from({ length: 500 }, () => raw(ctx.port, [bytes], { waitMs: 20_000 })));
+      const failures = answers
+        .filter((answer) => (answer.status !== undefined ? answer.status >= 500 : !answer.closedByServer))
+        .map((answer) => `${answer.status ?? 'no answer'} after ${Math.round(answer.afterMs)} ms`);
+      const answered = answers.filter((answer) => answer.status !== undefined).length;
+      return {
+        tried: answers.length,
+        failures: failures.slice(0, 3).concat(failures.length > 3 ? [`… ${failures.length} in all`] : []),
+        note: `${answered} of ${answers.length} answered`,
+      };
+    },
+  },
+  {
     name: `${SESSIONS} sessions`,
     run: (ctx) => ctx.load(ctx),
+  },
+  {
+    name: 'sessions past the bound (200 never closed)',
+    kinds: ['mcp'],
+    async run(ctx) {
+      // A client that never sends DELETE: past the bound the least recently used session ends (404 after), so no more
+      // than the bound are ever kept, and memory does not grow with the sessions opened.
+      const before = procMb(ctx.child.pid, 'VmRSS') ?? 0;
+      const opened = await pool(
+        Array.from({ length: 200 }, (_, index) => index),
+        10,
+        (index) => new WellBehavedSession(ctx.url, `kept-${index}`).open(),
+      );
+      const failures = [];
+      const live = [];
+      for (const session of opened) {
+        const answer = await raw(ctx.port, [
+          requestBytes('POST', ctx.path, { ...JSON_HEADERS, 'Mcp-Session-Id': session.sessionId }, rpc('alive', 'ping')),
+        ]);
+        if (answer.status === 200) live.push(session);
+        else if (answer.status !== 404) failures.push(`a session's ping: ${answer.status ?? 'no answer'}`);
+      }
+      if (live.length > MCP_MAX_SESSIONS) failures.push(`${live.length} sessions kept, past the bound of ${MCP_MAX_SESSIONS}`);
+      if (!live.includes(opened.at(-1))) failures.push('the newest session was ended');
+      const grown = (procMb(ctx.child.pid, 'VmRSS') ?? 0) - before;
+      if (grown > 40) failures.push(`${grown.toFixed(0)} MB more after 200 sessions`);
+      for (const session of opened) session.agent.destroy();
+      // The well-behaved client was among the least recently used: it starts a new session, as a client must on 404.
+      ctx.steady.sessionId = undefined;
+      await ctx.steady.open();
+      return {
+        tried: opened.length,
+        failures: failures.slice(0, 3),
+        note: `${live.length} of ${opened.length} still live (bound ${MCP_MAX_SESSIONS}), RSS ${grown >= 0 ? '+' : ''}${grown.toFixed(1)} MB`,
+      };
+    },
   },
 ];
 
@@ -349,8 +435,12 @@ async function probeClientLoad(ctx) {
   };
 }
 
-/** The proxy's load: every session relayed whole to the upstream (initialize, tools/list, tools/call, DELETE). */
-async function proxyLoad(ctx) {
+/**
+ * SESSIONS sessions, AT_ONCE at a time, each served whole (initialize, tools/list, a tools/call of `tool`, DELETE): what
+ * became of each ('served' or why not), and the listener's RSS after the 200th and the last.
+ */
+async function wholeSessions(ctx, tool) {
+  const rss = [];
   const results = await pool(
     Array.from({ length: SESSIONS }, (_, index) => index),
     AT_ONCE,
@@ -359,17 +449,38 @@ async function proxyLoad(ctx) {
       try {
         await session.open();
         await session.ask('tools/list');
-        await session.call('job_status');
+        await session.call(tool);
         await session.close();
         ctx.finished.push(session);
         return 'served';
       } catch (error) {
         return `failed: ${error.message.slice(0, 120)}`;
+      } finally {
+        if (index === 200 || index === SESSIONS - 1) rss.push(procMb(ctx.child.pid, 'VmRSS'));
       }
     },
   );
-  const failures = results.filter((one) => one !== 'served');
-  return { tried: SESSIONS, failures: failures.slice(0, 3).concat(failures.length > 3 ? [`… ${failures.length} in all`] : []) };
+  return { failures: results.filter((one) => one !== 'served'), grown: (rss[1] ?? 0) - (rss[0] ?? 0) };
+}
+
+const firstFew = (failures) => failures.slice(0, 3).concat(failures.length > 3 ? [`… ${failures.length} in all`] : []);
+
+/** mcprely mcp's load: every session served whole, 25 at once within its bound, memory not growing with them. */
+async function mcpLoad(ctx) {
+  const { failures, grown } = await wholeSessions(ctx, 'server_status');
+  const served = SESSIONS - failures.length;
+  if (grown > 20) failures.push(`${grown.toFixed(0)} MB more after ${SESSIONS - 200} more sessions`);
+  return {
+    tried: SESSIONS,
+    failures: firstFew(failures),
+    note: `${served} served, RSS ${grown >= 0 ? '+' : ''}${grown.toFixed(1)} MB over the last ${SESSIONS - 200}`,
+  };
+}
+
+/** The proxy's load: every session relayed whole to the upstream (initialize, tools/list, tools/call, DELETE). */
+async function proxyLoad(ctx) {
+  const { failures } = await wholeSessions(ctx, 'job_status');
+  return { tried: SESSIONS, failures: firstFew(failures) };
 }
 
 /** Starts a listener; what the classes need of it. */
@@ -390,6 +501,24 @@ async function startListener(kind) {
       callTool: ['answers_after', { ms: 20 }],
       streamingTool: ['progress_forever', {}],
       load: probeClientLoad,
+      stop: () => {},
+    };
+  }
+  if (kind === 'mcp') {
+    const folder = mkdtempSync(join(work, 'mcp-'));
+    copyFileSync(join(root, 'fixtures/examples/billing.yaml'), join(folder, 'billing.yaml'));
+    const listener = await started([cli, 'mcp', '--listen', '127.0.0.1:0', '--folder', folder], /listening on (\S+)/, { cwd: work });
+    return {
+      kind,
+      listener,
+      url: listener.found,
+      // No trace: mcprely mcp records nothing.
+      traces: undefined,
+      callTool: ['server_status', {}],
+      streamingTool: ['review_operation', { path: 'billing.yaml', operation: 'get_balance' }],
+      load: mcpLoad,
+      // A review is CPU work between its fixtures: twenty started at once open their streams later than a toy tool's.
+      streamOpensWithinMs: 1500,
       stop: () => {},
     };
   }
@@ -425,7 +554,9 @@ async function attack(kind) {
   // The well-behaved session, open before any attack and called after each; the victim, a session the attacks name.
   const steady = await new WellBehavedSession(ctx.url, 'steady').open();
   ctx.victim = await new WellBehavedSession(ctx.url, 'victim').open();
-  for (const one of CLASSES.filter((one) => classFilter.length === 0 || classFilter.some((words) => one.name.includes(words)))) {
+  ctx.steady = steady;
+  const classes = CLASSES.filter((one) => one.kinds === undefined || one.kinds.includes(kind));
+  for (const one of classes.filter((one) => classFilter.length === 0 || classFilter.some((words) => one.name.includes(words)))) {
     const at = performance.now();
     let result;
     try {
@@ -464,12 +595,16 @@ async function attack(kind) {
       break;
     }
   }
-  if (alive(ctx.child)) {
+  const survived = alive(ctx.child);
+  if (survived) {
     await steady.close();
     await ctx.victim.close();
     const exited = new Promise((resolve) => ctx.child.once('close', resolve));
     ctx.child.kill('SIGTERM');
     await exited;
+  }
+  // mcprely mcp records no trace.
+  if (survived && ctx.traces !== undefined) {
     // Every finished session's messages in the trace exactly once: each request from the client, each answer from the server.
     const sessions = [steady, ...ctx.finished];
     const sent = sessions.flatMap((session) => session.sent);
@@ -505,7 +640,7 @@ async function attack(kind) {
 
 const all = [];
 const problems = [];
-for (const kind of ['probe-client', 'proxy'].filter((kind) => listenerFilter === undefined || kind === listenerFilter)) {
+for (const kind of ['probe-client', 'proxy', 'mcp'].filter((kind) => listenerFilter === undefined || kind === listenerFilter)) {
   const result = await attack(kind);
   all.push(...result.rows);
   problems.push(...result.problems);
@@ -528,7 +663,7 @@ console.log(line(header));
 console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
 for (const cells of table) console.log(line(cells));
 for (const row of all) if (row.note !== undefined) console.log(`${row.listener}, ${row.name}: ${row.note}`);
-console.log(`peak RSS bounds: probe-client ${PEAK_MB['probe-client']} MB, proxy ${PEAK_MB.proxy} MB`);
+console.log(`peak RSS bounds: probe-client ${PEAK_MB['probe-client']} MB, proxy ${PEAK_MB.proxy} MB, mcp ${PEAK_MB.mcp} MB`);
 if (problems.length > 0) {
   console.log(`\n${problems.length} problems:`);
   for (const problem of problems) console.log(`  ${problem}`);

@@ -18,6 +18,7 @@ import {
   sessionless,
   sseFrame,
 } from '../mcp-serving/http-exchange.js';
+import { CoalescingWriter, markedWithLoss, progressNotificationToken } from '../mcp-serving/coalescing-writer.js';
 import { errorReply, type JsonObject } from '../mcp-serving/json-rpc-replies.js';
 import { shapedForRevision } from '../mcp-serving/result-shape.js';
 import { serveMessage, type ToolServer } from '../mcp-serving/served-message.js';
@@ -47,6 +48,8 @@ export class McpHttpServer {
   readonly #server: Server;
   readonly #tools: ToolServer<McpCallRequest>;
   readonly #sessions = new Map<string, HttpSession>();
+  /** The open call streams and what waits for each. */
+  readonly #streams = new Map<ServerResponse, CoalescingWriter>();
   readonly #stateless: ToolCalls;
   /** The calls running in every session. */
   readonly #work = { running: 0 };
@@ -57,8 +60,9 @@ export class McpHttpServer {
     version: string,
     private readonly guarded: GuardedListener,
     limits: ListenerLimits = LISTENER_LIMITS,
+    tools: ToolServer<McpCallRequest> = mcprelyToolServer(version),
   ) {
-    this.#tools = mcprelyToolServer(version);
+    this.#tools = tools;
     this.#stateless = new ToolCalls(workingFolder, this.#work);
     this.#server = createListener((req, res) => {
       this.#route(req, res).catch(() => {
@@ -66,6 +70,21 @@ export class McpHttpServer {
         else res.destroy();
       });
     }, limits);
+  }
+
+  /**
+   * What the open call streams hold for clients that do not read: messages waiting for a drain (at most the latest
+   * progress and the answer per stream) and bytes in the responses' own buffers (at most what was written before one
+   * said to stop).
+   */
+  get backlog(): { readonly held: number; readonly buffered: number } {
+    let held = 0;
+    let buffered = 0;
+    for (const [res, writer] of this.#streams) {
+      held += writer.held;
+      buffered += res.writableLength;
+    }
+    return { held, buffered };
   }
 
   /** Listens; the endpoint's URL. */
@@ -85,8 +104,14 @@ export class McpHttpServer {
     if (refusedByGuard(this.guarded, req, res)) return;
     if (req.method === 'POST') return this.#post(req, res);
     const named = req.headers[HTTP_HEADER_KEYS.sessionId];
-    if (req.method === 'DELETE' && typeof named === 'string' && this.#sessions.has(named)) {
-      this.#sessions.get(named)?.calls.stopAll();
+    if (req.method === 'DELETE' && typeof named === 'string' && named !== '' && !sessionless(mcpHeaders(req))) {
+      const session = this.#sessions.get(named);
+      // A session that ended (or never was) is not found, as a POST naming it is.
+      if (session === undefined) {
+        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('no live session has that Mcp-Session-Id\n');
+        return;
+      }
+      session.calls.stopAll();
       this.#sessions.delete(named);
       res.writeHead(200).end();
       return;
@@ -168,12 +193,20 @@ export class McpHttpServer {
     res.writeHead(200, { ...SSE_RESPONSE_HEADERS });
     res.flushHeaders();
     let ended = false;
+    // A client that does not read its stream: progress waits coalesced (the latest only), the answer after it, whole.
+    const writer = new CoalescingWriter(res);
+    this.#streams.set(res, writer);
+    res.once('close', () => this.#streams.delete(res));
+    const frame = (message: JsonObject) => sseFrame({ message: shapedForRevision(message, revision, this.#tools.info) });
     calls.start(served, {
       send: (sent) => {
-        if (!ended) res.write(sseFrame({ message: shapedForRevision(sent, revision, this.#tools.info) }));
+        if (ended) return;
+        const token = progressNotificationToken(sent);
+        if (token !== undefined) writer.progress(token, frame(sent));
+        else writer.message(frame(markedWithLoss(sent, writer.lostOf(served.token))));
       },
       end: () => {
-        if (!ended) res.end();
+        if (!ended) writer.whenFlushed(() => res.end());
         ended = true;
       },
     });

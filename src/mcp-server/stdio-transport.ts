@@ -1,13 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import type { SpecVersion } from '../spec/revisions.js';
+import { CoalescingWriter, markedWithLoss, progressNotificationToken } from '../mcp-serving/coalescing-writer.js';
 import { errorReply, type JsonObject } from '../mcp-serving/json-rpc-replies.js';
 import { MAX_BODY } from '../mcp-serving/http-exchange.js';
 import { envelopeRevision, shapedForRevision } from '../mcp-serving/result-shape.js';
 import { serveMessage } from '../mcp-serving/served-message.js';
 import { readLines } from '../mcp-serving/stdio-lines.js';
-import { mcprelyToolServer } from './mcprely-tool-server.js';
-import { ToolCalls } from './tool-calls.js';
+import { type McpCallRequest, mcprelyToolServer } from './mcprely-tool-server.js';
+import { type CallSink, ToolCalls } from './tool-calls.js';
 
 /**
  * `mcprely mcp` over stdio: one session, newline-delimited JSON-RPC on `input` and `output`, either revision. A line
@@ -30,9 +31,30 @@ export function serveMcpStdio(
     calls.stopAll();
     input.destroy();
   });
+  // A client that does not read stdout: reading its requests stops until what waits is written (so replies cannot pile
+  // up), progress waits coalesced per token, and every answer waits in order, whole.
+  // Once the lines have ended (the client closed the input, or a line past the bound stopped the reading), nothing resumes it.
+  let reading = true;
+  const writer = new CoalescingWriter(output, (waiting) => {
+    if (waiting) input.pause();
+    else if (reading) input.resume();
+  });
+  const line = (message: JsonObject) => `${JSON.stringify(shapedForRevision(message, revision, server.info))}\n`;
   const write = (message: JsonObject) => {
-    if (!gone) output.write(`${JSON.stringify(shapedForRevision(message, revision, server.info))}\n`);
+    if (!gone) writer.message(line(message));
   };
+  const sinkOf = (call: McpCallRequest): CallSink => ({
+    send: (sent) => {
+      if (gone) return;
+      const token = progressNotificationToken(sent);
+      if (token !== undefined) writer.progress(token, line(sent));
+      else {
+        writer.message(line(markedWithLoss(sent, writer.lostOf(call.token))));
+        writer.forget(call.token);
+      }
+    },
+    end: () => undefined,
+  });
   const ended = readLines(
     input,
     (member) => {
@@ -42,13 +64,16 @@ export function serveMcpStdio(
       revision ??= envelopeRevision(member);
       if (served.kind === 'reply') write(served.message);
       else if (served.kind === 'cancel') calls.cancel(served.requestId);
-      else if (served.kind === 'call') calls.start(served, { send: write, end: () => undefined });
+      else if (served.kind === 'call') calls.start(served, sinkOf(served));
     },
     () => write(errorReply(null, ERROR_CODES.parseError, 'Parse error: each line is one JSON-RPC message')),
     {
       maxLineBytes: MAX_BODY,
       onTooLong: () => options.errors.write(`mcprely mcp: a message longer than ${MAX_BODY} bytes: the session ends\n`),
     },
-  ).then(() => calls.settled());
+  ).then(() => {
+    reading = false;
+    return calls.settled();
+  });
   return { ended };
 }

@@ -6,3 +6,12 @@ export const META_KEYS = {
   logLevel: 'io.modelcontextprotocol/logLevel',
   serverInfo: 'io.modelcontextprotocol/serverInfo',
 } as const;
+
+/**
+ * mcprely's own `_meta` keys (a prefix of its own, as the revisions allow). `progressLost`: on a tools/call result, how
+ * many progress notifications of the call were replaced by later ones before they reached a slow reader, so the
+ * client knows the progress it saw had gaps and reads the result as the authoritative state.
+ */
+export const MCPRELY_META_KEYS = {
+  progressLost: 'mcprely/progressLost',
+} as const;

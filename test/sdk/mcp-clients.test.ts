@@ -40,11 +40,15 @@ function drive(program: string, args: readonly string[], options: { cwd?: string
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk));
-    child.once('exit', (code) => {
+    // 'close', not 'exit': a process can have exited before its parent has read the last of its stdout (its report).
+    let readAtExit = -1;
+    child.once('exit', () => (readAtExit = out.length));
+    child.once('close', (code) => {
       try {
         resolve(JSON.parse(out) as Driven);
       } catch {
-        reject(new Error(`the driver exited ${code} without its report: ${err}`));
+        const read = `${out.length} bytes on stdout, ${readAtExit} of them read at its exit`;
+        reject(new Error(`the driver exited ${code} without its report (${read}): ${JSON.stringify(out.slice(-400))} ${err}`));
       }
     });
   });
