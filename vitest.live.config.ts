@@ -2,11 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The slow suites: the probe's verdicts on every hostile server defect (each transport and revision) and on servers
- * built with the official SDKs and server-everything, hostile manifests through every command, and load (the hostile
- * size series, floods through the proxy). The verdicts are timing judgements (what crossed a cancellation on the
- * wire, which defect showed first), so the files run on one worker, as on a quiet machine. npm test keeps the wiring
- * of each transport (test/probe/probe-wiring.test.ts, the proxy's passthrough properties); the checks' logic is
- * tabled in test/probe/checks/. Run by npm run test:live; .ci/run calls it after npm test.
+ * built with the official SDKs and server-everything, the judges on real sessions through the proxy, hostile
+ * manifests through every command, and load (the hostile size series, floods through the proxy). The verdicts are
+ * timing judgements (what crossed a cancellation on the wire, which defect showed first), so the files run on one
+ * worker, as on a quiet machine. npm test keeps the wiring of each transport (test/probe/probe-wiring.test.ts,
+ * test/proxy/proxy.test.ts and http-proxy.test.ts, one seed of each passthrough property); the checks' logic is
+ * tabled in test/probe/checks/, the judges' in test/judges/. Run by npm run test:live; .ci/run calls it after npm test.
  */
 export const LIVE = [
   'test/probe/hostile-servers.test.ts',
@@ -23,6 +24,11 @@ export const LIVE = [
   'test/hostile/in-process-sizes.test.ts',
   // Load: floods of 50 to 200 MB through the proxy over stdio and HTTP, its peak memory measured.
   'test/proxy/floods.test.ts',
+  // The judges on real sessions through the proxy, stdio and HTTP (real timing); npm test keeps each transport's wiring.
+  'test/proxy/proxy-sessions.test.ts',
+  'test/proxy/http-proxy-sessions.test.ts',
+  // The passthrough properties' other seeds (npm test runs one per transport).
+  'test/proxy/passthrough-seeds.test.ts',
 ];
 
 export default defineConfig({
