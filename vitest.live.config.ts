@@ -16,6 +16,8 @@ export const LIVE = [
   'test/probe/probe-talks.test.ts',
   // drift on server-everything with the manifest init writes for it (its long tool, probed twice).
   'test/probe/drift-everything.test.ts',
+  // drift's outcomes on the SDK-built server: what init wrote agrees, nothing compared exits 3 (npm test keeps its wiring).
+  'test/probe/drift-outcomes.test.ts',
   // init --observe on server-everything (stdio and HTTP) and the SDK 1.x server, then lint and drift of what it wrote.
   'test/probe/init-observe.test.ts',
   // The chosen hostile manifests through every command of the built CLI (about 85 runs); npm test keeps four.
