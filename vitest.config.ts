@@ -37,8 +37,8 @@ class LongestFirst extends BaseSequencer {
  * npm test: everything but the slow real-process suites, on two workers: most end-to-end files wait on child
  * processes and timers, so two workers on the 2-core CI machine overlap their waiting.
  * The probe's verdicts, the judges on real sessions through the proxy, hostile manifests through every command, load
- * (proxy floods, 150 000 findings in every format), the passthrough properties' other seeds: npm run test:live
- * (vitest.live.config.ts).
+ * (proxy floods, 150 000 findings in every format), the ledger under SIGKILL, the passthrough properties' other
+ * seeds: npm run test:live (vitest.live.config.ts).
  * test/postgres/ needs a PostgreSQL server: npm run test:postgres starts one and runs them (vitest.postgres.config.ts).
  * test/browser/ needs Chromium: npm run test:browser (vitest.browser.config.ts).
  * test/sdk/ probes the SDK-built servers (slow): npm run test:sdk (vitest.sdk.config.ts).

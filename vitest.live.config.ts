@@ -26,6 +26,8 @@ export const LIVE = [
   'test/hostile/in-process-sizes.test.ts',
   // Load: 150 000 findings in every format (npm test runs the default format).
   'test/hostile/wide-findings.test.ts',
+  // The ledger under SIGKILL: processes killed at random moments for 4 s, then every key replayed.
+  'test/reference/ledger-kill.test.ts',
   // Load: floods of 50 to 200 MB through the proxy over stdio and HTTP, its peak memory measured.
   'test/proxy/floods.test.ts',
   // The judges on real sessions through the proxy, stdio and HTTP (real timing); npm test keeps each transport's wiring.
