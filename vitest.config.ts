@@ -11,18 +11,14 @@ import { EXHAUSTIVE } from './vitest.variants.config.js';
  */
 const LONGEST_FIRST = [
   'test/probe/drift.test.ts',
-  'test/proxy/proxy.test.ts',
-  'test/verify/policy-variants.test.ts',
-  'test/proxy/http-proxy.test.ts',
   'test/hostile/cli-hostile.test.ts',
-  'test/probe/live-evidence.test.ts',
   'test/cli/secrets.test.ts',
+  'test/probe/live-evidence.test.ts',
+  'test/verify/policy-variants.test.ts',
   'test/reference/mutation-ledger.test.ts',
-  'test/review/review.test.ts',
-  'test/hostile/deep-and-wide.test.ts',
-  'test/cli/lint-cache.test.ts',
-  'test/proxy/passthrough.property.test.ts',
   'test/probe-client/raw-clients.test.ts',
+  'test/cli/lint-cache.test.ts',
+  'test/proxy/proxy.test.ts',
   'test/action/action.test.ts',
 ];
 
@@ -40,7 +36,9 @@ class LongestFirst extends BaseSequencer {
 /**
  * npm test: everything but the slow real-process suites, on two workers: most end-to-end files wait on child
  * processes and timers, so two workers on the 2-core CI machine overlap their waiting.
- * The probe's verdicts, hostile manifests through every command, proxy floods: npm run test:live (vitest.live.config.ts).
+ * The probe's verdicts, the judges on real sessions through the proxy, hostile manifests through every command, load
+ * (proxy floods, 150 000 findings in every format), the ledger under SIGKILL, the passthrough properties' other
+ * seeds: npm run test:live (vitest.live.config.ts).
  * test/postgres/ needs a PostgreSQL server: npm run test:postgres starts one and runs them (vitest.postgres.config.ts).
  * test/browser/ needs Chromium: npm run test:browser (vitest.browser.config.ts).
  * test/sdk/ probes the SDK-built servers (slow): npm run test:sdk (vitest.sdk.config.ts).

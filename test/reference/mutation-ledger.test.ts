@@ -310,18 +310,7 @@ describe('the ledger knows which file it is', () => {
   });
 });
 
-describe('the ledger under SIGKILL', () => {
-  it('processes killed at random moments for 4 s, then every key replayed: exact', { timeout: 120_000 }, async () => {
-    const run = spawn(process.execPath, ['scripts/ledger-kill-test.mjs', '--seconds', '4', '--keys', '2000'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let output = '';
-    run.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const status = await new Promise<number | null>((resolve) => run.on('close', resolve));
-    expect(output).toMatch(/kill test \(SQLite\): 4 s, 4 processes, [1-9]\d* SIGKILLs, 2000 keys; .*; exact$/m);
-    expect(status, output).toBe(0);
-  });
-});
+// The ledger under SIGKILL (4 s of processes killed at random moments): ledger-kill.test.ts, npm run test:live.
 
 describe('key lifetime, scope and in-flight behaviour', () => {
   it('a key expires after keyTtlMs: a later request runs again and reconcile no longer finds the old record', () => {

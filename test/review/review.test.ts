@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { review as reviewManifest } from '../../src/api/review.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const validateReview = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
@@ -31,22 +32,34 @@ interface OperationJson {
   verdict: { productionReady: boolean; refusals: { condition: string; detail: string }[] };
 }
 
-function reviewJson(file: string) {
+type ReviewJson = {
+  productionReady: boolean;
+  operations: OperationJson[];
+  refusals: { condition: string }[];
+  fixtures: { total: number; failed: number };
+};
+
+/** `mcprely review <file> --format json` as the built CLI runs it (the command's wiring). */
+function reviewCli(file: string) {
   const run = runCli(['review', file, '--format', 'json']);
-  const review = JSON.parse(run.stdout) as {
-    productionReady: boolean;
-    operations: OperationJson[];
-    refusals: { condition: string }[];
-    fixtures: { total: number; failed: number };
-  };
-  return { status: run.status, review, stderr: run.stderr };
+  return { status: run.status, review: JSON.parse(run.stdout) as ReviewJson, stderr: run.stderr };
+}
+
+/**
+ * The same review in process (what the command prints is this outcome as JSON, and its exit code): the command's
+ * wiring is held by the runs of the built CLI in this file, the verdicts here without a process each.
+ */
+async function reviewJson(file: string) {
+  const outcome = await reviewManifest({ manifest: file });
+  if (!outcome.ok) throw new Error(outcome.problem);
+  return { status: outcome.exitCode, review: JSON.parse(JSON.stringify(outcome.review)) as ReviewJson };
 }
 
 /** The review of a manifest given as text (written to a temporary file first). */
-function reviewOf(text: string) {
+async function reviewOf(text: string) {
   const file = join(mkdtempSync(join(tmpdir(), 'mcprely-review-')), 'manifest.yaml');
   writeFileSync(file, text);
-  return reviewJson(file).review;
+  return (await reviewJson(file)).review;
 }
 
 /** Every mark the review shows for an operation: wire rows, race rows, section lines and fixtures. */
@@ -108,7 +121,7 @@ describe('mcprely review', () => {
   });
 
   it('writes JSON that matches schemas/review.schema.json', () => {
-    const { status, review, stderr } = reviewJson('fixtures/examples/billing.yaml');
+    const { status, review, stderr } = reviewCli('fixtures/examples/billing.yaml');
     expect(status, `${stderr}\n${JSON.stringify(review.refusals)}`).toBe(0);
     expect(validateReview(review), JSON.stringify(validateReview.errors)).toBe(true);
     const charge = review.operations[0]!;
@@ -119,8 +132,8 @@ describe('mcprely review', () => {
     expect(review.fixtures.failed).toBe(0);
   });
 
-  it.each(EXAMPLES)('%s: the verdict agrees with every mark the review shows', (file) => {
-    const { status, review } = reviewJson(file);
+  it.each(EXAMPLES)('%s: the verdict agrees with every mark the review shows', async (file) => {
+    const { status, review } = await reviewJson(file);
     expect(validateReview(review), JSON.stringify(validateReview.errors)).toBe(true);
     for (const operation of review.operations) {
       const failing = marks(operation).filter((mark) => mark === 'fail').length;
@@ -142,14 +155,14 @@ describe('mcprely review', () => {
     ['http-cancel-by-post.yaml', 'race table (streamable-http): cancel then complete'],
     ['proxy-buffers-sse.yaml', 'fixture search_documents/proxy-buffering-sse fails'],
     ['no-max-timeout.yaml', 'deadline policy: no maximum timeout: progress can keep the request open for ever'],
-  ])('refuses production-ready for %s, naming "%s"', (file, condition) => {
-    const { status, review } = reviewJson(`fixtures/examples/flawed/${file}`);
+  ])('refuses production-ready for %s, naming "%s"', async (file, condition) => {
+    const { status, review } = await reviewJson(`fixtures/examples/flawed/${file}`);
     expect(status).toBe(1);
     expect(review.productionReady).toBe(false);
     expect(review.operations[0]!.verdict.refusals.map((refusal) => refusal.condition)).toContain(condition);
   });
 
-  it('names aliased results and an external effect outside the boundary', () => {
+  it('names aliased results and an external effect outside the boundary', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcprely-review-'));
     const file = join(dir, 'm.yaml');
     writeFileSync(
@@ -158,7 +171,7 @@ describe('mcprely review', () => {
         .replace('returns: defensive-copy', 'returns: shared-reference')
         .replace('boundary: upstream-key', 'boundary: none'),
     );
-    const { review } = reviewJson(file);
+    const { review } = await reviewJson(file);
     const refusals = review.operations[0]!.verdict.refusals.map((refusal) => refusal.condition);
     expect(refusals).toEqual(
       expect.arrayContaining([
@@ -169,8 +182,8 @@ describe('mcprely review', () => {
     );
   });
 
-  it('shows in the race table what a flawed policy yields', () => {
-    const { review } = reviewJson('fixtures/examples/flawed/http-cancel-by-post.yaml');
+  it('shows in the race table what a flawed policy yields', async () => {
+    const { review } = await reviewJson('fixtures/examples/flawed/http-cancel-by-post.yaml');
     const row = review.operations[0]!.raceTables[0]!.rows[0]!;
     expect(row).toMatchObject({ order: 'cancel then complete', terminalState: 'completed', asRequired: false });
     expect(row.mermaid).toContain('C->>S: POST notifications/cancelled (r1)');
@@ -178,7 +191,10 @@ describe('mcprely review', () => {
 
   it('counts in words that agree with the count, and draws the proxy as a participant of its own', () => {
     const file = 'fixtures/examples/flawed/proxy-buffers-sse.yaml';
-    const markdown = runCli(['review', file]).stdout;
+    const run = runCli(['review', file]);
+    // The command's exit code for a verdict that is not production-ready (the in-process cases read the outcome's).
+    expect(run.status).toBe(1);
+    const markdown = run.stdout;
     expect(markdown).toMatch(/ · 1 replica · 1 operation · fixtures: \d+ of \d+ passed /);
     const page = runCli(['review', file, '-f', 'html']).stdout;
     expect(page).toMatch(/ · 1 replica · 1 operation · fixtures: /);
@@ -191,8 +207,8 @@ describe('mcprely review', () => {
     expect(fixtures.stdout).toMatch(/^\d+ fixtures for 1 operation written to /m);
   });
 
-  it('writes each section from the policy it describes', () => {
-    const { review } = reviewJson('fixtures/examples/billing.yaml');
+  it('writes each section from the policy it describes', async () => {
+    const { review } = await reviewJson('fixtures/examples/billing.yaml');
     const [charge, balance, reindex] = review.operations;
     // A read needs no refetch after a drop, and draws no progress it does not send.
     expect(
@@ -217,23 +233,24 @@ describe('mcprely review', () => {
     }
     // Each row can fail: a TTL shorter than the poll interval loses the result; a server that ends a subscription
     // silently leaves the client waiting; a store in memory loses the task across a drop.
-    const variant = (edit: (text: string) => string) => reviewOf(edit(readFileSync('fixtures/examples/billing.yaml', 'utf8'))).operations;
-    const shortTtl = variant((text) => text.replace('ttlMs: 86400000', 'ttlMs: 1000'))[2]!;
+    const variant = async (edit: (text: string) => string) =>
+      (await reviewOf(edit(readFileSync('fixtures/examples/billing.yaml', 'utf8')))).operations;
+    const shortTtl = (await variant((text) => text.replace('ttlMs: 86400000', 'ttlMs: 1000')))[2]!;
     expect(shortTtl.raceTables[0]!.rows[2]).toMatchObject({ order: 'TTL expiry then tasks/get', asRequired: false });
-    const inMemory = variant((text) => text.replace('store: durable', 'store: in-memory'))[2]!;
+    const inMemory = (await variant((text) => text.replace('store: durable', 'store: in-memory')))[2]!;
     expect(inMemory.raceTables[0]!.rows[1]).toMatchObject({ order: 'disconnect then poll', asRequired: false });
-    const silentEnd = variant((text) => text.replace('serverSendsCancelled: true', 'serverSendsCancelled: false'))[3]!;
+    const silentEnd = (await variant((text) => text.replace('serverSendsCancelled: true', 'serverSendsCancelled: false')))[3]!;
     const stdioEnd = silentEnd.raceTables.find((table) => table.transport === 'stdio')!.rows[1]!;
     expect(stdioEnd).toMatchObject({ order: 'server end then client close', asRequired: false });
     // The rows of every kind, each failed by the policy flaw it exists for.
-    const rowOf = (operations: (typeof shortTtl)[], index: number, order: string) =>
+    const rowOf = (operations: OperationJson[], index: number, order: string) =>
       operations[index]!.raceTables.flatMap((table) => table.rows).find((row) => row.order === order)!;
-    const ackFinal = variant((text) => text.replace('ackIsTerminal: false', 'ackIsTerminal: true'));
+    const ackFinal = await variant((text) => text.replace('ackIsTerminal: false', 'ackIsTerminal: true'));
     expect(rowOf(ackFinal, 2, 'tasks/cancel then completion').asRequired).toBe(false);
-    const byNotification = variant((text) => text.replace('cancelVia: tasks/cancel', 'cancelVia: notifications/cancelled'));
+    const byNotification = await variant((text) => text.replace('cancelVia: tasks/cancel', 'cancelVia: notifications/cancelled'));
     expect(rowOf(byNotification, 2, 'tasks/cancel then completion').asRequired).toBe(false);
     // A subscription whose work runs on after the close and whose server does not suppress what it then sends.
-    const answersAfterClose = variant((text) =>
+    const answersAfterClose = await variant((text) =>
       text
         .replace('    suppressResponseAfterCancel: true\n', '    suppressResponseAfterCancel: false\n')
         .replace(
@@ -242,9 +259,9 @@ describe('mcprely review', () => {
         ),
     );
     expect(rowOf(answersAfterClose, 3, 'client close then server end').asRequired).toBe(false);
-    const toolName = variant((text) => text.replace('carriesToolName: false', 'carriesToolName: true'));
+    const toolName = await variant((text) => text.replace('carriesToolName: false', 'carriesToolName: true'));
     expect(rowOf(toolName, 3, 'drop then re-issue').asRequired).toBe(false);
-    const delivers = variant((text) =>
+    const delivers = await variant((text) =>
       text.replace('    cancelOnTimeout: true\n', '    cancelOnTimeout: true\n    lateResponse: deliver\n'),
     );
     expect(rowOf(delivers, 1, 'timeout then late response')).toMatchObject({
