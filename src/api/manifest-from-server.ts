@@ -12,7 +12,7 @@ import { SCHEMA_PATH } from '../init/template.js';
 import { displayText } from '../text/display-text.js';
 import type { OnProbeEvent } from './on-progress.js';
 import { observeTools } from './observe-tools.js';
-import { probeTarget } from './probe-target.js';
+import { type ProbeTarget, probeTarget } from './probe-target.js';
 
 /** How long the handshake and each `tools/list` page may take. */
 const LISTING_MS = 10_000;
@@ -80,7 +80,7 @@ export async function manifestFromServer(options: ManifestFromServerOptions): Pr
 
 /** The server's name, revision, transport and tools, asked over one session (closed after). */
 async function listedTools(
-  target: Exclude<ReturnType<typeof probeTarget>, { problem: string }>,
+  target: ProbeTarget,
   specVersion: ProbeRevision | undefined,
   secrets: readonly string[],
 ): Promise<{ scaffold: Omit<ScaffoldInput, 'schemaPath'> } | { ok: false; problem: string }> {

@@ -62,4 +62,27 @@ describe('a tool call as the server runs it', () => {
     expect(run.sent.some((message) => 'result' in message)).toBe(false);
     expect(run.ended()).toBe(true);
   });
+
+  it('once cancelled: a tool that still reports progress before it stops sends none of it', async () => {
+    const calls = new ToolCalls('.');
+    const sent: Record<string, unknown>[] = [];
+    const late: McpTool = {
+      name: 'late',
+      title: 'late',
+      description: 'reports progress after its signal aborted, then stops',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object' },
+      async run(_args, context) {
+        await new Promise((resolve) => context.signal.addEventListener('abort', resolve, { once: true }));
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        context.progress(1, 2, 'after the cancellation');
+        context.signal.throwIfAborted();
+        return { ok: true, structured: {}, text: '' };
+      },
+    };
+    calls.start({ kind: 'call', id: 1, tool: late, args: {}, token: 'p' }, { send: (message) => sent.push(message), end: () => undefined });
+    calls.cancel(1);
+    await calls.settled();
+    expect(sent).toEqual([]);
+  });
 });
