@@ -6,6 +6,7 @@ import type { AddedHeader } from '../probe/request-headers.js';
 import { SCHEMA_PATH, templateManifest } from '../init/template.js';
 import { SPEC_VERSIONS } from '../spec/revisions.js';
 import { displayText } from '../text/display-text.js';
+import { durationWords } from '../text/duration.js';
 import { plural } from '../text/plural.js';
 import { writeOutputFile } from '../workspace/output-files.js';
 import { probeReporter } from './probe-lines.js';
@@ -84,7 +85,7 @@ export async function runInit(options: {
         process.stderr.write(`--allow-mutations: calling tools that may change state: ${displayText(plan.mayChangeState.join(', '))}\n`);
     },
     onTool: (index, total, tool) =>
-      process.stderr.write(`probing ${displayText(tool)} (${index + 1} of ${total}), up to ${Math.round(maxTimeMs / 1000)} s\n`),
+      process.stderr.write(`probing ${displayText(tool)} (${index + 1} of ${total}), up to ${durationWords(maxTimeMs)}\n`),
     ...(probeLines.onProbeEvent === undefined ? {} : { onProbeEvent: probeLines.onProbeEvent }),
   });
   probeLines.done();

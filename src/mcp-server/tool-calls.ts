@@ -1,3 +1,4 @@
+import { idKey } from '../protocol/json-rpc-id.js';
 import { METHODS } from '../protocol/methods.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { errorReply, type JsonObject, resultReply } from '../mcp-serving/json-rpc-replies.js';
@@ -20,10 +21,6 @@ export const PROGRESS_MIN_INTERVAL_MS = 100;
 export interface CallSink {
   send(message: JsonObject): void;
   end(): void;
-}
-
-function keyOf(id: unknown): string {
-  return `${typeof id}:${String(id)}`;
 }
 
 /**
@@ -53,7 +50,7 @@ export class ToolCalls {
       sink.end();
       return;
     }
-    const key = keyOf(call.id);
+    const key = idKey(call.id);
     this.#running.get(key)?.abort(new Error('a new request with the same id'));
     const controller = new AbortController();
     this.#running.set(key, controller);
@@ -93,7 +90,7 @@ export class ToolCalls {
 
   /** The client cancelled a request: its work stops, and nothing more is sent for it. */
   cancel(requestId: unknown): void {
-    this.#running.get(keyOf(requestId))?.abort(new Error('cancelled by the client'));
+    this.#running.get(idKey(requestId))?.abort(new Error('cancelled by the client'));
   }
 
   /** Stops every call (the session ended). */

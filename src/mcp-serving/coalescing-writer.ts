@@ -1,3 +1,4 @@
+import { idKey } from '../protocol/json-rpc-id.js';
 import { asRecord } from '../protocol/message-guards.js';
 import { MCPRELY_META_KEYS } from '../protocol/meta-keys.js';
 import { METHODS } from '../protocol/methods.js';
@@ -8,11 +9,6 @@ export interface BackpressuredOutput {
   /** False when the output's own buffer is past its high-water mark: wait for 'drain'. */
   write(chunk: string): boolean;
   once(event: 'drain', listener: () => void): unknown;
-}
-
-/** 1 and "1" are two tokens. */
-function keyOf(token: string | number): string {
-  return `${typeof token}:${token}`;
 }
 
 interface Held {
@@ -44,7 +40,7 @@ export class CoalescingWriter {
 
   /** A progress notification of `token`: written, or waiting in the place of the one of the same token that waited. */
   progress(progressToken: string | number, chunk: string): void {
-    const token = keyOf(progressToken);
+    const token = idKey(progressToken);
     if (this.#waiting) {
       const at = this.#held.findIndex((held) => held.token === token);
       if (at >= 0) {
@@ -63,12 +59,12 @@ export class CoalescingWriter {
 
   /** How many progress notifications of `token` were replaced before they were written. */
   lostOf(progressToken: string | number | undefined): number {
-    return progressToken === undefined ? 0 : (this.#lost.get(keyOf(progressToken)) ?? 0);
+    return progressToken === undefined ? 0 : (this.#lost.get(idKey(progressToken)) ?? 0);
   }
 
   /** Forgets a token's count (its call has ended: a later call may use the token again). */
   forget(progressToken: string | number | undefined): void {
-    if (progressToken !== undefined) this.#lost.delete(keyOf(progressToken));
+    if (progressToken !== undefined) this.#lost.delete(idKey(progressToken));
   }
 
   /** Messages waiting for the output to drain. */

@@ -33,8 +33,7 @@ export const lintManifestTool: McpTool = {
     if (!outcome.ok) return toolError(outcome.problem);
     const report = outcome.result.files[0];
     const findings = (report?.findings ?? []).filter((finding) => finding.suppression === undefined);
-    const count = (severity: string) => findings.filter((finding) => finding.severity === severity).length;
-    const [errors, warnings, infos] = [count('error'), count('warn'), count('info')];
+    const { errors, warnings, infos } = outcome.result.summary;
     const head = `${input.file}: ${errors} errors, ${warnings} warnings, ${infos} notes`;
     return {
       ok: true,

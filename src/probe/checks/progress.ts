@@ -49,7 +49,10 @@ export const progressToCompletion: ProbeCheck<'progress'> = {
         unanswered: { ...(why === undefined ? {} : { why }), progressCount, ...(signal === undefined ? {} : { signal }) },
       });
       if (verdict.broken !== undefined) context.measured.longToolBroken = verdict.broken;
-      if (verdict.stall !== undefined) context.measured.stall = verdict.stall;
+      // The stall told before the cancellation is the one the later checks read: a message that arrived while the probe
+      // gave up (after it had been silent the whole limit) must not undo what stderr already said.
+      const stall = quiet ?? verdict.stall;
+      if (stall !== undefined) context.measured.stall = stall;
       return verdict.outcome;
     }
     // A tool that failed judged nothing, and cannot be called again; else the run's length times the later checks.
